@@ -1,0 +1,43 @@
+// What every detector returns and every reporter renders.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace scalefuzz::detectors {
+
+enum class Severity { Info, Warning, Error };
+inline const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "?";
+}
+
+// A file the reporters embed or link: a Graphviz graph, an SVG plot, a table.
+struct Artifact {
+  std::string name;       // "pdg", "timeline", "correlation-scale-16"
+  std::string media_type; // "text/vnd.graphviz", "image/svg+xml", "text/plain", "application/json"
+  std::string content;
+};
+
+struct Finding {
+  std::string detector;   // "races", "kcca", "dmtracker", "mpipd", "pdg", "outcome"
+  std::string kind;       // detector-specific: "unintended-match", "scale-anomaly", "lp-task", "deadlock" ...
+  Severity severity = Severity::Error;
+  std::string run_id;     // run it concerns ("" if campaign-wide)
+  std::string title;      // one line: what a person should know first
+  std::string location;   // symbolized code location "func (file:line)", if any
+  std::vector<int> ranks; // ranks involved (world ranks)
+  nlohmann::json details = nlohmann::json::object();  // detector-specific, goes to findings.json
+  std::vector<Artifact> artifacts;
+};
+
+// Compact rank-range text: {0,1,2,3,7} -> "0-3,7".
+std::string rank_ranges(std::vector<int> ranks);
+
+}  // namespace scalefuzz::detectors

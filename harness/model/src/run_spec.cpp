@@ -1,0 +1,31 @@
+#include "scalefuzz/harness/run_spec.hpp"
+
+namespace scalefuzz::harness {
+
+std::string NoiseSpec::label() const {
+  std::string out = mode;
+  for (const auto& [key, value] : settings) out += "-" + key + value;
+  return out;
+}
+
+const char* to_string(OutcomeKind k) {
+  switch (k) {
+    case OutcomeKind::Ok: return "ok";
+    case OutcomeKind::Failed: return "failed";
+    case OutcomeKind::Crashed: return "crashed";
+    case OutcomeKind::MpiAbort: return "mpi-abort";
+    case OutcomeKind::Hang: return "hang";
+    case OutcomeKind::WrongResult: return "wrong-result";
+    case OutcomeKind::LaunchError: return "launch-error";
+  }
+  return "?";
+}
+
+std::optional<OutcomeKind> outcome_from_string(const std::string& s) {
+  for (auto k : {OutcomeKind::Ok, OutcomeKind::Failed, OutcomeKind::Crashed, OutcomeKind::MpiAbort,
+                 OutcomeKind::Hang, OutcomeKind::WrongResult, OutcomeKind::LaunchError})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+}  // namespace scalefuzz::harness

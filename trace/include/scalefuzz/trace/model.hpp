@@ -1,0 +1,119 @@
+// In-memory model of one run's recorded data: what the readers produce and
+// every detector consumes. Detectors are pure functions over these types, so
+// their unit tests build them by hand without MPI.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/trace/format.hpp"
+
+namespace scalefuzz::trace {
+
+// One frame of a symbolized call site. Only filled when reporting.
+struct Frame {
+  std::uint64_t address = 0;   // raw return address in the rank's process
+  std::string module;          // path of the ELF object holding it
+  std::uint64_t offset = 0;    // address relative to the module's load base
+  std::string function;        // demangled, "" if unknown
+  std::string file;            // source file, "" if unknown
+  int line = 0;                // 0 if unknown
+};
+
+struct CallSiteInfo {
+  std::uint32_t id = 0;
+  std::uint64_t stable_hash = 0;  // equal across ranks and runs (see format.hpp)
+  std::uint16_t op = 0;
+  std::vector<std::uint64_t> frames;  // raw return addresses, innermost first
+  std::vector<Frame> symbolized;      // empty until symbolize() is called
+};
+
+struct MarkovModel {
+  struct Edge {
+    std::uint32_t from = kMarkovStart;  // call-site id of this rank (or kMarkovStart)
+    std::uint32_t to = 0;
+    std::uint64_t count = 0;
+    std::uint64_t total_ns = 0;
+  };
+  std::vector<Edge> edges;
+};
+
+struct RankTrace {
+  int rank = -1;
+  int world_size = 0;
+  std::int64_t pid = 0;
+  std::uint64_t start_ns = 0;
+  std::vector<Event> events;            // in seq order, complete records only
+  bool last_event_in_progress = false;  // the final record never returned
+  std::vector<CallSiteInfo> sites;      // index == id
+  std::vector<SiteFeature> features;    // index == call-site id
+  MarkovModel markov;
+  std::optional<LiveState> live;        // absent if the file is missing
+  std::vector<std::string> warnings;    // e.g. "events: 3 trailing bytes ignored"
+};
+
+struct RunTrace {
+  std::string run_id;
+  std::vector<RankTrace> ranks;         // index == world rank; missing ranks have rank == -1
+};
+
+// ---- reading -------------------------------------------------------------
+
+// Reads one rank's files from `rank_dir_root/ranks/`. Throws TraceError with
+// the file path and the reason when a file is unreadable, of another version,
+// or of another kind; a partially written tail is accepted (and noted in
+// warnings), never an error.
+RankTrace read_rank(const std::filesystem::path& run_dir, int rank);
+
+// Reads every rank found under run_dir/ranks/.
+RunTrace read_run(const std::filesystem::path& run_dir);
+
+class TraceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Fills CallSiteInfo::symbolized for every site of `rank` (addr2line on the
+// module-relative offsets from ranks/N.modules). Best effort: unknown frames
+// keep empty names.
+void symbolize(const std::filesystem::path& run_dir, RankTrace& rank);
+
+// Human-readable op name for a generated op id ("MPI_Isend").
+const char* op_name(std::uint16_t op);
+
+// ---- message matching ----------------------------------------------------
+
+// A reference to one record: rank and index into RankTrace::events.
+struct EventRef {
+  int rank = -1;
+  std::size_t index = 0;
+  friend bool operator==(const EventRef&, const EventRef&) = default;
+};
+
+struct MatchedMessage {
+  EventRef send;        // Send / Isend / Sendrecv / Start-of-persistent-send record
+  EventRef recv_post;   // Recv / Irecv / child Recv of Sendrecv / Start-of-persistent-recv record
+  EventRef recv_done;   // record carrying the completion status (== recv_post for blocking)
+  std::uint32_t comm = 0;
+  std::int32_t tag = 0;
+  std::int64_t bytes = 0;
+};
+
+struct Matching {
+  std::vector<MatchedMessage> messages;
+  std::vector<EventRef> unmatched_sends;   // sent, never received (in the traces)
+  std::vector<EventRef> unmatched_recvs;   // posted, never completed with a message
+  std::uint64_t order_hash = 0;            // hash of the match order; equal for runs that matched identically
+};
+
+// Reconstructs which send matched which receive: per (source, destination,
+// communicator, tag) the k-th completed receive in posting order matches the
+// k-th send in issue order (MPI's non-overtaking rule); wildcard receives are
+// resolved from their completion status.
+Matching match_messages(const RunTrace& run);
+
+}  // namespace scalefuzz::trace
