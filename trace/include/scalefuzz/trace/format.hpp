@@ -78,6 +78,11 @@ inline constexpr std::uint8_t kFlagBuffered = 1u << 2;    // Bsend/Ibsend
 inline constexpr std::uint8_t kFlagTestFailed = 1u << 3;  // Test*/Iprobe returned "not complete"/"no message"
 inline constexpr std::uint8_t kFlagDelayed = 1u << 4;     // the noise injector delayed this send
 inline constexpr std::uint8_t kFlagPersistent = 1u << 5;  // the request is persistent
+// Added by the reader (additive): set on a RequestDone record whose request was
+// cancelled (MPI_Test_cancelled returned true). Readers treat it as "no
+// message": a cancelled send was never issued, a cancelled receive never
+// matched.
+inline constexpr std::uint8_t kFlagCancelled = 1u << 6;
 
 // Peer and tag sentinels (peer is always a world rank when >= 0).
 inline constexpr std::int32_t kAnySource = -1;
@@ -118,6 +123,27 @@ struct Event {
 };
 static_assert(sizeof(Event) == 96);
 
+// Reader decisions on the event stream (added by the trace reader; additive):
+// - The file is accepted up to the last record whose seq equals its dense
+//   index (1, 2, 3 ...). Zero slots after it are the normal preallocated tail;
+//   a nonzero seq out of sequence ends the trace with a warning.
+// - Records with t_exit_ns == 0 are kept in RankTrace::events (detectors need
+//   truncated events); last_event_in_progress is set when the final record, or
+//   the final non-child record followed only by its children, never returned.
+// - Sendrecv[_replace]: the Sendrecv record carries the send half (peer = dest,
+//   tag = sendtag); the child Recv record (kFlagChild) carries the receive half
+//   (peer = source, tag = recvtag) and its completion status.
+// - Wait*/Test*: one RequestDone child per completed request, `request` = the
+//   injector's request id; a RequestDone with kFlagTestFailed is not a
+//   completion. A receive's status_source < 0 means "no message" (PROC_NULL,
+//   cancelled, error before matching).
+// - Request ids identify one request object on one rank; a persistent
+//   request's id is reused across Starts: each Start opens a new instance and
+//   the next RequestDone for that id closes it. Start records copy the
+//   persistent request's peer/tag/comm/count/bytes and set kFlagPersistent;
+//   send vs. receive comes from the SendInit/RecvInit record with that id.
+// - A send's message is issued at its Send/Isend/Sendrecv/Start record.
+
 inline constexpr std::size_t kMaxFrames = 16;
 
 // A distinct call stack at an MPI call. `stable_hash` is computed from
@@ -132,6 +158,20 @@ struct CallSite {
   std::uint64_t frames[kMaxFrames];  // raw return addresses, innermost first (frame 0 = in the app, wrappers skipped)
 };
 static_assert(sizeof(CallSite) == 8 + 8 + 8 + 8 * kMaxFrames);
+// Reader decision (additive): the sites file may be preallocated with zero
+// slots, and an all-zero slot is indistinguishable from site 0 with no frames.
+// A written site therefore has nframes >= 1 or stable_hash != 0 (writers map a
+// computed hash of 0 to 1); the first slot with nframes == 0 and
+// stable_hash == 0, or whose id differs from its index, ends the table.
+//
+// ranks/N.modules (decided by the reader; additive): one line per loaded
+// segment, "<begin-hex> <end-hex> <offset-hex> <path>", where [begin, end) is
+// the segment's address range in the rank's process and offset is the
+// link-time virtual address of `begin` (p_vaddr from dl_iterate_phdr, or the
+// file offset from /proc/self/maps, equal for ordinary ELF layouts). So a
+// frame address A in the segment is the module-relative address
+// A - begin + offset, which is what addr2line expects. The main executable is
+// written with its real path (not ""). Hex numbers may carry a 0x prefix.
 
 // Vrisha's observation vector entries: per call site, calls and bytes moved.
 struct SiteFeature {
@@ -189,5 +229,31 @@ struct LiveState {
   std::uint32_t pending_dropped;
   PendingRequest pending[kMaxPendingRequests];
 };
+
+// Writer decisions (added by the injector; additive):
+// - CommMgmt records: `comm` is the new communicator's id (kCommNull when the
+//   call returned MPI_COMM_NULL, e.g. Comm_split with MPI_UNDEFINED) or the
+//   freed one's; `root` is the parent communicator's id cast to int32 (kNoPeer
+//   for Comm_free). Ids of derived communicators hash (parent id, creation
+//   ordinal on the parent, world rank of the new comm's rank 0); communicators
+//   the injector did not see created get a hash of their members' world ranks
+//   with the top bit set.
+// - Startall: a parent record (class Start, request 0, count = number of
+//   requests) followed by one kFlagChild Start record per started request.
+// - Wait*/Test* RequestDone children of requests the injector did not create
+//   (e.g. from MPI_File_i*) carry request 0. A Test*/Iprobe that completes
+//   or finds nothing is one record with kFlagTestFailed and no children.
+// - MPI errors: the error handler stores the code in `error` of the current
+//   record and sets its t_exit_ns before aborting; LiveState has no error
+//   field: its current_seq names that record.
+// - Events written with the site-table full carry callsite 0xFFFFFFFF.
+// - Mrecv/Imrecv take peer, tag and comm from the Mprobe/Improbe that matched
+//   the message (kAnySource/kCommNull if that probe was not seen).
+// - Collective records: count/bytes = what this rank contributes (send side;
+//   0 where MPI ignores it: non-root Scatter senders, in-place Gather/Allgather
+//   at the root); SiteFeature::bytes_received = what it receives (attributed
+//   at the post for nonblocking collectives). Point-to-point receives add
+//   their status bytes to the posting call site's bytes_received.
+inline constexpr std::uint32_t kCommNull = 0xFFFFFFFFu;
 
 }  // namespace scalefuzz::trace

@@ -36,8 +36,12 @@ struct RunSpec {
   std::chrono::milliseconds timeout{60000};
   // How the outcome of a clean exit is judged: exit code only, or a regex on
   // stdout that marks a wrong result.
+  // check is "exit-code", "stdout-regex" (wrong_result_regex set) or
+  // "stdout-must-match" (expected_stdout_regex set: wrong result when absent).
+  // Both are std::regex ECMAScript patterns, searched in each stdout line.
   std::string check = "exit-code";
   std::optional<std::string> wrong_result_regex;
+  std::optional<std::string> expected_stdout_regex;
 };
 
 enum class OutcomeKind { Ok, Failed, Crashed, MpiAbort, Hang, WrongResult, LaunchError };

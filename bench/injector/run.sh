@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Injector benchmarks, side by side in one run:
+#  (a) microbenchmark: ns per intercepted call, bare vs recorded
+#  (b) stencil at 2, 4, 8 ranks: time ratio recorded / bare
+#  (c) oversubscription: plain MPICH vs SCALEFUZZ_OVERSUBSCRIBE=on at 16, 32 ranks
+#  (d) SIGKILL crash-safety trials (default 100)
+# usage: bench/injector/run.sh [BUILD_DIR] [crash-trials]
+# (configure BUILD_DIR with -DSCALEFUZZ_BUILD_BENCH=ON and build the
+#  scalefuzz_inject, inject_microbench, inject_stencil, inject_oversub and
+#  inject_crash_bench targets first)
+set -euo pipefail
+BUILD=${1:-build}
+TRIALS=${2:-100}
+LIB=$BUILD/injectors/libscalefuzz_inject.so
+BIN=$BUILD/bench/injector
+REPS=${REPS:-5}
+for f in "$LIB" "$BIN/inject_microbench" "$BIN/inject_stencil" "$BIN/inject_oversub" "$BIN/inject_crash_bench"; do
+  [[ -e $f ]] || { echo "missing $f (build the bench targets first)" >&2; exit 2; }
+done
+RUNDIR=$(mktemp -d /tmp/scalefuzz-bench.XXXXXX)
+trap 'rm -rf "$RUNDIR"' EXIT
+export MPIEXEC_TIMEOUT=600
+
+# Runs an MPI program bare (mode=bare) or recorded (mode=rec) and prints the
+# value after KEY in its output.
+measure() {  # mode nranks key program args...
+  local mode=$1 n=$2 key=$3; shift 3
+  rm -rf "$RUNDIR/run"
+  if [[ $mode == bare ]]; then
+    mpiexec -n "$n" "$@"
+  else
+    SCALEFUZZ_RUN_DIR=$RUNDIR/run mpiexec -n "$n" -genv LD_PRELOAD "$LIB" "$@"
+  fi | awk -v k="$key" '{for (i = 1; i < NF; ++i) if ($i == k) print $(i + 1)}'
+}
+min() { sort -g | head -1; }
+
+ITERS=200000
+for depth in 8 1; do
+echo "== (a) microbenchmark: Irecv+Isend+Waitall+Iprobe on self, 1 rank, best of $REPS, call-site depth $depth"
+for key in seconds cpu user sys; do
+  bare=(); rec=()
+  for ((r = 0; r < REPS; ++r)); do  # interleaved so load changes hit both alike
+    bare+=("$(measure bare 1 $key "$BIN/inject_microbench" $ITERS)")
+    rec+=("$(SCALEFUZZ_STACK_DEPTH=$depth SCALEFUZZ_OVERSUBSCRIBE=off measure rec 1 $key "$BIN/inject_microbench" $ITERS)")
+  done
+  b=$(printf '%s\n' "${bare[@]}" | min); r=$(printf '%s\n' "${rec[@]}" | min)
+  awk -v k="$key" -v b="$b" -v r="$r" -v c=$((ITERS * 4)) 'BEGIN {
+    printf "%-7s bare %.1f ns/call, recorded %.1f ns/call, overhead %.1f ns per intercepted call, ratio %.2fx\n",
+           k == "seconds" ? "wall:" : k ":", b / c * 1e9, r / c * 1e9, (r - b) / c * 1e9, r / b }'
+done
+done
+
+echo "== (b) stencil (1-D Jacobi, halo exchange + Allreduce every 10 iterations), best of $REPS"
+for n in 2 4 8; do
+  bare=(); rec=(); bcpu=(); rcpu=()
+  for ((r = 0; r < REPS; ++r)); do
+    out=$(SCALEFUZZ_OVERSUBSCRIBE=off mpiexec -n "$n" "$BIN/inject_stencil" 400000 100)
+    bare+=("$(awk '{print $2}' <<<"$out")"); bcpu+=("$(awk '{print $4}' <<<"$out")")
+    rm -rf "$RUNDIR/run"
+    out=$(SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run mpiexec -n "$n" -genv LD_PRELOAD "$LIB" \
+          "$BIN/inject_stencil" 400000 100)
+    rec+=("$(awk '{print $2}' <<<"$out")"); rcpu+=("$(awk '{print $4}' <<<"$out")")
+  done
+  b=$(printf '%s\n' "${bare[@]}" | min); r=$(printf '%s\n' "${rec[@]}" | min)
+  bc=$(printf '%s\n' "${bcpu[@]}" | min); rc=$(printf '%s\n' "${rcpu[@]}" | min)
+  awk -v n="$n" -v b="$b" -v r="$r" -v bc="$bc" -v rc="$rc" 'BEGIN {
+    printf "%d ranks: wall bare %.3f s, recorded %.3f s, ratio %.3fx; cpu (all ranks) bare %.3f s, recorded %.3f s, ratio %.3fx\n",
+           n, b, r, r / b, bc, rc, rc / bc }'
+done
+
+echo "== (c) oversubscription: plain MPICH vs injector with SCALEFUZZ_OVERSUBSCRIBE=on ($(nproc) cores)"
+for n in 16 32; do
+  iters=$((n == 16 ? 20 : 10))
+  p=$(measure bare "$n" us_per_iter "$BIN/inject_oversub" $iters)
+  o=$(SCALEFUZZ_OVERSUBSCRIBE=on mpiexec -n "$n" -genv LD_PRELOAD "$LIB" "$BIN/inject_oversub" $((iters * 10)) |
+      awk '{print $2}')
+  orec=$(SCALEFUZZ_OVERSUBSCRIBE=on measure rec "$n" us_per_iter "$BIN/inject_oversub" $((iters * 10)))
+  awk -v n="$n" -v p="$p" -v o="$o" -v r="$orec" 'BEGIN {
+    printf "%d ranks: plain %.0f us/iter, oversubscription mode %.0f us/iter (%.1fx faster), recording too %.0f us/iter (%.1fx)\n",
+           n, p, o, p / o, r, p / r }'
+done
+
+echo "== (d) SIGKILL crash safety: $TRIALS trials"
+"$BIN/inject_crash_bench" "$BIN/inject_microbench" "$TRIALS" | tail -5

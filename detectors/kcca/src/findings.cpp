@@ -1,0 +1,135 @@
+#include "scalefuzz/detectors/kcca/findings.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace scalefuzz::detectors::kcca {
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+nlohmann::json frame_json(const trace::Frame& f) {
+  return {{"address", hex(f.address)}, {"module", f.module}, {"offset", hex(f.offset)},
+          {"function", f.function},   {"file", f.file},     {"line", f.line}};
+}
+
+std::string location_of(const trace::Frame& f) {
+  if (f.function.empty() && f.file.empty()) return f.module.empty() ? hex(f.address) : f.module + "+" + hex(f.offset);
+  std::string out = f.function.empty() ? "??" : f.function;
+  if (!f.file.empty()) out += " (" + f.file + ":" + std::to_string(f.line) + ")";
+  return out;
+}
+
+nlohmann::json divergence_json(const Divergence& d) {
+  nlohmann::json j = {{"test_site", {{"stable_hash", hex(d.test_hash)}, {"site_id", d.test_site_id}, {"rank", d.test_rank},
+                                      {"share", d.test_share}}},
+                      {"train_site", {{"stable_hash", hex(d.train_hash)}, {"site_id", d.train_site_id},
+                                       {"rank", d.train_rank}, {"share", d.train_share}}},
+                      {"op", d.op},
+                      {"differing_frames", d.differing_frames},
+                      {"divergence_frame", d.divergence_frame},
+                      {"where", d.where},
+                      {"from_crash", d.from_crash},
+                      {"reason", d.reason}};
+  if (d.test_frame) j["test_frame"] = frame_json(*d.test_frame);
+  if (d.train_frame) j["train_frame"] = frame_json(*d.train_frame);
+  return j;
+}
+
+}  // namespace
+
+TestRun test_run_from_trace(const trace::RunTrace& run, const RunParams& params, bool crashed, VolumeFeature volume) {
+  TestRun t;
+  t.run_id = params.run_id.empty() ? run.run_id : params.run_id;
+  t.samples = samples_from_run(run, params, volume);
+  for (const auto& s : t.samples) t.nprocs = std::max(t.nprocs, s.nprocs);
+  t.profile = volume_profile(run, {}, volume);
+  if (crashed) {
+    // The rank stopped inside an MPI call, else the one that got least far.
+    const trace::RankTrace* pick = nullptr;
+    for (const auto& r : run.ranks) {
+      if (r.rank < 0) continue;
+      const bool inside = r.last_event_in_progress || (r.live && r.live->in_call);
+      const bool pick_inside = pick && (pick->last_event_in_progress || (pick->live && pick->live->in_call));
+      if (!pick || (inside && !pick_inside) || (inside == pick_inside && r.events.size() < pick->events.size())) pick = &r;
+    }
+    if (pick) t.crash_site_hash = crash_site(*pick);
+  }
+  return t;
+}
+
+std::vector<detectors::Finding> kcca_findings(const KccaModel& model, const std::vector<TestRun>& runs,
+                                              const FindingOptions& options) {
+  std::vector<detectors::Finding> out;
+  std::map<int, std::vector<Score>> by_scale;
+  std::map<int, std::size_t> first_finding;  // scale -> index in out
+  const std::string trained = model.training_scales.empty() ? "?" : rank_ranges(model.training_scales);
+  for (const auto& run : runs) {
+    const std::vector<Score> scores = score(model, run.samples);
+    by_scale[run.nprocs].insert(by_scale[run.nprocs].end(), scores.begin(), scores.end());
+    std::vector<int> flagged;
+    double worst = 1.0;
+    for (const auto& s : scores)
+      if (s.flagged) {
+        flagged.push_back(s.rank);
+        worst = std::min(worst, s.correlation);
+      }
+    if (flagged.empty() && !run.crash_site_hash) continue;
+    detectors::Finding f;
+    f.detector = "kcca";
+    f.kind = "scale-anomaly";
+    f.severity = detectors::Severity::Error;
+    f.run_id = run.run_id;
+    f.ranks = flagged;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%zu of %zu ranks at %d ranks break the scale trend learned at %s ranks (correlation %.3f < %.3f)",
+                  flagged.size(), scores.size(), run.nprocs, trained.c_str(), worst, 1.0 - model.threshold);
+    f.title = flagged.empty() ? "crashed run localized against the scale model" : buf;
+    const auto divergences = localize(model.reference_profile, run.profile, options.localize, run.crash_site_hash);
+    nlohmann::json scores_json = nlohmann::json::array();
+    for (const auto& s : scores)
+      scores_json.push_back({{"rank", s.rank}, {"correlation", s.correlation}, {"flagged", s.flagged},
+                             {"unseen_volume", s.unseen_volume}});
+    nlohmann::json div_json = nlohmann::json::array();
+    for (const auto& d : divergences) div_json.push_back(divergence_json(d));
+    f.details = {{"nprocs", run.nprocs},
+                 {"training_scales", model.training_scales},
+                 {"threshold", model.threshold},
+                 {"correlation_threshold", 1.0 - model.threshold},
+                 {"scores", std::move(scores_json)},
+                 {"divergences", std::move(div_json)}};
+    if (model.reference_profile.sites.empty()) f.details["localization"] = "no reference profile in the model";
+    if (!divergences.empty() && divergences.front().test_frame) {
+      const auto& d = divergences.front();
+      f.location = location_of(*d.test_frame);
+      f.title += "; diverges in " + f.location + " (" + d.where + ")";
+    }
+    if (!first_finding.count(run.nprocs)) first_finding[run.nprocs] = out.size();
+    out.push_back(std::move(f));
+  }
+  for (const auto& [nprocs, scores] : by_scale) {
+    detectors::Artifact a{"correlation-scale-" + std::to_string(nprocs), "image/svg+xml",
+                          correlation_plot_svg(model, nprocs, scores)};
+    if (const auto it = first_finding.find(nprocs); it != first_finding.end()) {
+      out[it->second].artifacts.push_back(std::move(a));
+    } else if (options.plot_clean_scales) {
+      detectors::Finding f;
+      f.detector = "kcca";
+      f.kind = "scale-plot";
+      f.severity = detectors::Severity::Info;
+      f.title = "all ranks at " + std::to_string(nprocs) + " ranks follow the scale trend learned at " + trained + " ranks";
+      f.details = {{"nprocs", nprocs}, {"threshold", model.threshold}, {"correlation_threshold", 1.0 - model.threshold}};
+      f.artifacts.push_back(std::move(a));
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+}  // namespace scalefuzz::detectors::kcca

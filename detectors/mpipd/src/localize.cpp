@@ -1,0 +1,100 @@
+// The whole MPI-PD analysis of one run and its explanation text.
+#include <algorithm>
+#include <sstream>
+
+#include "classify.hpp"
+#include "scalefuzz/detectors/mpipd.hpp"
+
+namespace scalefuzz::detectors::mpipd {
+
+const char* situation_name(Situation s) {
+  switch (s) {
+    case Situation::None: return "none";
+    case Situation::CalculationFault: return "calculation-fault";
+    case Situation::NonOccurredEvent: return "non-occurred-event";
+    case Situation::Deadlock: return "deadlock";
+    case Situation::BufferOverflow: return "buffer-overflow";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string list_ranks(const std::vector<int>& ranks) {
+  std::string s;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    if (i) s += i + 1 == ranks.size() ? " and " : ", ";
+    s += std::to_string(ranks[i]);
+  }
+  return s;
+}
+
+std::string describe_origin(const Origin& o, const std::vector<FailureEvent>& fe) {
+  std::ostringstream out;
+  auto why = [&](int r) { return fe[static_cast<std::size_t>(r)].reason; };
+  switch (o.situation) {
+    case Situation::CalculationFault:
+      out << "Calculation fault: rank " << o.ranks[0] << " terminated outside any communication ("
+          << why(o.ranks[0]) << "); the ranks waiting on it failed by propagation.";
+      break;
+    case Situation::NonOccurredEvent:
+      if (o.ranks.size() == 1)
+        out << "Non-occurred event: rank " << o.ranks[0] << " waits for a message nobody can be named for ("
+            << why(o.ranks[0]) << ").";
+      else
+        out << "Non-occurred event: rank " << o.ranks[0] << " depends on rank " << o.ranks[1]
+            << ", which terminated normally without the matching call (" << why(o.ranks[0])
+            << "); either rank " << o.ranks[0] << " communicates redundantly or rank " << o.ranks[1]
+            << " misses a call.";
+      break;
+    case Situation::Deadlock:
+      out << "Deadlock: ranks " << list_ranks(o.ranks) << " wait on each other in a cycle (";
+      for (std::size_t i = 0; i < o.ranks.size(); ++i) out << (i ? "; " : "") << "rank " << o.ranks[i] << ": " << why(o.ranks[i]);
+      out << ").";
+      break;
+    case Situation::BufferOverflow:
+      out << "Buffer overflow: ranks " << list_ranks(o.ranks) << " hold a message longer than its receive buffer (";
+      for (std::size_t i = 0; i < o.ranks.size(); ++i) out << (i ? "; " : "") << "rank " << o.ranks[i] << ": " << why(o.ranks[i]);
+      out << ").";
+      break;
+    case Situation::None:
+      break;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+MpipdResult localize_failure(const trace::RunTrace& run, const trace::Matching& matching, const MpipdInput& input) {
+  auto graph = std::make_shared<const EventGraph>(build_event_graph(run, matching));
+  MpipdResult res;
+  res.graph = graph;
+  res.failure_events = identify_failure_events(*graph, run, input);
+  auto bt = localize_faulty_processes(*graph, run, res.failure_events);
+  res.faulty = std::move(bt.faulty);
+  res.origins = std::move(bt.origins);
+  res.situation = res.origins.empty() ? Situation::None : res.origins.front().situation;
+  res.situation_label = situation_name(res.situation);
+
+  std::ostringstream text;
+  if (input.outcome == "ok" || input.outcome == "wrong-result") {
+    text << "The run did not terminate unexpectedly (outcome " << input.outcome << "): nothing to localize.";
+  } else if (res.origins.empty()) {
+    text << "The run failed (" << input.outcome << ") but no process has a failure event to backtrack from.";
+  } else {
+    for (std::size_t i = 0; i < res.origins.size(); ++i) text << (i ? " " : "") << describe_origin(res.origins[i], res.failure_events);
+    std::size_t propagated = 0;
+    for (const auto& f : res.failure_events)
+      propagated += f.kind != FailureKind::None && !std::binary_search(res.faulty.begin(), res.faulty.end(), f.rank);
+    text << " Faulty processes: " << rank_ranges(res.faulty) << " of " << run.ranks.size() << " ranks; " << propagated
+         << " other failed ranks only propagated the error.";
+  }
+  res.explanation = text.str();
+  return res;
+}
+
+MpipdResult localize_failure(const trace::RunTrace& run, const MpipdInput& input) {
+  return localize_failure(run, trace::match_messages(run), input);
+}
+
+}  // namespace scalefuzz::detectors::mpipd

@@ -1,0 +1,122 @@
+// The campaign file: its in-memory model, the validating YAML loader and the
+// matrix expansion into RunSpecs. The schema is documented in
+// docs/campaign-file.md.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scalefuzz/harness/run_spec.hpp"
+
+namespace scalefuzz::harness {
+
+// Any problem with a campaign file. what() is "FILE:LINE:COLUMN: message"
+// (1-based) or "FILE: message" when no position applies (unreadable file).
+// The CLI maps it to exit code 2.
+class CampaignError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LoadOptions {
+  // Substituted for {build}; made absolute. A campaign that uses {build}
+  // while this is empty is a load error.
+  std::filesystem::path build_dir;
+};
+
+// How a clean exit (code 0) is judged.
+struct ResultCheck {
+  enum class Kind {
+    ExitCode,         // exit code only
+    StdoutRegex,      // wrong result if `pattern` is found in stdout
+    StdoutMustMatch,  // wrong result if `pattern` is NOT found in stdout
+  };
+  Kind kind = Kind::ExitCode;
+  std::string pattern;  // std::regex ECMAScript, searched in each stdout line
+};
+
+struct ScaleSet {
+  std::vector<int> train;  // process counts the models learn from
+  std::vector<int> test;   // process counts that are checked
+};
+
+struct Parameter {
+  std::string name;                 // identifier, usable as {name}
+  std::vector<std::string> values;  // scalars as written in the file
+};
+
+struct SchedulerSpec {
+  std::string type = "local";  // "local" or "slurm"
+  int jobs = 1;                // local: runs at once
+  // slurm (validated now, launched by a later issue):
+  std::string partition;
+  std::string time;     // "MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS"
+  std::string account;
+  std::string qos;
+  std::vector<std::string> extra_args;  // passed to sbatch verbatim
+};
+
+enum class Oversubscribe { Auto, On, Off };
+const char* to_string(Oversubscribe mode);
+
+// Fault injection that makes runs stall on purpose (to test hang handling).
+struct StallSpec {
+  bool enabled = false;
+};
+
+inline constexpr std::uint64_t kDefaultCampaignSeed = 0x5ca1ef0225eedULL;
+
+struct Campaign {
+  std::string name;                    // [A-Za-z0-9_.-]+
+  std::filesystem::path file;          // as given to the loader
+  std::filesystem::path campaign_dir;  // absolute directory of the file: {campaign_dir}
+  std::filesystem::path build_dir;     // absolute: {build}
+  // Templates: placeholders are validated at load and substituted per run.
+  std::vector<std::string> command;
+  std::vector<std::pair<std::string, std::string>> env;  // name -> value, file order
+  ResultCheck check;
+  ScaleSet scales;
+  std::vector<Parameter> parameters;  // file order
+  // Default: a single {mode: none}. Settings are normalised: numbers in
+  // shortest fixed notation, durations as integer nanoseconds, bandwidth as
+  // bytes per second (see docs/campaign-file.md).
+  std::vector<NoiseSpec> noise;
+  int repetitions = 1;
+  std::chrono::milliseconds timeout{60000};
+  std::uint64_t seed = kDefaultCampaignSeed;
+  std::vector<std::string> detectors;  // default: all known detectors
+  SchedulerSpec scheduler;
+  Oversubscribe oversubscribe = Oversubscribe::Auto;
+  std::vector<std::string> mpiexec{"mpiexec"};  // launcher prefix, already interpolated
+  StallSpec stall;
+};
+
+// Reads and validates a campaign file. Throws CampaignError.
+Campaign load_campaign(const std::filesystem::path& file, const LoadOptions& options = {});
+
+// Same from text; `origin` names the source in messages and its parent
+// directory is {campaign_dir}.
+Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::path& origin,
+                        const LoadOptions& options = {});
+
+// scales (train, then test) x parameters (cartesian, file order, last one
+// fastest) x noise x repetitions, with interpolated argv/env, deterministic
+// unique run ids and seeds.
+std::vector<RunSpec> expand_campaign(const Campaign& campaign);
+
+// The noise part of run ids, also matched by the filter: "none",
+// "system-scale1.2", "random-delay10us-probability0.5".
+std::string noise_run_label(const NoiseSpec& noise);
+
+// Seed of one run: splitmix64(campaign_seed XOR FNV-1a-64(run_id)).
+std::uint64_t derive_run_seed(std::uint64_t campaign_seed, const std::string& run_id);
+
+const std::vector<std::string>& known_detectors();    // races, kcca, dmtracker, mpipd, pdg
+const std::vector<std::string>& known_noise_modes();  // none, random, system, application, local
+
+}  // namespace scalefuzz::harness

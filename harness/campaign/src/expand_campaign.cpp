@@ -1,0 +1,180 @@
+// Matrix expansion: one RunSpec per (scale, parameter combination, noise
+// profile, repetition), with a readable, filesystem-safe, stable run id.
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "hashing.hpp"
+#include "noise_schema.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "template.hpp"
+#include "values.hpp"
+
+namespace scalefuzz::harness {
+
+using namespace detail;
+
+namespace {
+
+constexpr std::size_t kMaxReadableId = 100;
+constexpr std::size_t kTruncatedId = 88;
+constexpr unsigned long long kMaxRuns = 1'000'000;
+
+bool is_id_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+}
+
+// Replaces characters that are unsafe in a file name; reports whether it had to.
+std::string id_safe(const std::string& text, bool& changed) {
+  if (text.empty()) {
+    changed = true;
+    return "_";
+  }
+  std::string out = text;
+  for (char& c : out)
+    if (!is_id_char(c)) c = '_', changed = true;
+  return out;
+}
+
+std::string hash_suffix(const std::string& canonical) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%08x", static_cast<unsigned>(fnv1a64(canonical) & 0xffffffffU));
+  return std::string("-h") + buffer;
+}
+
+struct Point {
+  int nprocs;
+  const char* role;
+};
+
+struct Draft {
+  RunSpec spec;
+  std::string readable;
+  std::string canonical;  // every coordinate, unambiguous: the hash input
+  bool needs_hash = false;
+};
+
+unsigned long long count_runs(const Campaign& c, std::size_t scales) {
+  unsigned long long total = scales * c.noise.size() * static_cast<unsigned long long>(c.repetitions);
+  for (const auto& p : c.parameters) {
+    total *= p.values.size();
+    if (total > kMaxRuns) break;
+  }
+  return total;
+}
+
+std::vector<std::map<std::string, std::string>> parameter_combinations(const Campaign& c) {
+  std::vector<std::map<std::string, std::string>> combos = {{}};
+  for (const auto& parameter : c.parameters) {  // earlier parameters vary slowest
+    std::vector<std::map<std::string, std::string>> next;
+    for (const auto& combo : combos)
+      for (const auto& value : parameter.values) {
+        auto extended = combo;
+        extended[parameter.name] = value;
+        next.push_back(std::move(extended));
+      }
+    combos = std::move(next);
+  }
+  return combos;
+}
+
+}  // namespace
+
+std::string noise_run_label(const NoiseSpec& noise) {
+  std::string out = noise.mode;
+  for (const auto& [knob, value] : noise.settings)
+    out += "-" + knob + display_knob_value(noise.mode, knob, value);
+  return out;
+}
+
+std::uint64_t derive_run_seed(std::uint64_t campaign_seed, const std::string& run_id) {
+  return splitmix64(campaign_seed ^ fnv1a64(run_id));
+}
+
+std::vector<RunSpec> expand_campaign(const Campaign& c) {
+  std::vector<Point> points;
+  for (int n : c.scales.train) points.push_back({n, "train"});
+  for (int n : c.scales.test) points.push_back({n, "test"});
+  unsigned long long total = count_runs(c, points.size());
+  if (total > kMaxRuns)
+    throw CampaignError(c.file.string() + ": the campaign expands to more than " +
+                        std::to_string(kMaxRuns) + " runs; narrow scales, parameters or repetitions");
+
+  const auto combos = parameter_combinations(c);
+  std::vector<Draft> drafts;
+  drafts.reserve(total);
+  for (const auto& point : points)
+    for (const auto& combo : combos)
+      for (const auto& noise : c.noise)
+        for (int rep = 0; rep < c.repetitions; ++rep) {
+          Draft d;
+          d.readable = "np" + std::to_string(point.nprocs);
+          d.canonical = std::string("np=") + std::to_string(point.nprocs) + '\n';
+          for (const auto& parameter : c.parameters) {  // file order, not map order
+            const std::string& value = combo.at(parameter.name);
+            d.readable += "-" + parameter.name + id_safe(value, d.needs_hash);
+            d.canonical += parameter.name + "=" + value + '\n';
+          }
+          std::string noise_label = noise_run_label(noise);
+          d.readable += "-" + id_safe(noise_label, d.needs_hash) + "-r" + std::to_string(rep);
+          d.canonical += "noise=" + noise_label + "\nrep=" + std::to_string(rep) + '\n';
+          if (d.readable.size() > kMaxReadableId) {
+            d.readable.resize(kTruncatedId);
+            while (!d.readable.empty() && d.readable.back() == '-') d.readable.pop_back();
+            d.needs_hash = true;
+          }
+          RunSpec& r = d.spec;
+          r.campaign = c.name;
+          r.nprocs = point.nprocs;
+          r.scale_role = point.role;
+          r.params = combo;
+          r.noise = noise;
+          r.repetition = rep;
+          drafts.push_back(std::move(d));
+        }
+
+  // A hash suffix keeps lossy (sanitised or truncated) ids apart; ids that
+  // still coincide after that get the suffix as well.
+  for (auto& d : drafts)
+    d.spec.run_id = d.needs_hash ? d.readable + hash_suffix(d.canonical) : d.readable;
+  std::unordered_map<std::string, int> id_count;
+  for (const auto& d : drafts) ++id_count[d.spec.run_id];
+
+  std::vector<RunSpec> runs;
+  runs.reserve(drafts.size());
+  for (auto& d : drafts) {
+    RunSpec& r = d.spec;
+    if (id_count[r.run_id] > 1 && !d.needs_hash) r.run_id += hash_suffix(d.canonical);
+    r.seed = derive_run_seed(c.seed, r.run_id);
+    r.timeout = c.timeout;
+    switch (c.check.kind) {
+      case ResultCheck::Kind::ExitCode: r.check = "exit-code"; break;
+      case ResultCheck::Kind::StdoutRegex:
+        r.check = "stdout-regex";
+        r.wrong_result_regex = c.check.pattern;
+        break;
+      case ResultCheck::Kind::StdoutMustMatch:
+        r.check = "stdout-must-match";
+        r.expected_stdout_regex = c.check.pattern;
+        break;
+    }
+    std::map<std::string, std::string> values = r.params;
+    values["build"] = c.build_dir.string();
+    values["campaign_dir"] = c.campaign_dir.string();
+    values["nprocs"] = std::to_string(r.nprocs);
+    values["rep"] = std::to_string(r.repetition);
+    values["seed"] = std::to_string(r.seed);
+    for (const auto& arg : c.command) r.argv.push_back(expand_template(arg, values));
+    for (const auto& [name, value] : c.env) r.env[name] = expand_template(value, values);
+    runs.push_back(std::move(r));
+  }
+  std::unordered_map<std::string, int> final_count;
+  for (const auto& r : runs)
+    if (++final_count[r.run_id] > 1) throw std::logic_error("run id collision: " + r.run_id);
+  return runs;
+}
+
+}  // namespace scalefuzz::harness

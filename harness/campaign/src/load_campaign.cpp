@@ -1,0 +1,208 @@
+// Top level of the campaign loader: reads the YAML, dispatches the sections
+// and cross-checks what spans sections (placeholders, required keys).
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "noise_schema.hpp"
+#include "sections.hpp"
+#include "template.hpp"
+
+namespace scalefuzz::harness {
+
+using namespace detail;
+
+namespace {
+
+const std::vector<std::string>& top_level_keys() {
+  static const std::vector<std::string> keys = {
+      "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
+      "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "stall"};
+  return keys;
+}
+
+YAML::Node parse_yaml(const YamlReader& reader, const std::string& text) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    reader.fail(e.mark, "YAML syntax error: " + e.msg);
+  }
+  if (documents.empty() || documents.front().IsNull())
+    reader.fail(YAML::Mark(), "the campaign file is empty");
+  if (documents.size() > 1)
+    reader.fail(documents[1].Mark(), "expected one YAML document, found " +
+                                         std::to_string(documents.size()));
+  return documents.front();
+}
+
+std::vector<std::string> read_detectors(const YamlReader& reader, const YAML::Node& node) {
+  if (!node.IsSequence())
+    reader.fail(node, "expected a list for detectors, got " + describe(node));
+  std::vector<std::string> detectors;  // an explicit [] runs no detector
+  for (const auto& item : node) {
+    std::string name = reader.non_empty_string(item, "a detector");
+    const auto& known = known_detectors();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string hint = closest_name(name, known);
+      reader.fail(item, "unknown detector '" + name + "'" +
+                            (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                            "; known: " + join(known, ", "));
+    }
+    if (std::find(detectors.begin(), detectors.end(), name) != detectors.end())
+      reader.fail(item, "detector '" + name + "' is listed twice");
+    detectors.push_back(name);
+  }
+  return detectors;
+}
+
+Oversubscribe read_oversubscribe(const YamlReader& reader, const YAML::Node& node) {
+  std::string text = reader.scalar(node, "oversubscribe");
+  if (text == "auto") return Oversubscribe::Auto;
+  if (text == "on" || text == "true") return Oversubscribe::On;
+  if (text == "off" || text == "false") return Oversubscribe::Off;
+  reader.fail(node, "oversubscribe must be auto, on or off, got '" + text + "'");
+}
+
+std::vector<NoiseSpec> read_noise(const YamlReader& reader, const YAML::Node& node) {
+  std::vector<NoiseSpec> profiles;
+  auto items = reader.list(node, "noise");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    NoiseSpec spec = read_noise_entry(reader, items[i], "noise[" + std::to_string(i) + "]");
+    for (std::size_t j = 0; j < profiles.size(); ++j)
+      if (profiles[j].mode == spec.mode && profiles[j].settings == spec.settings)
+        reader.fail(items[i], "noise[" + std::to_string(i) + "] repeats noise[" + std::to_string(j) +
+                                  "] (" + noise_run_label(spec) + ")");
+    profiles.push_back(std::move(spec));
+  }
+  return profiles;
+}
+
+std::filesystem::path absolute_dir(const std::filesystem::path& path) {
+  return std::filesystem::absolute(path).lexically_normal();
+}
+
+}  // namespace
+
+const char* to_string(Oversubscribe mode) {
+  switch (mode) {
+    case Oversubscribe::Auto: return "auto";
+    case Oversubscribe::On: return "on";
+    case Oversubscribe::Off: return "off";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& known_detectors() {
+  static const std::vector<std::string> names = {"races", "kcca", "dmtracker", "mpipd", "pdg"};
+  return names;
+}
+
+const std::vector<std::string>& known_noise_modes() { return known_noise_modes_list(); }
+
+Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::path& origin,
+                        const LoadOptions& options) {
+  YamlReader reader(origin.string());
+  const YAML::Node root = parse_yaml(reader, yaml_text);
+  auto entries = reader.map(root, "the campaign file", top_level_keys());
+
+  Campaign campaign;
+  campaign.file = origin;
+  campaign.campaign_dir = absolute_dir(origin).parent_path();
+  if (!options.build_dir.empty()) campaign.build_dir = absolute_dir(options.build_dir);
+  campaign.detectors = known_detectors();
+  campaign.noise = {NoiseSpec{}};
+
+  AppSection app;
+  std::vector<TemplateSite> mpiexec_sites;
+  for (const std::string required : {"campaign", "app", "scales"})
+    if (std::none_of(entries.begin(), entries.end(), [&](const MapEntry& e) { return e.key == required; }))
+      reader.fail(root, "missing required key '" + required + "'");
+
+  for (const auto& entry : entries) {
+    const std::string& key = entry.key;
+    const YAML::Node& value = entry.value;
+    if (key == "campaign") {
+      campaign.name = reader.non_empty_string(value, "campaign");
+      static const std::regex kName("[A-Za-z0-9_.-]+");
+      if (!std::regex_match(campaign.name, kName) || campaign.name == "." || campaign.name == "..")
+        reader.fail(value, "campaign name '" + campaign.name +
+                               "' may only use letters, digits, '_', '.' and '-'");
+    } else if (key == "app") {
+      app = read_app(reader, value);
+      campaign.command = app.command;
+      campaign.env = app.env;
+      campaign.check = app.check;
+    } else if (key == "scales") {
+      campaign.scales = read_scales(reader, value);
+    } else if (key == "parameters") {
+      campaign.parameters = read_parameters(reader, value);
+    } else if (key == "noise") {
+      campaign.noise = read_noise(reader, value);
+    } else if (key == "repetitions") {
+      campaign.repetitions = static_cast<int>(reader.integer(value, "repetitions", 1, 1'000'000));
+    } else if (key == "timeout") {
+      std::int64_t ns = reader.duration_ns(value, "timeout");
+      campaign.timeout = std::chrono::milliseconds((ns + 999'999) / 1'000'000);
+    } else if (key == "seed") {
+      campaign.seed = reader.uint64(value, "seed");
+    } else if (key == "detectors") {
+      campaign.detectors = read_detectors(reader, value);
+    } else if (key == "scheduler") {
+      campaign.scheduler = read_scheduler(reader, value);
+    } else if (key == "oversubscribe") {
+      campaign.oversubscribe = read_oversubscribe(reader, value);
+    } else if (key == "mpiexec") {
+      auto items = reader.list(value, "mpiexec");
+      campaign.mpiexec.clear();
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        std::string what = "mpiexec[" + std::to_string(i) + "]";
+        campaign.mpiexec.push_back(reader.non_empty_string(items[i], what));
+        mpiexec_sites.push_back({items[i], what});
+      }
+    } else if (key == "stall") {
+      for (const auto& knob : reader.map(value, "stall", {"enabled"}))
+        campaign.stall.enabled = reader.boolean(knob.value, "stall.enabled");
+    }
+  }
+
+  // Placeholders can only be checked once every parameter is known.
+  std::vector<std::string> allowed = builtin_placeholders();
+  for (const auto& parameter : campaign.parameters) allowed.push_back(parameter.name);
+  auto uses_build = [](const TemplateSite& site) {
+    auto names = template_placeholders(site.node.Scalar());
+    return std::find(names.begin(), names.end(), "build") != names.end();
+  };
+  for (const auto& site : app.templates) {
+    check_template(reader, site, allowed);
+    if (campaign.build_dir.empty() && uses_build(site))
+      reader.fail(site.node, site.what + " uses {build} but no build directory was given");
+  }
+  const std::vector<std::string> static_names = {"build", "campaign_dir"};
+  std::map<std::string, std::string> static_values = {
+      {"build", campaign.build_dir.string()}, {"campaign_dir", campaign.campaign_dir.string()}};
+  for (std::size_t i = 0; i < mpiexec_sites.size(); ++i) {
+    check_template(reader, mpiexec_sites[i], static_names);
+    if (campaign.build_dir.empty() && uses_build(mpiexec_sites[i]))
+      reader.fail(mpiexec_sites[i].node, mpiexec_sites[i].what + " uses {build} but no build directory was given");
+    campaign.mpiexec[i] = expand_template(campaign.mpiexec[i], static_values);
+  }
+  return campaign;
+}
+
+Campaign load_campaign(const std::filesystem::path& file, const LoadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw CampaignError(file.string() + ": is a directory, expected a campaign YAML file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw CampaignError(file.string() + ": cannot open: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw CampaignError(file.string() + ": cannot read: " + std::strerror(errno));
+  return parse_campaign(text.str(), file, options);
+}
+
+}  // namespace scalefuzz::harness

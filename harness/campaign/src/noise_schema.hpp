@@ -1,0 +1,24 @@
+// The noise section: which knobs each mode accepts and how they are checked
+// and normalised into NoiseSpec::settings.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+#include "scalefuzz/harness/run_spec.hpp"
+#include "yaml_reader.hpp"
+
+namespace scalefuzz::harness::detail {
+
+// One entry of the noise list, e.g. {mode: system, scale: 1.2, latency: 250ns}.
+const std::vector<std::string>& known_noise_modes_list();
+
+// A stored knob value in its short readable form for run ids: durations
+// "250ns", "10us"; bandwidths "3.14GBps"; other values unchanged.
+std::string display_knob_value(const std::string& mode, const std::string& knob,
+                               const std::string& value);
+
+NoiseSpec read_noise_entry(const YamlReader& reader, const YAML::Node& node, const std::string& what);
+
+}  // namespace scalefuzz::harness::detail

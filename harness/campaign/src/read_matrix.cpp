@@ -1,0 +1,135 @@
+// Readers for the matrix sections (scales, parameters) and the scheduler.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <regex>
+
+#include "sections.hpp"
+
+namespace scalefuzz::harness::detail {
+
+namespace {
+
+constexpr long long kMaxScale = 1'000'000;
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+// Names that would shadow a built-in placeholder or filter key.
+const std::vector<std::string>& reserved_parameter_names() {
+  static const std::vector<std::string> names = {"build", "nprocs", "rep", "seed", "campaign_dir",
+                                                 "np", "role", "noise", "id"};
+  return names;
+}
+
+struct SeenScale {
+  int nprocs;
+  YAML::Node node;
+};
+
+void read_scale_list(const YamlReader& reader, const YAML::Node& node, const std::string& what,
+                     std::vector<int>& out, std::vector<SeenScale>& seen) {
+  for (const auto& item : reader.list(node, what)) {
+    int nprocs = static_cast<int>(reader.integer(item, "a scale in " + what, 1, kMaxScale));
+    for (const auto& earlier : seen)
+      if (earlier.nprocs == nprocs)
+        reader.fail(item, "duplicate scale " + std::to_string(nprocs) + " in " + what +
+                              " (already listed at line " +
+                              std::to_string(earlier.node.Mark().line + 1) + ")");
+    seen.push_back({nprocs, item});
+    out.push_back(nprocs);
+  }
+}
+
+}  // namespace
+
+ScaleSet read_scales(const YamlReader& reader, const YAML::Node& node) {
+  ScaleSet scales;
+  std::vector<SeenScale> seen;
+  if (node.IsSequence()) {  // a plain list: test scales only
+    read_scale_list(reader, node, "scales", scales.test, seen);
+    return scales;
+  }
+  if (!node.IsMap())
+    reader.fail(node, "expected a list of process counts or {train: [...], test: [...]} for "
+                      "scales, got " + describe(node));
+  auto entries = reader.map(node, "scales", {"train", "test"});
+  if (entries.empty()) reader.fail(node, "scales needs train and/or test process counts");
+  for (const auto& entry : entries)
+    read_scale_list(reader, entry.value, "scales." + entry.key,
+                    entry.key == "train" ? scales.train : scales.test, seen);
+  return scales;
+}
+
+std::vector<Parameter> read_parameters(const YamlReader& reader, const YAML::Node& node) {
+  std::vector<Parameter> parameters;
+  for (const auto& entry : reader.free_map(node, "parameters")) {
+    if (!is_identifier(entry.key))
+      reader.fail(entry.key_node, "parameter name '" + entry.key +
+                                      "' must be letters, digits and _ (it is used as {" +
+                                      entry.key + "})");
+    const auto& reserved = reserved_parameter_names();
+    if (std::find(reserved.begin(), reserved.end(), entry.key) != reserved.end())
+      reader.fail(entry.key_node, "parameter name '" + entry.key + "' is reserved (reserved: " +
+                                      join(reserved, ", ") + ")");
+    Parameter parameter{entry.key, {}};
+    std::string what = "parameters." + entry.key;
+    std::vector<YAML::Node> seen;
+    for (const auto& item : reader.list(entry.value, what)) {
+      std::string value = reader.scalar(item, "a value of " + what);
+      for (const auto& earlier : seen)
+        if (earlier.Scalar() == value)
+          reader.fail(item, "duplicate value '" + value + "' in " + what + " (already at line " +
+                                std::to_string(earlier.Mark().line + 1) + ")");
+      seen.push_back(item);
+      parameter.values.push_back(value);
+    }
+    parameters.push_back(std::move(parameter));
+  }
+  return parameters;
+}
+
+SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node) {
+  SchedulerSpec scheduler;
+  if (!node.IsMap())
+    reader.fail(node, "expected a map like {type: local, jobs: 2} for scheduler, got " + describe(node));
+  // The allowed keys depend on the type, so find it first.
+  std::optional<YAML::Node> type;
+  for (const auto& entry : reader.free_map(node, "scheduler"))
+    if (entry.key == "type") type = entry.value;
+  if (type) scheduler.type = reader.non_empty_string(*type, "scheduler.type");
+  if (scheduler.type == "local") {
+    for (const auto& entry : reader.map(node, "scheduler (type local)", {"type", "jobs"}))
+      if (entry.key == "jobs")
+        scheduler.jobs = static_cast<int>(reader.integer(entry.value, "scheduler.jobs", 1, 1024));
+  } else if (scheduler.type == "slurm") {
+    auto entries = reader.map(node, "scheduler (type slurm)",
+                              {"type", "partition", "time", "account", "qos", "extra_args"});
+    // SLURM's --time forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S.
+    static const std::regex kSlurmTime(R"(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+(:\d{1,2}){0,2})");
+    for (const auto& entry : entries) {
+      std::string what = "scheduler." + entry.key;
+      if (entry.key == "partition") scheduler.partition = reader.non_empty_string(entry.value, what);
+      if (entry.key == "account") scheduler.account = reader.non_empty_string(entry.value, what);
+      if (entry.key == "qos") scheduler.qos = reader.non_empty_string(entry.value, what);
+      if (entry.key == "time") {
+        scheduler.time = reader.non_empty_string(entry.value, what);
+        if (!std::regex_match(scheduler.time, kSlurmTime))
+          reader.fail(entry.value, "scheduler.time must be a SLURM time limit (MM, MM:SS, HH:MM:SS, "
+                                   "D-HH, D-HH:MM or D-HH:MM:SS), got '" + scheduler.time + "'");
+      }
+      if (entry.key == "extra_args")
+        for (const auto& arg : reader.list(entry.value, what))
+          scheduler.extra_args.push_back(reader.non_empty_string(arg, "an entry of " + what));
+    }
+  } else {
+    reader.fail(*type, "unknown scheduler type '" + scheduler.type + "' (known: local, slurm)");
+  }
+  return scheduler;
+}
+
+}  // namespace scalefuzz::harness::detail

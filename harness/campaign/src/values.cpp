@@ -1,0 +1,88 @@
+#include "values.hpp"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+namespace scalefuzz::harness::detail {
+
+namespace {
+
+// Splits "1.5ms" into the longest leading number and the rest.
+std::pair<std::optional<double>, std::string_view> split_number(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+    ++i;
+  if (i == 0) return {std::nullopt, text};
+  return {parse_number(text.substr(0, i)), text.substr(i)};
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::optional<double> parse_number(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  // from_chars rejects a leading '+'; accept it for friendliness.
+  if (text.front() == '+') text.remove_prefix(1);
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> parse_duration_ns(std::string_view text) {
+  auto [number, unit] = split_number(trim(text));
+  if (!number) return std::nullopt;
+  unit = trim(unit);
+  static constexpr std::array<std::pair<std::string_view, double>, 7> kUnits{{
+      {"ns", 1.0}, {"us", 1e3}, {"\xC2\xB5s", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9},
+      {"h", 3600e9}}};
+  for (const auto& [name, scale] : kUnits) {
+    if (unit != name) continue;
+    double ns = std::round(*number * scale);
+    if (ns > 9.0e18) return std::nullopt;
+    return static_cast<std::int64_t>(ns);
+  }
+  return std::nullopt;
+}
+
+std::optional<double> parse_bandwidth(std::string_view text) {
+  text = trim(text);
+  if (auto plain = parse_number(text)) return plain;
+  auto [number, unit] = split_number(text);
+  if (!number) return std::nullopt;
+  unit = trim(unit);
+  static constexpr std::array<std::pair<std::string_view, double>, 7> kUnits{{
+      {"B/s", 1.0}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"KiB/s", 1024.0},
+      {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}}};
+  for (const auto& [name, scale] : kUnits)
+    if (unit == name) return *number * scale;
+  return std::nullopt;
+}
+
+std::string format_number(double value) {
+  std::array<char, 128> buffer{};
+  auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                 std::chars_format::fixed);
+  if (ec != std::errc()) return std::to_string(value);
+  return std::string(buffer.data(), end);
+}
+
+std::string format_duration_ns(std::int64_t ns) {
+  static constexpr std::array<std::pair<const char*, std::int64_t>, 6> kUnits{{
+      {"h", 3'600'000'000'000}, {"m", 60'000'000'000}, {"s", 1'000'000'000},
+      {"ms", 1'000'000}, {"us", 1'000}, {"ns", 1}}};
+  for (const auto& [name, scale] : kUnits)
+    if (ns != 0 && ns % scale == 0) return std::to_string(ns / scale) + name;
+  return std::to_string(ns) + "ns";
+}
+
+}  // namespace scalefuzz::harness::detail

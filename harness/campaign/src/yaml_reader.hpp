@@ -1,0 +1,62 @@
+// Checked access to a yaml-cpp tree: every failure becomes a CampaignError
+// "file:line:column: message" pointing at the offending node.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scalefuzz::harness::detail {
+
+struct MapEntry {
+  std::string key;
+  YAML::Node key_node;
+  YAML::Node value;
+};
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string origin) : origin_(std::move(origin)) {}
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const;
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
+    fail(node.Mark(), message);
+  }
+
+  // A map whose keys must come from `known` (unknown keys get a "did you
+  // mean" hint); duplicate keys are rejected. Entries keep file order.
+  std::vector<MapEntry> map(const YAML::Node& node, const std::string& what,
+                            const std::vector<std::string>& known) const;
+  // A map with free-form scalar keys (parameters, env); duplicates rejected.
+  std::vector<MapEntry> free_map(const YAML::Node& node, const std::string& what) const;
+  // A non-empty sequence.
+  std::vector<YAML::Node> list(const YAML::Node& node, const std::string& what) const;
+
+  std::string scalar(const YAML::Node& node, const std::string& what) const;
+  std::string non_empty_string(const YAML::Node& node, const std::string& what) const;
+  long long integer(const YAML::Node& node, const std::string& what, long long min,
+                    long long max) const;
+  std::uint64_t uint64(const YAML::Node& node, const std::string& what) const;
+  double positive_number(const YAML::Node& node, const std::string& what) const;
+  bool boolean(const YAML::Node& node, const std::string& what) const;
+  // Duration with a unit (ns, us, ms, s, m, h), > 0; returns nanoseconds.
+  std::int64_t duration_ns(const YAML::Node& node, const std::string& what) const;
+
+  const std::string& origin() const { return origin_; }
+
+ private:
+  std::string origin_;
+};
+
+// "a map", "a list", "null", "'text'" — for "expected X, got Y" messages.
+std::string describe(const YAML::Node& node);
+
+// The known name closest to `word` if it is plausibly a typo, else "".
+std::string closest_name(std::string_view word, const std::vector<std::string>& known);
+
+std::string join(const std::vector<std::string>& items, std::string_view separator);
+
+}  // namespace scalefuzz::harness::detail

@@ -1,0 +1,218 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Pair;
+using testing::data_dir;
+using testing::parse;
+using testing::parse_error;
+
+constexpr const char* kMinimal = R"(campaign: tiny
+app:
+  command: ["./ring"]
+scales: [2, 3]
+)";
+
+TEST(LoadCampaign, FullFileParsesEveryKey) {
+  Campaign c = load_campaign(data_dir() / "good/full.yaml", LoadOptions{"/opt/sf-build"});
+  EXPECT_EQ(c.name, "allgather-scale");
+  EXPECT_EQ(c.campaign_dir, (data_dir() / "good").lexically_normal());
+  EXPECT_EQ(c.build_dir, "/opt/sf-build");
+  ASSERT_EQ(c.command.size(), 13u);
+  EXPECT_EQ(c.command[0], "{build}/scenarios/allgather_overflow");
+  EXPECT_EQ(c.command[12], "--json={{\"n\": {nprocs}}}");
+  EXPECT_EQ(c.check.kind, ResultCheck::Kind::StdoutRegex);
+  EXPECT_EQ(c.check.pattern, "MISMATCH at [0-9]+");
+  EXPECT_THAT(c.env, ElementsAre(Pair("OMP_NUM_THREADS", "1"), Pair("APP_TAG", "{mode}-{count}")));
+  EXPECT_THAT(c.scales.train, ElementsAre(4, 5));
+  EXPECT_THAT(c.scales.test, ElementsAre(8));
+  ASSERT_EQ(c.parameters.size(), 2u);
+  EXPECT_EQ(c.parameters[0].name, "count");
+  EXPECT_THAT(c.parameters[0].values, ElementsAre("256", "512"));
+  EXPECT_EQ(c.parameters[1].name, "mode");
+  EXPECT_THAT(c.parameters[1].values, ElementsAre("fast", "safe"));
+  ASSERT_EQ(c.noise.size(), 5u);
+  EXPECT_EQ(c.noise[0].mode, "none");
+  EXPECT_TRUE(c.noise[0].settings.empty());
+  EXPECT_EQ(c.noise[1].mode, "system");
+  // Normalised: numbers shortest, durations in ns, bandwidth in bytes/s.
+  EXPECT_THAT(c.noise[1].settings,
+              ElementsAre(Pair("bandwidth", "3140000000"), Pair("latency", "250"),
+                          Pair("packet_size", "4096"), Pair("scale", "1.2"), Pair("threshold", "8")));
+  EXPECT_THAT(c.noise[2].settings, ElementsAre(Pair("delay", "10000"), Pair("probability", "0.25")));
+  EXPECT_THAT(c.noise[3].settings, ElementsAre(Pair("scale", "2")));
+  EXPECT_THAT(c.noise[4].settings, ElementsAre(Pair("delay", "1500000")));
+  EXPECT_EQ(c.repetitions, 3);
+  EXPECT_EQ(c.timeout, std::chrono::milliseconds(90'000));
+  EXPECT_EQ(c.seed, 0xdeadbeefULL);
+  EXPECT_THAT(c.detectors, ElementsAre("races", "pdg"));
+  EXPECT_EQ(c.scheduler.type, "local");
+  EXPECT_EQ(c.scheduler.jobs, 2);
+  EXPECT_EQ(c.oversubscribe, Oversubscribe::On);
+  EXPECT_THAT(c.mpiexec, ElementsAre("mpiexec", "-launcher", "fork"));
+  EXPECT_FALSE(c.stall.enabled);
+}
+
+TEST(LoadCampaign, MinimalFileGetsDefaults) {
+  Campaign c = parse(kMinimal);
+  EXPECT_TRUE(c.scales.train.empty());  // a plain list means test scales
+  EXPECT_THAT(c.scales.test, ElementsAre(2, 3));
+  EXPECT_EQ(c.check.kind, ResultCheck::Kind::ExitCode);
+  ASSERT_EQ(c.noise.size(), 1u);
+  EXPECT_EQ(c.noise[0].mode, "none");
+  EXPECT_EQ(c.repetitions, 1);
+  EXPECT_EQ(c.timeout, std::chrono::milliseconds(60'000));
+  EXPECT_EQ(c.seed, kDefaultCampaignSeed);
+  EXPECT_EQ(c.detectors, known_detectors());
+  EXPECT_EQ(c.scheduler.type, "local");
+  EXPECT_EQ(c.scheduler.jobs, 1);
+  EXPECT_EQ(c.oversubscribe, Oversubscribe::Auto);
+  EXPECT_THAT(c.mpiexec, ElementsAre("mpiexec"));
+  EXPECT_EQ(c.campaign_dir, "/campaigns");
+}
+
+TEST(LoadCampaign, StdoutMustMatchCheck) {
+  Campaign c = parse(R"(campaign: t
+app:
+  command: ["./ring"]
+  check: { stdout-must-match: "^result ok$" }
+scales: [2]
+)");
+  EXPECT_EQ(c.check.kind, ResultCheck::Kind::StdoutMustMatch);
+  EXPECT_EQ(c.check.pattern, "^result ok$");
+}
+
+TEST(LoadCampaign, CheckNeedsExactlyOneRegex) {
+  EXPECT_THAT(parse_error(R"(campaign: t
+app:
+  command: ["./ring"]
+  check: { stdout-regex: "a", stdout-must-match: "b" }
+scales: [2]
+)"),
+              HasSubstr("inline.yaml:4:10: app.check needs exactly one of"));
+  EXPECT_THAT(parse_error(R"(campaign: t
+app: { command: ["./ring"], check: exit-status }
+scales: [2]
+)"),
+              HasSubstr("inline.yaml:2:36: app.check must be exit-code"));
+}
+
+TEST(LoadCampaign, SlurmSchedulerIsValidated) {
+  Campaign c = parse(R"(campaign: t
+app: { command: ["./ring"] }
+scales: [2]
+scheduler: { type: slurm, partition: debug, time: "00:10:00", account: proj, qos: low,
+             extra_args: ["--exclusive"] }
+)");
+  EXPECT_EQ(c.scheduler.type, "slurm");
+  EXPECT_EQ(c.scheduler.partition, "debug");
+  EXPECT_EQ(c.scheduler.time, "00:10:00");
+  EXPECT_EQ(c.scheduler.account, "proj");
+  EXPECT_EQ(c.scheduler.qos, "low");
+  EXPECT_THAT(c.scheduler.extra_args, ElementsAre("--exclusive"));
+  for (const char* time : {"10", "10:00", "1-00", "1-2:30", "2-00:00:00"})
+    EXPECT_EQ(parse_error(std::string("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                                      "scheduler: { type: slurm, time: \"") + time + "\" }\n"),
+              "")
+        << time;
+  // jobs is a local-scheduler key.
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: slurm, jobs: 2 }\n"),
+              HasSubstr("inline.yaml:4:27: unknown key 'jobs' in scheduler (type slurm)"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: pbs }\n"),
+              HasSubstr("inline.yaml:4:20: unknown scheduler type 'pbs'"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: local, jobs: 0 }\n"),
+              HasSubstr("inline.yaml:4:33: scheduler.jobs must be between 1 and 1024"));
+}
+
+TEST(LoadCampaign, OversubscribeStallAndDetectors) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
+  EXPECT_EQ(parse(head + "oversubscribe: off\n").oversubscribe, Oversubscribe::Off);
+  EXPECT_EQ(parse(head + "oversubscribe: auto\n").oversubscribe, Oversubscribe::Auto);
+  EXPECT_THAT(parse_error(head + "oversubscribe: maybe\n"),
+              HasSubstr("inline.yaml:4:16: oversubscribe must be auto, on or off"));
+  EXPECT_TRUE(parse(head + "stall: { enabled: true }\n").stall.enabled);
+  EXPECT_THAT(parse_error(head + "stall: { enabled: sometimes }\n"),
+              HasSubstr("inline.yaml:4:19: expected true or false for stall.enabled"));
+  EXPECT_THAT(parse_error(head + "stall: { probability: 0.5 }\n"),
+              HasSubstr("inline.yaml:4:10: unknown key 'probability' in stall"));
+  EXPECT_TRUE(parse(head + "detectors: []\n").detectors.empty());
+  Campaign jobs_only = parse(head + "scheduler: { jobs: 3 }\n");  // type defaults to local
+  EXPECT_EQ(jobs_only.scheduler.type, "local");
+  EXPECT_EQ(jobs_only.scheduler.jobs, 3);
+  EXPECT_THAT(parse_error(head + "detectors: [pdg, pdg]\n"),
+              HasSubstr("inline.yaml:4:18: detector 'pdg' is listed twice"));
+}
+
+TEST(LoadCampaign, BuildPlaceholderNeedsABuildDirectory) {
+  const std::string yaml = "campaign: t\napp: { command: [\"{build}/ring\"] }\nscales: [2]\n";
+  EXPECT_THAT(parse_error(yaml, LoadOptions{}),
+              HasSubstr("inline.yaml:2:18: app.command[0] uses {build} but no build directory"));
+  EXPECT_EQ(parse_error(yaml), "");
+  EXPECT_EQ(parse_error("campaign: t\napp: { command: [\"./ring\"] }\nscales: [2]\n", LoadOptions{}), "");
+}
+
+TEST(LoadCampaign, MpiexecPrefixIsInterpolatedOnce) {
+  Campaign c = parse(R"(campaign: t
+app: { command: [x] }
+scales: [2]
+mpiexec: ["{build}/bin/mpiexec", "-f", "{campaign_dir}/hosts"]
+)");
+  EXPECT_THAT(c.mpiexec, ElementsAre("/opt/sf-build/bin/mpiexec", "-f", "/campaigns/hosts"));
+  EXPECT_THAT(parse_error(R"(campaign: t
+app: { command: [x] }
+scales: [2]
+mpiexec: ["mpiexec", "-n", "{nprocs}"]
+)"),
+              HasSubstr("inline.yaml:4:28: unknown placeholder {nprocs} in mpiexec[2]"));
+}
+
+TEST(LoadCampaign, EnvRejectsHarnessVariablesAndBadNames) {
+  const std::string head = "campaign: t\napp:\n  command: [x]\n  env:\n";
+  EXPECT_THAT(parse_error(head + "    SCALEFUZZ_NOISE: x\nscales: [2]\n"),
+              HasSubstr("inline.yaml:5:5: app.env may not set SCALEFUZZ_NOISE"));
+  EXPECT_THAT(parse_error(head + "    1BAD: x\nscales: [2]\n"),
+              HasSubstr("inline.yaml:5:5: '1BAD' is not a valid environment variable name"));
+  EXPECT_THAT(parse_error(head + "    TAG: \"{colour}\"\nscales: [2]\n"),
+              HasSubstr("inline.yaml:5:10: unknown placeholder {colour} in app.env.TAG"));
+}
+
+TEST(LoadCampaign, OnlyOneDocument) {
+  EXPECT_THAT(parse_error(std::string(kMinimal) + "---\ncampaign: other\n"),
+              HasSubstr("inline.yaml:6:1: expected one YAML document, found 2"));
+}
+
+TEST(LoadCampaign, DuplicateParameterValuesAndNoiseProfiles) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
+  EXPECT_THAT(parse_error(head + "parameters: { count: [1, 2, 1] }\n"),
+              HasSubstr("inline.yaml:4:29: duplicate value '1' in parameters.count"));
+  EXPECT_THAT(parse_error(head + "noise:\n  - { mode: system, latency: 1us }\n"
+                                 "  - { mode: system, latency: 1000ns }\n"),
+              HasSubstr("inline.yaml:6:5: noise[1] repeats noise[0] (system-latency1us)"));
+}
+
+TEST(LoadCampaign, FileErrorsNameTheFile) {
+  try {
+    load_campaign(data_dir() / "does-not-exist.yaml");
+    FAIL() << "expected CampaignError";
+  } catch (const CampaignError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("does-not-exist.yaml: cannot open"));
+  }
+  try {
+    load_campaign(data_dir());
+    FAIL() << "expected CampaignError";
+  } catch (const CampaignError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("is a directory"));
+  }
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

@@ -1,0 +1,124 @@
+#include "scalefuzz/harness/run_filter.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::parse;
+
+// 2 train + 2 test scales x 3 counts x 2 noise x 2 repetitions = 48 runs.
+std::vector<RunSpec> sample_runs() {
+  return expand_campaign(parse(R"(campaign: t
+app: { command: ["./app", "{count}"] }
+scales: { train: [2, 4], test: [8, 16] }
+parameters: { count: [256, 512, 1024], label: [x] }
+noise:
+  - { mode: none }
+  - { mode: system, scale: 1.2 }
+repetitions: 2
+)"));
+}
+
+std::vector<std::string> ids(const std::vector<RunSpec>& runs) {
+  std::vector<std::string> out;
+  for (const auto& run : runs) out.push_back(run.run_id);
+  return out;
+}
+
+std::size_t count(const std::string& expr) { return filter_runs(sample_runs(), expr).size(); }
+
+TEST(RunFilter, EmptyExpressionKeepsEverything) {
+  auto runs = sample_runs();
+  ASSERT_EQ(runs.size(), 48u);
+  EXPECT_EQ(ids(filter_runs(runs, "")), ids(runs));
+  EXPECT_EQ(count("   "), 48u);
+}
+
+TEST(RunFilter, ScaleTerms) {
+  EXPECT_EQ(count("np=8"), 12u);
+  EXPECT_EQ(count("nprocs=8"), 12u);
+  EXPECT_EQ(count("np>=8"), 24u);
+  EXPECT_EQ(count("np>4"), 24u);
+  EXPECT_EQ(count("np<4"), 12u);
+  EXPECT_EQ(count("np<=4"), 24u);
+  EXPECT_EQ(count("np!=2"), 36u);
+  EXPECT_EQ(count("np=2|16"), 24u);
+  for (const auto& run : filter_runs(sample_runs(), "np>=16")) EXPECT_EQ(run.nprocs, 16);
+}
+
+TEST(RunFilter, RoleNoiseRepAndParameters) {
+  EXPECT_EQ(count("role=test"), 24u);
+  EXPECT_EQ(count("role=train,np=4"), 12u);
+  EXPECT_EQ(count("role=train,np=8"), 0u);
+  EXPECT_EQ(count("noise=system"), 24u);
+  EXPECT_EQ(count("noise=system-scale1.2"), 24u);
+  EXPECT_EQ(count("noise=none|system"), 48u);
+  EXPECT_EQ(count("noise!=none"), 24u);
+  EXPECT_EQ(count("rep=0"), 24u);
+  EXPECT_EQ(count("count=512"), 16u);
+  EXPECT_EQ(count("count=512.0"), 16u);  // numeric equality
+  EXPECT_EQ(count("count>=512"), 32u);
+  EXPECT_EQ(count("label=x"), 48u);
+  EXPECT_EQ(count("label>1"), 0u);  // non-numeric values never satisfy an ordering
+  EXPECT_EQ(count(" np = 8 , count = 512 , noise = system , rep = 1 "), 1u);
+}
+
+TEST(RunFilter, IdSubstrings) {
+  EXPECT_EQ(count("id~count1024"), 16u);
+  EXPECT_EQ(count("id~r1"), 24u);
+  EXPECT_EQ(count("id!~system"), 24u);
+  EXPECT_EQ(count("id~np16|np2-"), 24u);
+  auto one = filter_runs(sample_runs(), "id=np16-count1024-labelx-system-scale1.2-r1");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].repetition, 1);
+}
+
+TEST(RunFilter, KeepsInputOrder) {
+  auto selected = filter_runs(sample_runs(), "count=256,rep=0");
+  ASSERT_EQ(selected.size(), 8u);
+  EXPECT_EQ(selected.front().run_id, "np2-count256-labelx-none-r0");
+  EXPECT_EQ(selected.back().run_id, "np16-count256-labelx-system-scale1.2-r0");
+}
+
+std::string filter_error(const std::string& expr) {
+  try {
+    filter_runs(sample_runs(), expr);
+  } catch (const FilterError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RunFilter, BadExpressionsAreClearErrors) {
+  EXPECT_THAT(filter_error("np"), HasSubstr("bad filter term 'np' in \"np\": expected an operator"));
+  EXPECT_THAT(filter_error("=8"), HasSubstr("expected KEY OP VALUE"));
+  EXPECT_THAT(filter_error("np="), HasSubstr("missing value"));
+  EXPECT_THAT(filter_error("np>=abc"), HasSubstr("'abc' is not a number"));
+  EXPECT_THAT(filter_error("np=eight"), HasSubstr("np takes a number"));
+  EXPECT_THAT(filter_error("np>=4|8"), HasSubstr("'|' only works with"));
+  EXPECT_THAT(filter_error("np=8||16"), HasSubstr("empty alternative"));
+  EXPECT_THAT(filter_error("np=8,,role=test"), HasSubstr("empty term"));
+  EXPECT_THAT(filter_error("role=prod"), HasSubstr("role is train or test"));
+  EXPECT_THAT(filter_error("role<2"), HasSubstr("role cannot be compared"));
+  EXPECT_THAT(filter_error("noise=sytem"), HasSubstr("unknown noise mode 'sytem'"));
+  EXPECT_THAT(filter_error("cont=512"),
+              HasSubstr("unknown filter key 'cont' in term 'cont=512' (did you mean 'count'?)"));
+  EXPECT_THAT(filter_error("colour=red"), HasSubstr("keys: np, nprocs, role, noise, rep, seed, id, count, label"));
+}
+
+TEST(RunFilter, ParseWithoutRunsChecksSyntaxOnly) {
+  RunFilter filter = parse_filter("anything=1");
+  ASSERT_EQ(filter.terms().size(), 1u);
+  EXPECT_EQ(filter.terms()[0].key, "anything");
+  EXPECT_THROW(filter.check_keys(sample_runs()), FilterError);
+  EXPECT_THROW(filter.check_keys({}), FilterError);  // no runs: only built-in keys are known
+  EXPECT_NO_THROW(parse_filter("np>=2,role=test").check_keys({}));
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

@@ -1,0 +1,30 @@
+// Helpers shared by the campaign tests.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "scalefuzz/harness/campaign.hpp"
+
+namespace scalefuzz::harness::testing {
+
+inline std::filesystem::path data_dir() { return SCALEFUZZ_CAMPAIGN_TEST_DATA; }
+
+inline LoadOptions build_options() { return LoadOptions{"/opt/sf-build"}; }
+
+// Loads inline YAML as if it were /campaigns/inline.yaml.
+inline Campaign parse(const std::string& yaml, const LoadOptions& options = build_options()) {
+  return parse_campaign(yaml, "/campaigns/inline.yaml", options);
+}
+
+// The CampaignError message of loading `yaml`, or "" when it loads.
+inline std::string parse_error(const std::string& yaml, const LoadOptions& options = build_options()) {
+  try {
+    parse(yaml, options);
+  } catch (const CampaignError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace scalefuzz::harness::testing

@@ -1,0 +1,133 @@
+// scalefuzz exec [options] -- mpiexec -n N ./app args: one ad-hoc run under
+// the injector, with the same timeout handling and outcome classes as a
+// campaign run, recorded into a run directory.
+#include <filesystem>
+#include <iostream>
+#include <algorithm>
+#include <map>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "paths.hpp"
+#include "run_command.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/launcher.hpp"
+#include "scalefuzz/trace/model.hpp"
+
+namespace scalefuzz::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Splits "mpiexec [opts] -n N app args" into launcher prefix, N and app argv.
+void split_mpiexec_command(const std::vector<std::string>& tail, harness::RunSpec& spec,
+                           std::vector<std::string>& launcher) {
+  for (std::size_t i = 1; i + 1 < tail.size(); ++i) {
+    if (tail[i] != "-n" && tail[i] != "-np") continue;
+    try {
+      spec.nprocs = std::stoi(tail[i + 1]);
+    } catch (const std::exception&) {
+      throw UsageError("'" + tail[i] + " " + tail[i + 1] + "': expected a number of processes");
+    }
+    if (spec.nprocs < 1) throw UsageError("the number of processes must be at least 1");
+    launcher.assign(tail.begin(), tail.begin() + static_cast<long>(i));
+    spec.argv.assign(tail.begin() + static_cast<long>(i) + 2, tail.end());
+    if (spec.argv.empty()) throw UsageError("no application after '" + tail[i] + " " + tail[i + 1] + "'");
+    return;
+  }
+  throw UsageError("expected '-- mpiexec -n N ./app [args]' after the options");
+}
+
+std::chrono::milliseconds parse_seconds(const std::string& text) {
+  std::size_t used = 0;
+  double s = 0;
+  try {
+    s = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  double factor = unit == "s" || unit.empty() ? 1.0 : unit == "m" ? 60.0 : unit == "ms" ? 0.001 : -1.0;
+  if (used == 0 || factor < 0 || s <= 0) throw UsageError("--timeout: expected a duration like 30s, 2m or 500ms, got '" + text + "'");
+  return std::chrono::milliseconds(static_cast<long>(s * factor * 1000.0));
+}
+
+}  // namespace
+
+int cmd_exec(const std::vector<std::string>& argv) {
+  ArgSpec spec_args;
+  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe"};
+  spec_args.multi_flags = {"--noise-set"};
+  spec_args.switch_flags = {"--help", "--no-record"};
+  spec_args.allow_tail = true;
+  ParsedArgs args = parse_args(argv, spec_args);
+  if (!args.positionals.empty()) throw UsageError("unexpected '" + args.positionals[0] + "' (put the command after --)");
+  if (args.tail.empty()) throw UsageError("expected '-- mpiexec -n N ./app [args]'");
+
+  harness::RunSpec spec;
+  harness::LaunchOptions options;
+  split_mpiexec_command(args.tail, spec, options.mpiexec);
+  spec.campaign = "exec";
+  spec.noise.mode = args.value("--noise").value_or("none");
+  const auto& modes = harness::known_noise_modes();
+  if (std::find(modes.begin(), modes.end(), spec.noise.mode) == modes.end())
+    throw UsageError("--noise: unknown mode '" + spec.noise.mode + "'");
+  for (const auto& kv : args.values("--noise-set")) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--noise-set: expected KEY=VALUE, got '" + kv + "'");
+    spec.noise.settings[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  if (auto seed = args.value("--seed")) {
+    try {
+      spec.seed = std::stoull(*seed);
+    } catch (const std::exception&) {
+      throw UsageError("--seed: expected an unsigned integer, got '" + *seed + "'");
+    }
+  } else {
+    spec.seed = harness::derive_run_seed(harness::kDefaultCampaignSeed, "exec");
+  }
+  spec.timeout = parse_seconds(args.value("--timeout").value_or("300s"));
+  spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + spec.noise.mode;
+  const std::string oversubscribe = args.value("--oversubscribe").value_or("auto");
+  if (oversubscribe != "auto" && oversubscribe != "on" && oversubscribe != "off")
+    throw UsageError("--oversubscribe: expected auto, on or off");
+  options.env["SCALEFUZZ_OVERSUBSCRIBE"] = oversubscribe;
+  if (!args.has("--no-record")) options.injector_lib = injector_library();
+  options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
+  if (fs::exists(options.run_dir / "ranks")) fs::remove_all(options.run_dir / "ranks");  // a fresh recording
+  fs::create_directories(options.run_dir);
+
+  harness::become_subreaper();
+  harness::Outcome outcome = harness::launch_local(spec, options);
+  harness::write_outcome(options.run_dir, outcome);
+
+  std::cout << "outcome: " << harness::to_string(outcome.kind);
+  if (!outcome.detail.empty()) std::cout << " (" << outcome.detail << ")";
+  std::cout << ", " << outcome.wall_seconds << " s\n";
+  if (!args.has("--no-record")) {
+    try {
+      trace::RunTrace run = trace::read_run(options.run_dir);
+      for (const auto& r : run.ranks) {
+        if (r.rank < 0) continue;
+        std::cout << "  rank " << r.rank << ": " << r.events.size() << " events, " << r.sites.size()
+                  << " call sites" << (r.last_event_in_progress ? ", last call never returned" : "") << "\n";
+      }
+      trace::Matching m = trace::match_messages(run);
+      std::cout << "  " << m.messages.size() << " messages matched, " << m.unmatched_sends.size()
+                << " sends and " << m.unmatched_recvs.size() << " receives unmatched\n";
+    } catch (const std::exception& e) {
+      std::cout << "  trace unreadable: " << e.what() << "\n";
+    }
+    std::cout << "recorded in " << options.run_dir.string() << " (scalefuzz trace " << options.run_dir.string()
+              << ", scalefuzz analyze " << options.run_dir.string() << ")\n";
+  }
+  std::cout << "replay: " << display_command(spec, options) << "\n";
+  switch (outcome.kind) {
+    case harness::OutcomeKind::Ok: return kExitOk;
+    case harness::OutcomeKind::LaunchError: throw InfraError(outcome.detail);
+    default: return kExitFindings;
+  }
+}
+
+}  // namespace scalefuzz::cli

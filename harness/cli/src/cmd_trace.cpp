@@ -1,0 +1,39 @@
+// scalefuzz trace RUN_DIR: a run's recorded events and call sites, symbolized.
+#include <filesystem>
+#include <iostream>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/trace/print.hpp"
+
+namespace scalefuzz::cli {
+
+int cmd_trace(const std::vector<std::string>& argv) {
+  ArgSpec spec;
+  spec.value_flags = {"--rank"};
+  spec.switch_flags = {"--help", "--no-symbols"};
+  ParsedArgs args = parse_args(argv, spec);
+  if (args.positionals.size() != 1) throw UsageError("expected exactly one RUN_DIR");
+  const std::filesystem::path dir = args.positionals[0];
+  if (!std::filesystem::is_directory(dir / "ranks"))
+    throw UsageError(dir.string() + ": not a run directory (no ranks/ inside; was the run recorded?)");
+  trace::RunTrace run;
+  try {
+    if (auto r = args.int_value("--rank", 0, 1 << 24)) {
+      run.ranks.push_back(trace::read_rank(dir, static_cast<int>(*r)));
+    } else {
+      run = trace::read_run(dir);
+    }
+  } catch (const trace::TraceError& e) {
+    throw UsageError(e.what());
+  }
+  const bool symbols = !args.has("--no-symbols");
+  if (symbols)
+    for (auto& r : run.ranks)
+      if (r.rank >= 0) trace::symbolize(dir, r);
+  trace::print_run(run, std::cout, symbols);
+  return kExitOk;
+}
+
+}  // namespace scalefuzz::cli

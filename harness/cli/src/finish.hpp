@@ -1,0 +1,21 @@
+// The common tail of `run`, `analyze` and `report`: detectors -> stored
+// findings -> reports -> exit code.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::cli {
+
+// Runs the detectors over the store's finished runs and saves the findings.
+std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors);
+
+// Writes findings.json, junit.xml and report.html from the store; prints
+// where they are and a one-line verdict; returns the exit code (0 clean, 1 findings).
+int write_reports(const harness::RunStore& store);
+
+}  // namespace scalefuzz::cli

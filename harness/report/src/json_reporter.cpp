@@ -1,0 +1,82 @@
+#include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/harness/finding_json.hpp"
+#include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/harness/run_json.hpp"
+#include "write_report.hpp"
+
+namespace scalefuzz::harness {
+
+using nlohmann::json;
+
+void write_report_file(const std::filesystem::path& file, const std::string& content) {
+  try {
+    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+    write_file_atomic(file, content);
+  } catch (const std::exception& e) {
+    throw ReportError("cannot write report " + file.string() + ": " + e.what());
+  }
+}
+
+std::filesystem::path JsonReporter::output_path(const ReportData& data) const {
+  return file_.empty() ? data.out_dir / "findings.json" : file_;
+}
+
+namespace {
+
+json run_summary(const RunRecord& r) {
+  json j = {{"run_id", r.spec.run_id},
+            {"nprocs", r.spec.nprocs},
+            {"scale_role", r.spec.scale_role},
+            {"noise", r.spec.noise.label()},
+            {"params", r.spec.params},
+            {"repetition", r.spec.repetition},
+            {"seed", r.spec.seed},
+            {"dir", r.dir.string()},
+            {"outcome", outcome_label(r)},
+            {"started_at", r.started_at},
+            {"finished_at", r.finished_at}};
+  if (r.outcome) {
+    j["detail"] = r.outcome->detail;
+    j["exit_code"] = r.outcome->exit_code;
+    j["signal"] = r.outcome->signal;
+    j["wall_seconds"] = r.outcome->wall_seconds;
+    // Full stacks live in the run's outcome.json; list whose were captured.
+    json stack_ranks = json::array();
+    for (const auto& s : r.outcome->stacks) stack_ranks.push_back(s.rank);
+    j["stack_ranks"] = std::move(stack_ranks);
+  }
+  return j;
+}
+
+}  // namespace
+
+void JsonReporter::write(const ReportData& data) {
+  const auto summary = summarize(data);
+  json runs = json::array();
+  for (const auto& r : data.runs) runs.push_back(run_summary(r));
+  json findings = json::array();
+  for (const auto& f : data.findings) findings.push_back(finding_to_json(f));
+  const json doc = {{"format", "scalefuzz-findings"},
+                    {"format_version", 1},
+                    {"campaign", data.campaign},
+                    {"out_dir", data.out_dir.string()},
+                    {"command_line", data.command_line},
+                    {"started_at", data.started_at},
+                    {"finished_at", data.finished_at},
+                    {"generated_at", data.generated_at.empty() ? utc_timestamp_now() : data.generated_at},
+                    {"verdict", summary.verdict},
+                    {"summary",
+                     {{"runs", summary.runs},
+                      {"finished", summary.finished},
+                      {"unfinished", summary.unfinished},
+                      {"failed_runs", summary.failed_runs},
+                      {"by_outcome", summary.by_outcome},
+                      {"findings", summary.findings},
+                      {"serious_findings", summary.serious_findings},
+                      {"findings_by_detector", summary.findings_by_detector}}},
+                    {"runs", std::move(runs)},
+                    {"findings", std::move(findings)}};
+  write_report_file(output_path(data), dump_json(doc) + "\n");
+}
+
+}  // namespace scalefuzz::harness

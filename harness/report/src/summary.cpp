@@ -1,0 +1,56 @@
+#include <set>
+
+#include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/harness/report.hpp"
+
+namespace scalefuzz::harness {
+
+std::string outcome_label(const RunRecord& run) {
+  return run.outcome ? to_string(run.outcome->kind) : "unfinished";
+}
+
+ReportSummary summarize(const ReportData& data) {
+  ReportSummary s;
+  s.runs = data.runs.size();
+  for (const auto& r : data.runs) {
+    ++s.by_outcome[outcome_label(r)];
+    if (!r.finished()) {
+      ++s.unfinished;
+      continue;
+    }
+    ++s.finished;
+    if (r.outcome->kind != OutcomeKind::Ok) ++s.failed_runs;
+  }
+  s.findings = data.findings.size();
+  for (const auto& f : data.findings) {
+    ++s.findings_by_detector[f.detector];
+    if (f.severity != detectors::Severity::Info) ++s.serious_findings;
+  }
+  if (s.serious_findings > 0 || s.failed_runs > 0) s.verdict = "findings";
+  else if (s.unfinished > 0) s.verdict = "incomplete";
+  else s.verdict = "clean";
+  return s;
+}
+
+ReportData report_data_from_store(const RunStore& store) {
+  ReportData d;
+  d.campaign = store.campaign_name();
+  d.out_dir = store.out_dir();
+  d.runs = store.runs();
+  d.findings = store.load_findings();
+  d.command_line = store.meta("command_line").value_or("");
+  d.started_at = store.meta("started_at").value_or("");
+  d.finished_at = store.meta("finished_at").value_or("");
+  d.generated_at = utc_timestamp_now();
+  return d;
+}
+
+std::vector<std::unique_ptr<Reporter>> default_reporters() {
+  std::vector<std::unique_ptr<Reporter>> out;
+  out.push_back(std::make_unique<JsonReporter>());
+  out.push_back(std::make_unique<JunitReporter>());
+  out.push_back(std::make_unique<HtmlReporter>());
+  return out;
+}
+
+}  // namespace scalefuzz::harness

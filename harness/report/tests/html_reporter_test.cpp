@@ -1,0 +1,89 @@
+#include <gtest/gtest.h>
+
+#include "report_fixture.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+// The opening tag of the summary cell for (scale, noise).
+std::string matrix_cell(const std::string& html, const std::string& scale, const std::string& noise) {
+  const auto table = html.find("id=\"summary-table\"");
+  const auto key = "data-scale=\"" + scale + "\" data-noise=\"" + noise + "\"";
+  const auto at = html.find(key, table);
+  if (table == std::string::npos || at == std::string::npos) return {};
+  const auto begin = html.rfind("<td", at);
+  return html.substr(begin, html.find('>', at) - begin + 1);
+}
+
+TEST(HtmlReporter, SummaryMatrixCountsOutcomesByScaleAndNoise) {
+  testing::TempDir tmp;
+  const auto html = HtmlReporter().render(testing::make_report_data(tmp.path()));
+  const auto cell = matrix_cell(html, "4", "none");
+  EXPECT_NE(cell.find("data-ok=\"2\""), std::string::npos) << cell;
+  EXPECT_NE(cell.find("data-hang=\"1\""), std::string::npos) << cell;
+  EXPECT_NE(cell.find("w-hang"), std::string::npos) << "a mixed cell is coloured by its worst outcome: " << cell;
+  const auto crash_cell = matrix_cell(html, "8", "none");
+  EXPECT_NE(crash_cell.find("data-crashed=\"1\""), std::string::npos) << crash_cell;
+  EXPECT_NE(crash_cell.find("data-mpi-abort=\"1\""), std::string::npos) << crash_cell;
+  EXPECT_EQ(crash_cell.find("data-ok"), std::string::npos) << crash_cell;
+  const auto total = matrix_cell(html, "*", "*");
+  EXPECT_NE(total.find("data-ok=\"3\""), std::string::npos) << total;
+  EXPECT_NE(total.find("data-unfinished=\"1\""), std::string::npos) << total;
+  EXPECT_NE(html.find("data-verdict=\"findings\""), std::string::npos);
+}
+
+TEST(HtmlReporter, RendersDotArtifactsAsInlineSvg) {
+  testing::TempDir tmp;
+  const auto html = HtmlReporter().render(testing::make_report_data(tmp.path()));
+  const auto figure = html.find("data-media-type=\"text/vnd.graphviz\"");
+  ASSERT_NE(figure, std::string::npos);
+  const auto svg = html.find("<svg", figure);
+  ASSERT_NE(svg, std::string::npos);
+  EXPECT_LT(svg, html.find("</figure>", figure));
+  EXPECT_NE(html.find("<title>rank1_lp</title>", svg), std::string::npos) << "dot's node title in the inline SVG";
+  EXPECT_EQ(html.find("<?xml"), std::string::npos) << "XML prologs must be stripped before inlining";
+  EXPECT_NE(html.find("id=\"kcca-plot\""), std::string::npos) << "SVG artifacts are inlined";
+}
+
+TEST(HtmlReporter, MissingDotFallsBackToTheSource) {
+  testing::TempDir tmp;
+  HtmlOptions options;
+  options.dot_program = (tmp.path() / "no-such-dot").string();
+  const auto html = HtmlReporter(options).render(testing::make_report_data(tmp.path()));
+  EXPECT_NE(html.find("Graph not rendered"), std::string::npos);
+  EXPECT_NE(html.find("<pre class=\"dot-source\">digraph pdg { &quot;rank0_waits&quot;"), std::string::npos);
+  EXPECT_NE(html.find("progress &lt;&amp;&gt;"), std::string::npos);
+}
+
+TEST(HtmlReporter, EscapesEverythingAndLoadsNothingExternal) {
+  testing::TempDir tmp;
+  const auto html = HtmlReporter().render(testing::make_report_data(tmp.path()));
+  EXPECT_EQ(html.find(testing::kNasty), std::string::npos) << "raw markup from data leaked into the page";
+  EXPECT_NE(html.find("&lt;b&gt;x &amp; &quot;y&quot; &#39;z&#39;&lt;/b&gt;"), std::string::npos);
+  EXPECT_NE(html.find("MPI_Ssend (&lt;&amp;&gt; &quot;dst&quot;)"), std::string::npos) << "stacks are shown, escaped";
+  EXPECT_NE(html.find("warning: &lt;unexpected&gt; &amp; odd"), std::string::npos) << "stderr tail is shown";
+  for (const char* forbidden : {"<script", "<link", " src=", "@import", "url(", "<iframe"})
+    EXPECT_EQ(html.find(forbidden), std::string::npos) << forbidden;
+}
+
+TEST(HtmlReporter, EmptyCampaignStillRenders) {
+  testing::TempDir tmp;
+  ReportData data;
+  data.campaign = "empty";
+  data.out_dir = tmp.path();
+  HtmlReporter().write(data);
+  const auto html = testing::slurp(tmp.path() / "report.html");
+  EXPECT_NE(html.find("No runs recorded"), std::string::npos);
+  EXPECT_NE(html.find("data-verdict=\"clean\""), std::string::npos);
+}
+
+TEST(DefaultReporters, WriteAllThreeFiles) {
+  testing::TempDir tmp;
+  const auto data = testing::make_report_data(tmp.path());
+  for (auto& r : default_reporters()) r->write(data);
+  for (const char* f : {"findings.json", "junit.xml", "report.html"})
+    EXPECT_TRUE(std::filesystem::is_regular_file(tmp.path() / f)) << f;
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

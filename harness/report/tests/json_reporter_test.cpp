@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report_fixture.hpp"
+#include "scalefuzz/harness/finding_json.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+using nlohmann::json;
+
+TEST(JsonReporter, WritesParseableFindingsWithSummary) {
+  testing::TempDir tmp;
+  const auto data = testing::make_report_data(tmp.path());
+  JsonReporter reporter;
+  reporter.write(data);
+  EXPECT_EQ(reporter.output_path(data), tmp.path() / "findings.json");
+  const auto doc = json::parse(testing::slurp(tmp.path() / "findings.json"));
+  EXPECT_EQ(doc.at("campaign"), "ringdemo");
+  EXPECT_EQ(doc.at("verdict"), "findings");
+  const auto& s = doc.at("summary");
+  EXPECT_EQ(s.at("runs"), 8);
+  EXPECT_EQ(s.at("finished"), 7);
+  EXPECT_EQ(s.at("unfinished"), 1);
+  EXPECT_EQ(s.at("failed_runs"), 4);
+  EXPECT_EQ(s.at("by_outcome").at("ok"), 3);
+  EXPECT_EQ(s.at("by_outcome").at("hang"), 1);
+  EXPECT_EQ(s.at("by_outcome").at("unfinished"), 1);
+  EXPECT_EQ(s.at("findings_by_detector").at("races"), 2);
+
+  const auto& runs = doc.at("runs");
+  ASSERT_EQ(runs.size(), 8u);
+  EXPECT_EQ(runs[2].at("run_id"), "np4-none-r2");
+  EXPECT_EQ(runs[2].at("outcome"), "hang");
+  EXPECT_EQ(runs[2].at("detail"), "timeout after 10s " + testing::kNasty);
+  EXPECT_EQ(runs[2].at("stack_ranks"), json::array({0, 1}));
+  EXPECT_EQ(runs[6].at("outcome"), "unfinished");
+  EXPECT_FALSE(runs[6].contains("wall_seconds"));
+
+  const auto& findings = doc.at("findings");
+  ASSERT_EQ(findings.size(), 4u);
+  const auto lp = finding_from_json(findings[0]);
+  EXPECT_EQ(lp.title, data.findings[0].title);
+  EXPECT_EQ(lp.artifacts.at(0).content, data.findings[0].artifacts[0].content);
+  EXPECT_EQ(findings[1].at("rank_ranges"), "0-3,7");
+  EXPECT_EQ(findings[1].at("details").at("threshold"), 0.8);
+}
+
+TEST(JsonReporter, CleanCampaignHasCleanVerdict) {
+  testing::TempDir tmp;
+  ReportData data;
+  data.campaign = "clean";
+  data.out_dir = tmp.path();
+  data.runs.push_back(testing::make_run(tmp.path(), "a", 2, "none", 0, OutcomeKind::Ok));
+  JsonReporter(tmp.path() / "elsewhere" / "f.json").write(data);
+  const auto doc = json::parse(testing::slurp(tmp.path() / "elsewhere" / "f.json"));
+  EXPECT_EQ(doc.at("verdict"), "clean");
+  EXPECT_TRUE(doc.at("findings").empty());
+}
+
+TEST(JsonReporter, UnwritableLocationIsAReportError) {
+  testing::TempDir tmp;
+  std::ofstream(tmp.path() / "file") << "x";
+  ReportData data;
+  data.out_dir = tmp.path() / "file";  // a file, not a directory
+  EXPECT_THROW(JsonReporter().write(data), ReportError);
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness
+
+namespace scalefuzz::harness {
+namespace {
+
+TEST(Summary, InfoFindingsAloneKeepACampaignClean) {
+  testing::TempDir tmp;
+  ReportData data;
+  data.runs.push_back(testing::make_run(tmp.path(), "a", 2, "none", 0, OutcomeKind::Ok));
+  detectors::Finding info;
+  info.severity = detectors::Severity::Info;
+  data.findings.push_back(info);
+  EXPECT_EQ(summarize(data).verdict, "clean");
+  EXPECT_EQ(summarize(data).serious_findings, 0u);
+  data.findings.push_back(detectors::Finding{});  // severity error by default
+  EXPECT_EQ(summarize(data).verdict, "findings");
+  data.findings.clear();
+  data.runs.push_back(testing::make_run(tmp.path(), "b", 2, "none", 1, std::nullopt));
+  EXPECT_EQ(summarize(data).verdict, "incomplete");
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

@@ -1,0 +1,111 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include "scalefuzz/harness/progress.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+// Captures what ConsoleProgress prints.
+class Capture {
+ public:
+  Capture() : file_(::open_memstream(&buf_, &size_)) {}
+  ~Capture() {
+    if (file_) std::fclose(file_);
+    std::free(buf_);
+  }
+  std::FILE* file() { return file_; }
+  std::string text() {
+    std::fflush(file_);
+    return std::string(buf_, size_);
+  }
+
+ private:
+  char* buf_ = nullptr;
+  std::size_t size_ = 0;
+  std::FILE* file_;
+};
+
+RunSpec spec(const std::string& id) {
+  RunSpec s;
+  s.run_id = id;
+  return s;
+}
+
+Outcome outcome(OutcomeKind k, double wall, const std::string& detail = "") {
+  Outcome o;
+  o.kind = k;
+  o.wall_seconds = wall;
+  o.detail = detail;
+  return o;
+}
+
+TEST(ConsoleProgress, PlainLinesWhenNotATerminal) {
+  Capture cap;
+  {
+    ConsoleProgress p(12, cap.file(), false);
+    EXPECT_FALSE(p.tty());
+    p.add_already_finished(2);
+    p.run_started(spec("np4-none-r0"));
+    p.run_finished(spec("np4-none-r0"), outcome(OutcomeKind::Ok, 1.2));
+    p.run_finished(spec("np8-none-r0"), outcome(OutcomeKind::Hang, 10, "timeout after 10s"));
+  }
+  EXPECT_EQ(cap.text(),
+            "[ 2/12] 2 runs already finished (resumed)\n"
+            "[ 3/12] np4-none-r0 ok 1.20s\n"
+            "[ 4/12] np8-none-r0 hang 10.0s  timeout after 10s\n");
+}
+
+TEST(ConsoleProgress, StatusLineOnATerminal) {
+  Capture cap;
+  {
+    ConsoleProgress p(3, cap.file(), true);
+    p.run_started(spec("a"));
+    p.run_started(spec("b"));
+    p.run_finished(spec("a"), outcome(OutcomeKind::Ok, 1));
+    p.run_finished(spec("b"), outcome(OutcomeKind::Crashed, 2, "rank 1 SIGSEGV"));
+    p.run_finished(spec("c"), outcome(OutcomeKind::Ok, 1));
+  }
+  const auto out = cap.text();
+  EXPECT_NE(out.find("\r\x1b[K[0/3] 2 running | ok 0 | failed 0 | hang 0 | crashed 0 | ETA ?"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\r\x1b[K[2/3] b crashed 2.00s  rank 1 SIGSEGV\n"), std::string::npos)
+      << "failures stay visible above the status line: " << out;
+  EXPECT_NE(out.find("[2/3] 0 running | ok 1 | failed 0 | hang 0 | crashed 1 | ETA "), std::string::npos) << out;
+  EXPECT_EQ(out.find("a ok"), std::string::npos) << "ok runs only update the status line";
+  EXPECT_TRUE(out.ends_with("\r\x1b[K[3/3] 0 running | ok 2 | failed 0 | hang 0 | crashed 1 | done\n")) << out;
+}
+
+TEST(ConsoleProgress, ThreadSafeLinesNeverInterleave) {
+  Capture cap;
+  constexpr int kThreads = 8, kEach = 50;
+  {
+    ConsoleProgress p(kThreads * kEach, cap.file(), false);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kEach; ++i) {
+          const auto id = "t" + std::to_string(t) + "-" + std::to_string(i);
+          p.run_started(spec(id));
+          p.run_finished(spec(id), outcome(i % 5 ? OutcomeKind::Ok : OutcomeKind::Failed, 0.5));
+        }
+      });
+    for (auto& th : threads) th.join();
+  }
+  std::istringstream lines(cap.text());
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    ++n;
+    char expect[32];
+    std::snprintf(expect, sizeof expect, "[%3d/400] t", n);
+    ASSERT_EQ(line.rfind(expect, 0), 0u) << "line " << n << ": " << line;
+  }
+  EXPECT_EQ(n, kThreads * kEach);
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include "scalefuzz/harness/finding_json.hpp"
+#include "scalefuzz/harness/run_json.hpp"
+#include "store_test_util.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+using nlohmann::json;
+
+void expect_same_spec(const RunSpec& a, const RunSpec& b) {
+  EXPECT_EQ(a.run_id, b.run_id);
+  EXPECT_EQ(a.campaign, b.campaign);
+  EXPECT_EQ(a.nprocs, b.nprocs);
+  EXPECT_EQ(a.scale_role, b.scale_role);
+  EXPECT_EQ(a.params, b.params);
+  EXPECT_EQ(a.noise.mode, b.noise.mode);
+  EXPECT_EQ(a.noise.settings, b.noise.settings);
+  EXPECT_EQ(a.repetition, b.repetition);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.argv, b.argv);
+  EXPECT_EQ(a.env, b.env);
+  EXPECT_EQ(a.timeout, b.timeout);
+  EXPECT_EQ(a.check, b.check);
+  EXPECT_EQ(a.wrong_result_regex, b.wrong_result_regex);
+}
+
+TEST(RunJson, SpecRoundTripsThroughText) {
+  const auto spec = testing::sample_spec("np4-none-r0", 4, "system", 2);
+  const auto back = json::parse(json(spec).dump()).get<RunSpec>();
+  expect_same_spec(spec, back);
+  EXPECT_EQ(back.seed, 0xF00DFACECAFEBEEFull);
+}
+
+TEST(RunJson, SpecWithoutRegexRoundTrips) {
+  auto spec = testing::sample_spec("a");
+  spec.wrong_result_regex.reset();
+  spec.check = "exit-code";
+  const auto j = json(spec);
+  EXPECT_TRUE(j.at("wrong_result_regex").is_null());
+  expect_same_spec(spec, j.get<RunSpec>());
+}
+
+TEST(RunJson, OutcomeRoundTripsWithStacks) {
+  const auto o = testing::sample_hang(3.25);
+  const auto back = json::parse(json(o).dump()).get<Outcome>();
+  EXPECT_EQ(back.kind, OutcomeKind::Hang);
+  EXPECT_EQ(back.exit_code, -1);
+  EXPECT_EQ(back.signal, 9);
+  EXPECT_EQ(back.detail, o.detail);
+  EXPECT_DOUBLE_EQ(back.wall_seconds, 3.25);
+  ASSERT_EQ(back.stacks.size(), 2u);
+  EXPECT_EQ(back.stacks[1].rank, 1);
+  EXPECT_EQ(back.stacks[1].pid, 1002);
+  EXPECT_EQ(back.stacks[1].text, o.stacks[1].text);
+  EXPECT_EQ(json(o).at("kind"), "hang");
+}
+
+TEST(RunJson, EveryOutcomeKindRoundTrips) {
+  for (auto k : {OutcomeKind::Ok, OutcomeKind::Failed, OutcomeKind::Crashed, OutcomeKind::MpiAbort, OutcomeKind::Hang,
+                 OutcomeKind::WrongResult, OutcomeKind::LaunchError}) {
+    Outcome o;
+    o.kind = k;
+    EXPECT_EQ(json(o).get<Outcome>().kind, k) << to_string(k);
+  }
+}
+
+TEST(RunJson, MalformedInputIsRejected) {
+  auto j = json(testing::sample_spec("x"));
+  j.erase("nprocs");
+  EXPECT_THROW(j.get<RunSpec>(), json::exception);
+  auto o = json(testing::sample_hang());
+  o["kind"] = "exploded";
+  EXPECT_THROW(o.get<Outcome>(), std::invalid_argument);
+  o["kind"] = 3;
+  EXPECT_THROW(o.get<Outcome>(), json::exception);
+}
+
+TEST(FindingJson, RoundTripsWithArtifactsAndDetails) {
+  detectors::Finding f;
+  f.detector = "pdg";
+  f.kind = "lp-task";
+  f.severity = detectors::Severity::Warning;
+  f.run_id = "np8-none-r1";
+  f.title = "rank 3 least progressed";
+  f.location = "main (app.c:42)";
+  f.ranks = {3, 0, 1, 2, 7};
+  f.details = {{"probability", 0.75}, {"states", {"a", "b"}}};
+  f.artifacts = {{"pdg", "text/vnd.graphviz", "digraph { a -> b }"}, {"note", "text/plain", "<&>"}};
+  const auto j = finding_to_json(f);
+  EXPECT_EQ(j.at("rank_ranges"), "0-3,7");
+  const auto back = finding_from_json(json::parse(j.dump()));
+  EXPECT_EQ(back.detector, f.detector);
+  EXPECT_EQ(back.kind, f.kind);
+  EXPECT_EQ(back.severity, f.severity);
+  EXPECT_EQ(back.run_id, f.run_id);
+  EXPECT_EQ(back.title, f.title);
+  EXPECT_EQ(back.location, f.location);
+  EXPECT_EQ(back.ranks, f.ranks);
+  EXPECT_EQ(back.details, f.details);
+  ASSERT_EQ(back.artifacts.size(), 2u);
+  EXPECT_EQ(back.artifacts[0].media_type, "text/vnd.graphviz");
+  EXPECT_EQ(back.artifacts[1].content, "<&>");
+}
+
+TEST(FindingJson, UnknownSeverityIsRejected) {
+  detectors::Finding f;
+  auto j = finding_to_json(f);
+  j["severity"] = "catastrophic";
+  EXPECT_THROW(finding_from_json(j), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

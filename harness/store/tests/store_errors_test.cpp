@@ -1,0 +1,126 @@
+// Stores that are not ours, not SQLite, of another version or campaign, or
+// corrupt: opening fails with a StoreError and the file stays byte-identical.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <fstream>
+
+#include "scalefuzz/harness/run_store.hpp"
+#include "store_test_util.hpp"
+
+namespace scalefuzz::harness {
+namespace {
+
+using testing::read_file;
+namespace fs = std::filesystem;
+
+void write_bytes(const fs::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+void raw_sql(const fs::path& db_file, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_file.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
+
+// Opens `out` as campaign/fingerprint and expects a StoreError mentioning
+// `reason_part`, with the database file unchanged byte for byte.
+void expect_refused(const fs::path& out, const std::string& campaign, const std::string& fingerprint,
+                    const std::string& reason_part) {
+  const auto db = out / RunStore::kDbFileName;
+  const auto before = read_file(db);
+  try {
+    RunStore::open(out, campaign, fingerprint);
+    ADD_FAILURE() << "expected a StoreError mentioning '" << reason_part << "'";
+  } catch (const StoreError& e) {
+    EXPECT_NE(e.reason().find(reason_part), std::string::npos) << e.what();
+    EXPECT_EQ(e.path(), db);
+    EXPECT_NE(std::string(e.what()).find(db.string()), std::string::npos) << "message must name the file";
+  }
+  EXPECT_EQ(read_file(db), before) << "a refused store must not be modified";
+}
+
+void make_store_with_runs(const fs::path& out, int runs) {
+  auto store = RunStore::open(out, "alpha", "fp-a");
+  for (int i = 0; i < runs; ++i) {
+    auto spec = testing::sample_spec("r" + std::to_string(i));
+    store.record_finished(spec, testing::sample_hang());
+  }
+}
+
+TEST(StoreErrors, GarbageFileIsNotTouched) {
+  testing::TempDir tmp;
+  std::string garbage;
+  for (int i = 0; i < 5000; ++i) garbage += static_cast<char>((i * 131 + 7) % 256);
+  write_bytes(tmp.path() / "scalefuzz.db", garbage);
+  expect_refused(tmp.path(), "alpha", "fp-a", "not an SQLite database");
+  EXPECT_THROW(RunStore::open_existing(tmp.path()), StoreError);
+  EXPECT_EQ(read_file(tmp.path() / "scalefuzz.db"), garbage);
+}
+
+TEST(StoreErrors, TextFileIsNotTouched) {
+  testing::TempDir tmp;
+  write_bytes(tmp.path() / "scalefuzz.db", "campaign: my notes, not a database\n");
+  expect_refused(tmp.path(), "alpha", "fp-a", "not an SQLite database");
+}
+
+TEST(StoreErrors, AnotherSchemaVersionIsRefused) {
+  testing::TempDir tmp;
+  make_store_with_runs(tmp.path(), 3);
+  raw_sql(tmp.path() / "scalefuzz.db", "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+  expect_refused(tmp.path(), "alpha", "fp-a", "schema version 99");
+  EXPECT_THROW(RunStore::open_existing(tmp.path(), StoreAccess::ReadOnly), StoreError);
+}
+
+TEST(StoreErrors, AnotherCampaignIsRefused) {
+  testing::TempDir tmp;
+  make_store_with_runs(tmp.path(), 3);
+  expect_refused(tmp.path(), "beta", "fp-a", "belongs to campaign 'alpha'");
+  expect_refused(tmp.path(), "alpha", "fp-changed", "changed since this store was written");
+  // The rightful campaign still opens and keeps its runs.
+  EXPECT_EQ(RunStore::open(tmp.path(), "alpha", "fp-a").finished_count(), 3u);
+}
+
+TEST(StoreErrors, ForeignSqliteDatabaseIsRefused) {
+  testing::TempDir tmp;
+  raw_sql(tmp.path() / "scalefuzz.db", "CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO customers VALUES (1, 'x')");
+  expect_refused(tmp.path(), "alpha", "fp-a", "not a scalefuzz store");
+}
+
+TEST(StoreErrors, CorruptPagesAreRefused) {
+  testing::TempDir tmp;
+  make_store_with_runs(tmp.path(), 60);  // many pages of runs
+  auto bytes = read_file(tmp.path() / "scalefuzz.db");
+  ASSERT_GT(bytes.size(), 8u * 4096u);
+  for (std::size_t i = 3 * 4096; i < 5 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));
+  write_bytes(tmp.path() / "scalefuzz.db", bytes);
+  expect_refused(tmp.path(), "alpha", "fp-a", "corrupt");
+}
+
+TEST(StoreErrors, EmptyFileBecomesAFreshStore) {
+  // A store whose creation was killed before its first commit is an empty
+  // file; that holds nothing to lose, so it is initialised.
+  testing::TempDir tmp;
+  write_bytes(tmp.path() / "scalefuzz.db", "");
+  auto store = RunStore::open(tmp.path(), "alpha", "fp-a");
+  EXPECT_EQ(store.campaign_name(), "alpha");
+  EXPECT_TRUE(store.runs().empty());
+}
+
+TEST(StoreErrors, MissingStoreForReportIsClear) {
+  testing::TempDir tmp;
+  try {
+    RunStore::open_existing(tmp.path() / "nothing-here");
+    FAIL();
+  } catch (const StoreError& e) {
+    EXPECT_NE(e.reason().find("no scalefuzz store"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(tmp.path() / "nothing-here"));
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

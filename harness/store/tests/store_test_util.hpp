@@ -1,0 +1,71 @@
+// Helpers shared by the store tests: fresh temp directories and sample runs.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "scalefuzz/harness/run_spec.hpp"
+
+namespace scalefuzz::harness::testing {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device rd;
+    path_ = std::filesystem::temp_directory_path() /
+            ("scalefuzz-store-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline RunSpec sample_spec(const std::string& id, int nprocs = 4, const std::string& noise = "none", int rep = 0) {
+  RunSpec s;
+  s.run_id = id;
+  s.campaign = "demo";
+  s.nprocs = nprocs;
+  s.scale_role = nprocs < 8 ? "train" : "test";
+  s.params = {{"count", "256"}};
+  s.noise.mode = noise;
+  if (noise != "none") s.noise.settings = {{"s", "1.0"}};
+  s.repetition = rep;
+  s.seed = 0xF00DFACECAFEBEEFull;  // above 2^63: must survive as unsigned
+  s.argv = {"/bin/app", "--count", "256", "quote\"and\\slash"};
+  s.env = {{"OMP_NUM_THREADS", "1"}};
+  s.timeout = std::chrono::milliseconds(12345);
+  s.check = "regex";
+  s.wrong_result_regex = "ERROR.*";
+  return s;
+}
+
+inline Outcome sample_hang(double wall = 10.5) {
+  Outcome o;
+  o.kind = OutcomeKind::Hang;
+  o.exit_code = -1;
+  o.signal = 9;
+  o.detail = "timeout after 10s";
+  o.wall_seconds = wall;
+  o.stacks = {{0, 1001, "#0 MPI_Ssend\n#1 main"}, {1, 1002, "#0 MPI_Ssend <&> \"x\"\n#1 main"}};
+  return o;
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace scalefuzz::harness::testing

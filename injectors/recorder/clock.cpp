@@ -1,0 +1,84 @@
+#include "clock.hpp"
+
+#include <time.h>
+#include <x86intrin.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace scalefuzz::inject {
+
+namespace {
+constinit bool g_use_tsc = false;
+constinit double g_ns_per_tick = 0;  // calibrated at init, refined per thread
+constinit std::uint64_t g_resync_ticks = 0;
+
+struct ThreadClock {
+  std::uint64_t first_tsc, first_ns;    // long baseline for the rate
+  std::uint64_t anchor_tsc, anchor_ns;  // last exact reading
+  std::uint64_t last_ns;                // keeps the clock monotonic per thread
+  double ns_per_tick;
+};
+thread_local constinit ThreadClock tl_clock{};
+
+std::uint64_t realtime_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+bool invariant_tsc() {
+  FILE* f = std::fopen("/proc/cpuinfo", "r");
+  if (f == nullptr) return false;
+  char line[4096];
+  bool constant = false, nonstop = false;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::strncmp(line, "flags", 5) != 0) continue;
+    constant = std::strstr(line, " constant_tsc") != nullptr;
+    nonstop = std::strstr(line, " nonstop_tsc") != nullptr;
+    break;
+  }
+  std::fclose(f);
+  return constant && nonstop;
+}
+}  // namespace
+
+void init_clock() {
+  const char* env = std::getenv("SCALEFUZZ_TSC_CLOCK");
+  if ((env != nullptr && env[0] == '0') || !invariant_tsc()) return;
+  std::uint64_t n0 = realtime_ns(), t0 = __rdtsc(), n1 = n0, t1 = t0;
+  while (n1 - n0 < 2000000) {  // 2 ms baseline
+    n1 = realtime_ns();
+    t1 = __rdtsc();
+  }
+  if (t1 <= t0) return;
+  g_ns_per_tick = static_cast<double>(n1 - n0) / static_cast<double>(t1 - t0);
+  g_resync_ticks = static_cast<std::uint64_t>(1000000 / g_ns_per_tick);  // ~1 ms
+  g_use_tsc = g_ns_per_tick > 0;
+}
+
+std::uint64_t now_ns() {
+  if (!g_use_tsc) return realtime_ns();
+  ThreadClock& c = tl_clock;
+  std::uint64_t tsc = __rdtsc();
+  if (c.first_ns == 0 || tsc - c.anchor_tsc > g_resync_ticks) {
+    std::uint64_t ns = realtime_ns();
+    tsc = __rdtsc();
+    if (c.first_ns == 0) {
+      c.first_ns = ns;
+      c.first_tsc = tsc;
+      c.ns_per_tick = g_ns_per_tick;
+    } else if (tsc > c.first_tsc && ns > c.first_ns + 100000000) {  // refine over >= 100 ms
+      c.ns_per_tick = static_cast<double>(ns - c.first_ns) / static_cast<double>(tsc - c.first_tsc);
+    }
+    c.anchor_ns = ns;
+    c.anchor_tsc = tsc;
+  }
+  std::uint64_t t = c.anchor_ns + static_cast<std::uint64_t>(static_cast<double>(tsc - c.anchor_tsc) * c.ns_per_tick);
+  if (t < c.last_ns) t = c.last_ns;
+  c.last_ns = t;
+  return t;
+}
+
+}  // namespace scalefuzz::inject

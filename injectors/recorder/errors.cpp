@@ -1,0 +1,37 @@
+// MPI errors: a communicator error handler that stores the error code in the
+// record of the failing call before the job aborts, then behaves like
+// MPI_ERRORS_ARE_FATAL. An application that sets its own handler replaces
+// this one (the recorder then stores the returned code at call exit).
+#include <cstdio>
+
+#include "record.hpp"
+#include "state.hpp"
+
+namespace scalefuzz::inject {
+
+namespace {
+void on_mpi_error(MPI_Comm* comm, int* code, ...) {
+  trace::Event* ev = tl_current;
+  if (ev != nullptr && ev->t_exit_ns == 0) {
+    ev->error = *code;
+    __atomic_store_n(&ev->t_exit_ns, now_ns(), __ATOMIC_RELEASE);
+  }
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int len = 0;
+  PMPI_Error_string(*code, text, &len);
+  std::fprintf(stderr, "scalefuzz injector: rank %d: fatal MPI error (recorded): %s\n",
+               g_state != nullptr ? g_state->rank : -1, text);
+  std::fflush(stderr);
+  PMPI_Abort(comm != nullptr ? *comm : MPI_COMM_WORLD, 1);
+}
+}  // namespace
+
+void install_error_handler() {
+  State& s = *g_state;
+  if (PMPI_Comm_create_errhandler(on_mpi_error, &s.errhandler) != MPI_SUCCESS) return;
+  // Communicators created later inherit the handler from their parent.
+  PMPI_Comm_set_errhandler(MPI_COMM_WORLD, s.errhandler);
+  PMPI_Comm_set_errhandler(MPI_COMM_SELF, s.errhandler);
+}
+
+}  // namespace scalefuzz::inject

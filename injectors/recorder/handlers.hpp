@@ -1,0 +1,139 @@
+// Interface between the generated wrappers (wrappers/generate.py) and the
+// recorder: the Call a wrapper fills from its argument roles, the thread-local
+// re-entry guard, and one handler per function family.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "scalefuzz/trace/format.hpp"
+
+namespace scalefuzz::inject {
+
+// Non-owning reference to a callable (cheaper than std::function: no
+// allocation, one indirect call).
+template <class Sig>
+class FnRef;
+template <class R, class... A>
+class FnRef<R(A...)> {
+ public:
+  FnRef(std::nullptr_t) {}
+  template <class F>
+    requires(!std::is_same_v<std::decay_t<F>, FnRef>)
+  FnRef(F&& f)
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, A... a) -> R { return (*static_cast<std::remove_reference_t<F>*>(o))(a...); }) {}
+  explicit operator bool() const { return call_ != nullptr; }
+  R operator()(A... a) const { return call_(obj_, a...); }
+
+ private:
+  void* obj_ = nullptr;
+  R (*call_)(void*, A...) = nullptr;
+};
+
+using Invoke = FnRef<int()>;                  // the PMPI call itself
+using NbInvoke = FnRef<int(MPI_Request*)>;    // its nonblocking twin (oversubscription)
+
+// Collectives whose send (Scatter) or receive (Gather, Reduce) arguments are
+// significant only at the root.
+enum class RootSide : std::uint8_t { None, Send, Recv, Bcast };
+
+// One intercepted call, described by argument role (see mpi_table.py).
+struct Call {
+  std::uint16_t op = 0;
+  trace::OpClass cls = trace::OpClass::Other;
+  std::uint8_t flags = 0;
+  RootSide root_side = RootSide::None;
+  bool rcounts_mine = false;
+  bool shared_count = false;   // one count/datatype for both sides (reductions, Bcast)
+  bool per_rank_send = false;  // scount is per destination rank
+  bool per_rank_recv = false;  // rcount is per source rank
+  const void* sbuf = nullptr;
+  void* rbuf = nullptr;
+  int scount = 0, rcount = 0;
+  MPI_Datatype stype = MPI_DATATYPE_NULL, rtype = MPI_DATATYPE_NULL;
+  const int* scounts = nullptr;
+  const int* rcounts = nullptr;
+  const MPI_Datatype* stypes = nullptr;
+  const MPI_Datatype* rtypes = nullptr;
+  int dest = MPI_PROC_NULL, source = MPI_PROC_NULL;
+  int tag = 0, rtag = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm* newcomm = nullptr;
+  int root = -1;
+  MPI_Request* req = nullptr;
+  MPI_Request* reqs = nullptr;
+  int nreq = 0;
+  int* index = nullptr;
+  int* indices = nullptr;
+  int* outcount = nullptr;
+  int* flag = nullptr;
+  MPI_Status* status = nullptr;
+  MPI_Status* statuses = nullptr;
+  MPI_Message* message = nullptr;
+  int* provided = nullptr;
+  std::uint32_t site = kNoSite;  // call site, found by the wrapper (site_here)
+  static constexpr std::uint32_t kNoSite = 0xFFFFFFFEu;
+};
+
+// True while the recorder writes files (SCALEFUZZ_RUN_DIR set, MPI running).
+extern constinit bool g_recording;
+// Call-site id of the current call stack; call directly from a wrapper with
+// the wrapper's return address (used alone when the stack depth is 1).
+std::uint32_t site_here(std::uint16_t op, void* return_address);
+
+// True between MPI_Init(_thread) returning and MPI_Finalize: the process is an
+// MPI rank and the recorder is set up. Never set in mpiexec or the proxy.
+extern constinit bool g_enabled;
+extern thread_local constinit int tl_depth;
+
+// PnMPI-style guard: only the outermost intercepted call on a thread is
+// recorded; MPI calls made from inside MPI (or by the recorder) pass through.
+class ReentryGuard {
+ public:
+  ReentryGuard() { ++tl_depth; }
+  ~ReentryGuard() { --tl_depth; }
+  ReentryGuard(const ReentryGuard&) = delete;
+  ReentryGuard& operator=(const ReentryGuard&) = delete;
+  bool outermost() const { return tl_depth == 1; }
+  bool enabled() const { return tl_depth == 1 && g_enabled; }
+};
+
+#define SCALEFUZZ_HANDLER(name) int handle_##name(Call& c, Invoke call, NbInvoke nb)
+SCALEFUZZ_HANDLER(init);
+SCALEFUZZ_HANDLER(finalize);
+SCALEFUZZ_HANDLER(abort);
+SCALEFUZZ_HANDLER(send);
+SCALEFUZZ_HANDLER(recv);
+SCALEFUZZ_HANDLER(sendrecv);
+SCALEFUZZ_HANDLER(isend);
+SCALEFUZZ_HANDLER(irecv);
+SCALEFUZZ_HANDLER(send_init);
+SCALEFUZZ_HANDLER(recv_init);
+SCALEFUZZ_HANDLER(start);
+SCALEFUZZ_HANDLER(startall);
+SCALEFUZZ_HANDLER(probe);
+SCALEFUZZ_HANDLER(iprobe);
+SCALEFUZZ_HANDLER(mprobe);
+SCALEFUZZ_HANDLER(improbe);
+SCALEFUZZ_HANDLER(mrecv);
+SCALEFUZZ_HANDLER(imrecv);
+SCALEFUZZ_HANDLER(wait);
+SCALEFUZZ_HANDLER(waitall);
+SCALEFUZZ_HANDLER(waitany);
+SCALEFUZZ_HANDLER(waitsome);
+SCALEFUZZ_HANDLER(test);
+SCALEFUZZ_HANDLER(testall);
+SCALEFUZZ_HANDLER(testany);
+SCALEFUZZ_HANDLER(testsome);
+SCALEFUZZ_HANDLER(request_free);
+SCALEFUZZ_HANDLER(cancel);
+SCALEFUZZ_HANDLER(coll);
+SCALEFUZZ_HANDLER(icoll);
+SCALEFUZZ_HANDLER(comm_new);
+SCALEFUZZ_HANDLER(comm_free);
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,166 @@
+// Collectives (blocking and nonblocking) and communicator management.
+#include "hooks.hpp"
+#include "oversub.hpp"
+#include "record.hpp"
+
+namespace scalefuzz::inject {
+
+using trace::Event;
+using trace::OpClass;
+
+namespace {
+
+std::int64_t sum_bytes(const int* counts, MPI_Datatype type, const MPI_Datatype* types, int n) {
+  std::int64_t total = 0;
+  for (int i = 0; i < n; ++i) total += type_bytes(types != nullptr ? types[i] : type, counts[i]);
+  return total;
+}
+
+struct Volumes {
+  std::int64_t count = 0;      // elements this rank contributes
+  std::int64_t sent = 0;       // bytes this rank contributes
+  std::int64_t received = 0;   // bytes this rank receives
+};
+
+// Bytes moved by this rank in a collective, from the argument roles.
+Volumes volumes(const Call& c, const CommInfo& ci) {
+  Volumes v;
+  int n = ci.size;
+  bool root = c.root >= 0 && c.root == ci.my_rank && !ci.inter;
+  bool send_side = true, recv_side = true;
+  if (c.root_side == RootSide::Send) send_side = root;
+  if (c.root_side == RootSide::Recv) recv_side = root;
+  if (c.root_side == RootSide::Bcast) {
+    send_side = root;
+    recv_side = !root;
+  }
+  bool in_place = c.sbuf == MPI_IN_PLACE;
+  if (send_side && (!in_place || c.shared_count)) {
+    if (c.scounts != nullptr) {
+      v.sent = sum_bytes(c.scounts, c.stype, c.stypes, n);
+      for (int i = 0; i < n; ++i) v.count += c.scounts[i];
+    } else {
+      std::int64_t mult = c.per_rank_send ? n : 1;
+      v.count = c.scount * mult;
+      v.sent = type_bytes(c.stype, c.scount) * mult;
+    }
+  }
+  if (recv_side) {
+    if (c.rcounts != nullptr && c.rcounts_mine) {
+      v.received = type_bytes(c.rtype, c.rcounts[ci.my_rank]);
+    } else if (c.rcounts != nullptr) {
+      v.received = sum_bytes(c.rcounts, c.rtype, c.rtypes, n);
+    } else {
+      v.received = type_bytes(c.rtype, c.rcount) * (c.per_rank_recv ? n : 1);
+    }
+  }
+  return v;
+}
+
+void before_collective(const Call& c) {
+  const NoiseHooks* h = noise_hooks();
+  if (h != nullptr && h->before_collective != nullptr) h->before_collective(h->ctx, c.op, c.comm);
+}
+
+Event coll_event(const Call& c, const CommInfo* ci, Volumes& v) {
+  Event e = blank_event();
+  if (ci == nullptr) return e;
+  v = volumes(c, *ci);
+  e.comm = ci->id;
+  e.root = c.root >= 0 ? world_peer(ci, c.root) : trace::kNoPeer;
+  e.count = v.count;
+  e.bytes = v.sent;
+  e.buffer = reinterpret_cast<std::uintptr_t>(c.sbuf == MPI_IN_PLACE || c.sbuf == nullptr ? c.rbuf : c.sbuf);
+  return e;
+}
+
+CommInfo* locked_comm(MPI_Comm comm) {
+  StateLock lock;
+  return comm_info(comm);
+}
+}  // namespace
+
+SCALEFUZZ_HANDLER(coll) {
+  before_collective(c);
+  if (!g_state->recording) return run_blocking(call, nb, MPI_STATUS_IGNORE);
+  const CommInfo* ci = locked_comm(c.comm);
+  Volumes v;
+  Event e = coll_event(c, ci, v);
+  Active a = begin_call(c, e, v.sent);
+  int rc = run_blocking(call, nb, MPI_STATUS_IGNORE);
+  end_call(a, rc, rc == MPI_SUCCESS ? v.received : 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(icoll) {
+  (void)nb;
+  before_collective(c);
+  if (!g_state->recording) return call();
+  const CommInfo* ci = locked_comm(c.comm);
+  Volumes v;
+  Event e = coll_event(c, ci, v);
+  {
+    StateLock lock;
+    e.request = g_state->next_request_id++;
+  }
+  Active a = begin_call(c, e, v.sent);
+  int rc = call();
+  if (rc == MPI_SUCCESS) {
+    RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, trace::kNoPeer, trace::kNoTag, a.site,
+                     OpClass::Icollective};
+    StateLock lock;
+    g_state->requests.insert(*c.req, info);
+    LiveWrite w;
+    pending_add(info, OpClass::Icollective);
+  }
+  // Received volume is attributed at post time: the collective's result
+  // size is known from the arguments.
+  end_call(a, rc, rc == MPI_SUCCESS ? v.received : 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(comm_new) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  CommInfo* parent = nullptr;
+  std::uint32_t ordinal = 0;
+  {
+    StateLock lock;
+    parent = comm_info(c.comm);
+    if (parent != nullptr) ordinal = parent->children++;  // same count on every member
+  }
+  Event e = blank_event();
+  e.comm = trace::kCommNull;
+  e.root = parent != nullptr ? static_cast<std::int32_t>(parent->id) : trace::kNoPeer;
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS && parent != nullptr && *c.newcomm != MPI_COMM_NULL) {
+    StateLock lock;
+    register_new_comm(*parent, *c.newcomm, ordinal);
+    if (a.ev != nullptr) a.ev->comm = comm_info(*c.newcomm)->id;
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(comm_free) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  MPI_Comm comm = *c.newcomm;
+  Event e = blank_event();
+  {
+    StateLock lock;
+    CommInfo* ci = comm_info(comm);
+    e.comm = ci != nullptr ? ci->id : trace::kCommNull;
+  }
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS) {
+    StateLock lock;
+    forget_comm(comm);
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+}  // namespace scalefuzz::inject

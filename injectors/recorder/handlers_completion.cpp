@@ -1,0 +1,347 @@
+// Wait/Test family, Request_free and Cancel: one Completion record per call
+// and one RequestDone child per completed request.
+#include <memory>
+
+#include "hooks.hpp"
+#include "oversub.hpp"
+#include "record.hpp"
+
+namespace scalefuzz::inject {
+
+using trace::Event;
+using trace::OpClass;
+
+namespace {
+
+// Stack storage for small arrays, heap beyond.
+template <class T>
+class Scratch {
+ public:
+  explicit Scratch(int n) : p_(n <= 32 ? small_ : (heap_ = std::make_unique<T[]>(static_cast<std::size_t>(n))).get()) {}
+  T* get() { return p_; }
+
+ private:
+  T small_[32];
+  std::unique_ptr<T[]> heap_;
+  T* p_;
+};
+
+void before_completion(MPI_Request* reqs, int n) {
+  const NoiseHooks* h = noise_hooks();
+  if (h != nullptr && h->before_completion != nullptr) h->before_completion(h->ctx, reqs, n);
+}
+
+bool is_receive(OpClass c) { return c == OpClass::Irecv || c == OpClass::RecvInit; }
+
+std::uint64_t request_id(MPI_Request h) {
+  StateLock lock;
+  RequestInfo* info = g_state->requests.find(h);
+  return info != nullptr ? info->id : 0;
+}
+
+// What the recorder knew about a request before the completion call: with
+// MPI_THREAD_MULTIPLE another thread may get the same handle value for a new
+// request as soon as MPI frees this one, so the lookup must precede the call.
+struct Known {
+  RequestInfo info;
+  bool found = false;
+};
+
+void capture(const MPI_Request* handles, int n, Known* out) {
+  StateLock lock;
+  for (int i = 0; i < n; ++i) {
+    out[i] = Known{};
+    if (handles[i] == MPI_REQUEST_NULL) continue;
+    if (RequestInfo* p = g_state->requests.find(handles[i])) {
+      out[i].info = *p;
+      out[i].found = true;
+    }
+  }
+}
+
+// One completed request: RequestDone child, request bookkeeping, received bytes.
+void done_request(const Active& a, const Call& c, MPI_Request handle, const Known& known, const MPI_Status& st,
+                  int err, std::uint64_t t) {
+  if (handle == MPI_REQUEST_NULL) return;
+  State& s = *g_state;
+  const RequestInfo& info = known.info;
+  bool found = known.found;
+  if (found) {
+    if (info.persistent && !info.active) return;  // inactive persistent request: completes trivially
+    StateLock lock;
+    RequestInfo* p = s.requests.find(handle);
+    if (p != nullptr && p->id == info.id) {  // not yet reused by another thread
+      if (p->persistent)
+        p->active = false;
+      else
+        s.requests.erase(handle);
+    }
+    LiveWrite w;
+    pending_remove(info.id);
+  }
+  Event e = blank_event();
+  e.op = c.op;
+  e.op_class = static_cast<std::uint8_t>(OpClass::RequestDone);
+  e.error = err;
+  if (found) {
+    e.request = info.id;
+    e.peer = info.peer;
+    e.tag = info.tag;
+    e.comm = info.comm != nullptr ? info.comm->id : trace::kCommNull;
+    e.count = info.count;
+    e.bytes = info.bytes;
+    e.buffer = info.buffer;
+    if (info.persistent) e.flags |= trace::kFlagPersistent;
+    e.flags |= info.flags & (trace::kFlagSynchronous | trace::kFlagBuffered | trace::kFlagDelayed);
+    if (is_receive(info.cls)) {
+      if (info.comm == nullptr && st.MPI_SOURCE >= 0) {  // Imrecv: source known from its probe
+        e.status_source = info.peer;
+        e.status_tag = st.MPI_TAG;
+        int n = 0;
+        if (PMPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) e.status_bytes = n;
+      } else {
+        store_status(e, st, info.comm);
+      }
+    }
+    if (info.cancelled) {
+      int cancelled = 0;
+      if (PMPI_Test_cancelled(&st, &cancelled) == MPI_SUCCESS && cancelled) {
+        e.flags |= trace::kFlagCancelled;
+        e.status_source = trace::kNoPeer;
+        e.status_bytes = 0;
+      }
+    }
+  }
+  child_record(a, e, true, t);
+  if (e.status_bytes > 0) {
+    StateLock lock;
+    add_received(info.site, e.status_bytes);
+    LiveWrite w;
+    s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);
+  }
+}
+
+Event completion_event(const Call& c, std::uint64_t request) {
+  Event e = blank_event();
+  e.count = c.req != nullptr ? 1 : c.nreq;
+  e.request = request;
+  return e;
+}
+
+MPI_Status fresh_status() {
+  MPI_Status st{};
+  st.MPI_SOURCE = MPI_UNDEFINED;
+  st.MPI_TAG = MPI_UNDEFINED;
+  return st;
+}
+
+// Per-request error of a multi-request completion.
+int status_error(int rc, const MPI_Status& st) {
+  if (rc == MPI_ERR_IN_STATUS) return st.MPI_ERROR;
+  return rc;
+}
+bool request_finished(int rc, const MPI_Status& st) {
+  return rc != MPI_ERR_IN_STATUS || st.MPI_ERROR != MPI_ERR_PENDING;
+}
+
+// Shared body of Waitall/Testall (`test` = Testall).
+int all_common(Call& c, Invoke call, bool test) {
+  int n = c.nreq;
+  Scratch<MPI_Request> saved(n);
+  for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
+  Scratch<Known> known(n);
+  capture(saved.get(), n, known.get());
+  Scratch<MPI_Status> local(n);
+  MPI_Status* user = c.statuses;
+  if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
+  for (int i = 0; i < n; ++i) c.statuses[i] = fresh_status();
+  Active a = begin_call(c, completion_event(c, 0), 0);
+  int rc = !test && oversubscribed() ? poll_all(n, c.reqs, c.statuses) : call();
+  std::uint64_t t = now_ns();
+  bool done = test ? (rc != MPI_SUCCESS || *c.flag) : true;
+  if (done) {
+    for (int i = 0; i < n; ++i)
+      if (request_finished(rc, c.statuses[i])) done_request(a, c, saved.get()[i], known.get()[i], c.statuses[i], status_error(rc, c.statuses[i]), t);
+  } else if (a.ev != nullptr) {
+    a.ev->flags |= trace::kFlagTestFailed;
+  }
+  end_call(a, rc, 0, t);
+  c.statuses = user;
+  return rc;
+}
+
+int any_common(Call& c, Invoke call, bool test) {
+  int n = c.nreq;
+  Scratch<MPI_Request> saved(n);
+  for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
+  Scratch<Known> known(n);
+  capture(saved.get(), n, known.get());
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  else *c.status = local;
+  Active a = begin_call(c, completion_event(c, 0), 0);
+  int rc = !test && oversubscribed() ? poll_any(n, c.reqs, c.index, c.status) : call();
+  std::uint64_t t = now_ns();
+  bool done = test ? *c.flag != 0 : true;
+  if (done && *c.index != MPI_UNDEFINED && *c.index >= 0 && *c.index < n)
+    done_request(a, c, saved.get()[*c.index], known.get()[*c.index], *c.status, rc, t);
+  else if (test && !done && a.ev != nullptr)
+    a.ev->flags |= trace::kFlagTestFailed;
+  end_call(a, rc, 0, t);
+  c.status = user;
+  return rc;
+}
+
+int some_common(Call& c, Invoke call, bool test) {
+  int n = c.nreq;
+  Scratch<MPI_Request> saved(n);
+  for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
+  Scratch<Known> known(n);
+  capture(saved.get(), n, known.get());
+  Scratch<MPI_Status> local(n);
+  MPI_Status* user = c.statuses;
+  if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
+  for (int i = 0; i < n; ++i) c.statuses[i] = fresh_status();
+  Active a = begin_call(c, completion_event(c, 0), 0);
+  int rc = !test && oversubscribed() ? poll_some(n, c.reqs, c.outcount, c.indices, c.statuses) : call();
+  std::uint64_t t = now_ns();
+  int out = *c.outcount;
+  if (out != MPI_UNDEFINED && out > 0) {
+    for (int k = 0; k < out; ++k) {
+      int i = c.indices[k];
+      if (i >= 0 && i < n) done_request(a, c, saved.get()[i], known.get()[i], c.statuses[k], status_error(rc, c.statuses[k]), t);
+    }
+  } else if (test && out == 0 && a.ev != nullptr) {
+    a.ev->flags |= trace::kFlagTestFailed;
+  }
+  end_call(a, rc, 0, t);
+  c.statuses = user;
+  return rc;
+}
+}  // namespace
+
+SCALEFUZZ_HANDLER(wait) {
+  (void)nb;
+  before_completion(c.req, 1);
+  if (!g_state->recording) return oversubscribed() ? poll_request(c.req, c.status) : call();
+  MPI_Request handle = *c.req;
+  Known known;
+  capture(&handle, 1, &known);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  else *c.status = local;
+  Active a = begin_call(c, completion_event(c, known.info.id), 0);
+  int rc = oversubscribed() ? poll_request(c.req, c.status) : call();
+  std::uint64_t t = now_ns();
+  done_request(a, c, handle, known, *c.status, rc, t);
+  end_call(a, rc, 0, t);
+  c.status = user;
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(test) {
+  (void)nb;
+  before_completion(c.req, 1);
+  if (!g_state->recording) return call();
+  MPI_Request handle = *c.req;
+  Known known;
+  capture(&handle, 1, &known);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  else *c.status = local;
+  Active a = begin_call(c, completion_event(c, known.info.id), 0);
+  int rc = call();
+  std::uint64_t t = now_ns();
+  if (*c.flag)
+    done_request(a, c, handle, known, *c.status, rc, t);
+  else if (a.ev != nullptr)
+    a.ev->flags |= trace::kFlagTestFailed;
+  end_call(a, rc, 0, t);
+  c.status = user;
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(waitall) {
+  (void)nb;
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording) return oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : call();
+  return all_common(c, call, false);
+}
+
+SCALEFUZZ_HANDLER(testall) {
+  (void)nb;
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording) return call();
+  return all_common(c, call, true);
+}
+
+SCALEFUZZ_HANDLER(waitany) {
+  (void)nb;
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording) return oversubscribed() ? poll_any(c.nreq, c.reqs, c.index, c.status) : call();
+  return any_common(c, call, false);
+}
+
+SCALEFUZZ_HANDLER(testany) {
+  (void)nb;
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording) return call();
+  return any_common(c, call, true);
+}
+
+SCALEFUZZ_HANDLER(waitsome) {
+  (void)nb;
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording)
+    return oversubscribed() ? poll_some(c.nreq, c.reqs, c.outcount, c.indices, c.statuses) : call();
+  return some_common(c, call, false);
+}
+
+SCALEFUZZ_HANDLER(testsome) {
+  (void)nb;
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording) return call();
+  return some_common(c, call, true);
+}
+
+SCALEFUZZ_HANDLER(request_free) {
+  (void)nb;
+  before_completion(c.req, 1);
+  if (!g_state->recording) return call();
+  MPI_Request handle = *c.req;
+  std::uint64_t id = request_id(handle);
+  Active a = begin_call(c, completion_event(c, id), 0);
+  int rc = call();
+  std::uint64_t t = now_ns();
+  if (rc == MPI_SUCCESS) {
+    StateLock lock;
+    RequestInfo* p = g_state->requests.find(handle);
+    if (p != nullptr && p->id == id) g_state->requests.erase(handle);  // completes unobserved
+    LiveWrite w;
+    pending_remove(id);
+  }
+  end_call(a, rc, 0, t);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(cancel) {
+  (void)nb;
+  before_completion(c.req, 1);
+  if (!g_state->recording) return call();
+  MPI_Request handle = *c.req;
+  std::uint64_t id = request_id(handle);
+  Active a = begin_call(c, completion_event(c, id), 0);
+  int rc = call();
+  std::uint64_t t = now_ns();
+  if (rc == MPI_SUCCESS) {
+    StateLock lock;
+    if (RequestInfo* info = g_state->requests.find(handle)) info->cancelled = true;
+  }
+  end_call(a, rc, 0, t);
+  return rc;
+}
+
+}  // namespace scalefuzz::inject

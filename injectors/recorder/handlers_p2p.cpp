@@ -1,0 +1,441 @@
+// Point-to-point handlers: blocking, nonblocking, persistent, Sendrecv,
+// probes and matched receives.
+#include "hooks.hpp"
+#include "oversub.hpp"
+#include "record.hpp"
+
+namespace scalefuzz::inject {
+
+using trace::Event;
+using trace::OpClass;
+
+namespace {
+std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+CommInfo* locked_comm(MPI_Comm comm) {
+  StateLock lock;
+  return comm_info(comm);
+}
+
+Event send_event(const Call& c, const CommInfo* ci) {
+  Event e = blank_event();
+  e.peer = world_peer(ci, c.dest);
+  e.tag = c.tag;
+  e.comm = ci != nullptr ? ci->id : trace::kCommNull;
+  e.count = c.scount;
+  e.bytes = type_bytes(c.stype, c.scount);
+  e.buffer = addr(c.sbuf);
+  return e;
+}
+
+Event recv_event(const Call& c, const CommInfo* ci, int source, int tag) {
+  Event e = blank_event();
+  e.peer = world_peer(ci, source);
+  e.tag = tag == MPI_ANY_TAG ? trace::kAnyTag : tag;
+  e.comm = ci != nullptr ? ci->id : trace::kCommNull;
+  e.count = c.rcount;
+  e.bytes = type_bytes(c.rtype, c.rcount);
+  e.buffer = addr(c.rbuf);
+  return e;
+}
+
+// Offers a send to the noise hooks; true if they issued it.
+bool hooked_send(const Call& c, bool blocking, int* rc) {
+  const NoiseHooks* h = noise_hooks();
+  if (h == nullptr || h->issue_send == nullptr) return false;
+  SendIssue s{c.op, blocking, c.sbuf, c.scount, c.stype, c.dest, c.tag, c.comm};
+  return h->issue_send(h->ctx, s, c.req, rc);
+}
+
+std::uint64_t next_request_id() {
+  StateLock lock;
+  return g_state->next_request_id++;
+}
+
+// Registers a request created by a successful post and lists it as pending.
+void register_request(MPI_Request handle, const RequestInfo& info, bool pending) {
+  StateLock lock;
+  g_state->requests.insert(handle, info);
+  if (pending) {
+    LiveWrite w;
+    pending_add(info, info.cls);
+  }
+}
+
+MPI_Status fresh_status() {
+  MPI_Status st{};
+  st.MPI_SOURCE = MPI_UNDEFINED;  // tells "MPI never filled it" apart
+  st.MPI_TAG = MPI_UNDEFINED;
+  return st;
+}
+
+// Blocking-receive family body: record, run (emulated when oversubscribed),
+// store the status, complete.
+int recv_like(Call& c, Invoke call, NbInvoke nb, Event e, const CommInfo* ci) {
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  else *c.status = local;
+  Active a = begin_call(c, e, 0);
+  int rc = run_blocking(call, nb, c.status);
+  if (a.ev != nullptr) store_status(*a.ev, *c.status, ci);
+  end_call(a, rc, a.ev != nullptr ? a.ev->status_bytes : 0);
+  c.status = user;
+  return rc;
+}
+}  // namespace
+
+SCALEFUZZ_HANDLER(send) {
+  int rc = 0;
+  if (!g_state->recording) return hooked_send(c, true, &rc) ? rc : run_blocking(call, nb, MPI_STATUS_IGNORE);
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = send_event(c, ci);
+  Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
+  if (hooked_send(c, true, &rc)) {
+    if (a.ev != nullptr) a.ev->flags |= trace::kFlagDelayed;
+  } else {
+    rc = run_blocking(call, nb, MPI_STATUS_IGNORE);
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(recv) {
+  if (!g_state->recording) return run_blocking(call, nb, c.status);
+  const CommInfo* ci = locked_comm(c.comm);
+  return recv_like(c, call, nb, recv_event(c, ci, c.source, c.tag), ci);
+}
+
+namespace {
+// Oversubscribed Sendrecv: Irecv + Isend + polling (the `emulated` note in
+// mpi_table.py). Sendrecv_replace (sbuf == rbuf) runs as is.
+int run_sendrecv(const Call& c, Invoke call, MPI_Status* status) {
+  if (!oversubscribed() || c.sbuf == c.rbuf) return call();
+  MPI_Request r[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Status st[2];
+  int rc = PMPI_Irecv(c.rbuf, c.rcount, c.rtype, c.source, c.rtag, c.comm, &r[0]);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Isend(c.sbuf, c.scount, c.stype, c.dest, c.tag, c.comm, &r[1]);
+  if (rc != MPI_SUCCESS) {
+    PMPI_Cancel(&r[0]);
+    PMPI_Request_free(&r[0]);
+    return rc;
+  }
+  rc = poll_all(2, r, st);
+  if (status != MPI_STATUS_IGNORE) *status = st[0];
+  if (rc == MPI_ERR_IN_STATUS) rc = st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR;
+  return rc;
+}
+}  // namespace
+
+SCALEFUZZ_HANDLER(sendrecv) {
+  (void)nb;
+  if (!g_state->recording) return run_sendrecv(c, call, c.status);
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = send_event(c, ci);
+  Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
+  Event half = recv_event(c, ci, c.source, c.rtag);
+  half.op = c.op;
+  half.op_class = static_cast<std::uint8_t>(OpClass::Recv);
+  Event* child = open_child(a, half);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  else *c.status = local;
+  int rc = run_sendrecv(c, call, c.status);
+  std::uint64_t t = now_ns();
+  finish_child(child, *c.status, ci, rc, t);
+  end_call(a, rc, child != nullptr ? child->status_bytes : 0, t);
+  c.status = user;
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(isend) {
+  (void)nb;
+  int rc = 0;
+  if (!g_state->recording) return hooked_send(c, false, &rc) ? rc : call();
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = send_event(c, ci);
+  e.request = next_request_id();
+  Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
+  bool delayed = hooked_send(c, false, &rc);
+  if (delayed) {
+    if (a.ev != nullptr) a.ev->flags |= trace::kFlagDelayed;
+  } else {
+    rc = call();
+  }
+  if (rc == MPI_SUCCESS) {
+    RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Isend};
+    info.flags = static_cast<std::uint8_t>(c.flags | (delayed ? trace::kFlagDelayed : 0));
+    register_request(*c.req, info, true);
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(irecv) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = recv_event(c, ci, c.source, c.tag);
+  e.request = next_request_id();
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS)
+    register_request(*c.req, RequestInfo{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv},
+                     true);
+  end_call(a, rc, 0);
+  return rc;
+}
+
+namespace {
+int persistent_init(Call& c, Invoke call, Event e, const CommInfo* ci, OpClass cls) {
+  e.request = next_request_id();
+  e.flags |= trace::kFlagPersistent;
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS) {
+    RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, cls};
+    info.persistent = true;
+    info.flags = c.flags;
+    register_request(*c.req, info, false);
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+// Start record of one persistent request; `child` for Startall's children.
+Event start_event(const Call& c, const RequestInfo* info) {
+  Event e = blank_event();
+  e.op = c.op;
+  e.op_class = static_cast<std::uint8_t>(OpClass::Start);
+  e.flags = trace::kFlagPersistent;
+  if (info != nullptr) {
+    e.peer = info->peer;
+    e.tag = info->tag;
+    e.comm = info->comm != nullptr ? info->comm->id : trace::kCommNull;
+    e.count = info->count;
+    e.bytes = info->bytes;
+    e.buffer = info->buffer;
+    e.request = info->id;
+    e.flags |= info->flags;
+  }
+  return e;
+}
+
+void mark_started(MPI_Request handle) {
+  StateLock lock;
+  RequestInfo* info = g_state->requests.find(handle);
+  if (info == nullptr) return;
+  info->active = true;
+  info->cancelled = false;
+  LiveWrite w;
+  pending_add(*info, OpClass::Start);
+}
+
+RequestInfo lookup_copy(MPI_Request handle, bool& found) {
+  StateLock lock;
+  RequestInfo* info = g_state->requests.find(handle);
+  found = info != nullptr;
+  return found ? *info : RequestInfo{};
+}
+}  // namespace
+
+SCALEFUZZ_HANDLER(send_init) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  const CommInfo* ci = locked_comm(c.comm);
+  return persistent_init(c, call, send_event(c, ci), ci, OpClass::SendInit);
+}
+
+SCALEFUZZ_HANDLER(recv_init) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  const CommInfo* ci = locked_comm(c.comm);
+  return persistent_init(c, call, recv_event(c, ci, c.source, c.tag), ci, OpClass::RecvInit);
+}
+
+SCALEFUZZ_HANDLER(start) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  MPI_Request handle = *c.req;
+  bool found = false;
+  RequestInfo info = lookup_copy(handle, found);
+  Event e = start_event(c, found ? &info : nullptr);
+  bool is_send = found && info.cls == OpClass::SendInit;
+  Active a = begin_call(c, e, is_send && e.peer >= 0 ? e.bytes : 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS) mark_started(handle);
+  end_call(a, rc, 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(startall) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  Event parent = blank_event();
+  parent.count = c.nreq;
+  Active a = begin_call(c, parent, 0);
+  int rc = call();
+  std::uint64_t t = now_ns();
+  if (rc == MPI_SUCCESS) {
+    for (int i = 0; i < c.nreq; ++i) {
+      bool found = false;
+      RequestInfo info = lookup_copy(c.reqs[i], found);
+      Event e = start_event(c, found ? &info : nullptr);
+      child_record(a, e, true, t);
+      mark_started(c.reqs[i]);
+      if (found && info.cls == OpClass::SendInit && info.peer >= 0 && info.site < g_state->sites.file_capacity) {
+        StateLock lock;
+        g_state->features[a.site].bytes_sent += static_cast<std::uint64_t>(info.bytes);
+      }
+    }
+  }
+  end_call(a, rc, 0, t);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(probe) {
+  (void)nb;
+  auto run = [&] { return oversubscribed() ? poll_probe(c.source, c.tag, c.comm, c.status) : call(); };
+  if (!g_state->recording) return run();
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = recv_event(c, ci, c.source, c.tag);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  Active a = begin_call(c, e, 0);
+  int rc = run();
+  if (a.ev != nullptr) store_status(*a.ev, *c.status, ci);
+  end_call(a, rc, 0);
+  c.status = user;
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(iprobe) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = recv_event(c, ci, c.source, c.tag);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (a.ev != nullptr) {
+    if (rc == MPI_SUCCESS && *c.flag)
+      store_status(*a.ev, *c.status, ci);
+    else
+      a.ev->flags |= trace::kFlagTestFailed;
+  }
+  end_call(a, rc, 0);
+  c.status = user;
+  return rc;
+}
+
+namespace {
+// Mprobe/Improbe: remember which message the handle names for the Mrecv.
+void remember_message(MPI_Message m, const Event* ev) {
+  if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC || ev == nullptr) return;
+  StateLock lock;
+  g_state->messages.insert(m, MessageInfo{ev->status_source, ev->status_tag, ev->comm});
+}
+
+int mprobe_common(Call& c, Invoke call, bool blocking) {
+  const CommInfo* ci = locked_comm(c.comm);
+  Event e = recv_event(c, ci, c.source, c.tag);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  Active a = begin_call(c, e, 0);
+  int rc = blocking && oversubscribed() ? poll_mprobe(c.source, c.tag, c.comm, c.message, c.status) : call();
+  bool found = rc == MPI_SUCCESS && (blocking || *c.flag);
+  if (a.ev != nullptr) {
+    if (found) {
+      store_status(*a.ev, *c.status, ci);
+      remember_message(*c.message, a.ev);
+    } else {
+      a.ev->flags |= trace::kFlagTestFailed;
+    }
+  }
+  end_call(a, rc, 0);
+  c.status = user;
+  return rc;
+}
+
+// Peer and tag of the message an Mrecv/Imrecv receives (from its probe).
+void message_peer(MPI_Message m, Event& e) {
+  if (m == MPI_MESSAGE_NO_PROC) {
+    e.peer = trace::kProcNull;
+    return;
+  }
+  StateLock lock;
+  if (MessageInfo* v = g_state->messages.find(m)) {
+    e.peer = v->source;
+    e.tag = v->tag;
+    e.comm = v->comm;
+    g_state->messages.erase(m);
+  }
+}
+}  // namespace
+
+SCALEFUZZ_HANDLER(mprobe) {
+  (void)nb;
+  if (!g_state->recording) return oversubscribed() ? poll_mprobe(c.source, c.tag, c.comm, c.message, c.status) : call();
+  return mprobe_common(c, call, true);
+}
+
+SCALEFUZZ_HANDLER(improbe) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  return mprobe_common(c, call, false);
+}
+
+SCALEFUZZ_HANDLER(mrecv) {
+  if (!g_state->recording) return run_blocking(call, nb, c.status);
+  // The message's communicator is not an argument: peer, tag and comm come
+  // from the probe that matched the message.
+  Event e = recv_event(c, nullptr, MPI_ANY_SOURCE, MPI_ANY_TAG);
+  e.comm = trace::kCommNull;
+  message_peer(*c.message, e);
+  MPI_Status local = fresh_status();
+  MPI_Status* user = c.status;
+  if (user == MPI_STATUS_IGNORE) c.status = &local;
+  Active a = begin_call(c, e, 0);
+  int rc = run_blocking(call, nb, c.status);
+  if (a.ev != nullptr) {
+    // MPI_SOURCE is a rank of the probe's communicator: use the probe's translation.
+    if (c.status->MPI_SOURCE >= 0) {
+      a.ev->status_source = e.peer;
+      a.ev->status_tag = c.status->MPI_TAG;
+      int n = 0;
+      if (PMPI_Get_count(c.status, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) a.ev->status_bytes = n;
+    } else {
+      store_status(*a.ev, *c.status, nullptr);
+    }
+  }
+  end_call(a, rc, a.ev != nullptr ? a.ev->status_bytes : 0);
+  c.status = user;
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(imrecv) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  Event e = recv_event(c, nullptr, MPI_ANY_SOURCE, MPI_ANY_TAG);
+  e.comm = trace::kCommNull;
+  message_peer(*c.message, e);
+  e.request = next_request_id();
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS) {
+    // No communicator to translate the completion status with: RequestDone
+    // of an Imrecv carries the probe's source (peer) instead.
+    RequestInfo info{e.request, nullptr, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv};
+    register_request(*c.req, info, true);
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+}  // namespace scalefuzz::inject

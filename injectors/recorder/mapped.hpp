@@ -1,0 +1,56 @@
+// Memory-mapped per-rank files. Stores go straight into shared file pages, so
+// after SIGKILL the kernel still writes back everything stored before it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "scalefuzz/trace/format.hpp"
+
+namespace scalefuzz::inject {
+
+// A file of FileHeader + fixed-size records, mapped once at a fixed capacity
+// (the file is sparse: untouched records cost no disk space).
+class FixedMapping {
+ public:
+  // Creates (truncating) `path` with room for `capacity` records after the
+  // header and stores `header`. Returns false (errno set) on failure.
+  bool open(const char* path, const trace::FileHeader& header, std::size_t record_size, std::size_t capacity);
+  void* records() const { return base_ == nullptr ? nullptr : base_ + sizeof(trace::FileHeader); }
+  std::size_t capacity() const { return capacity_; }
+  // Shrinks the file to `used` records (at finalize; no stores may follow).
+  void truncate_to(std::size_t used);
+
+ private:
+  unsigned char* base_ = nullptr;
+  std::size_t record_size_ = 0;
+  std::size_t capacity_ = 0;
+  int fd_ = -1;
+};
+
+// The events file: a large reserved address range into which the file is
+// mapped chunk by chunk as it grows, so record addresses never move.
+class EventLog {
+ public:
+  bool open(const char* path, const trace::FileHeader& header);
+  // Single-threaded applications reserve slots without atomic instructions.
+  void set_threaded(bool threaded) { threaded_ = threaded; }
+  // Reserves the next slot (1-based seq = index + 1); grows the file if needed.
+  // Returns nullptr if the file cannot grow (disk full, reservation used up).
+  trace::Event* reserve(std::uint64_t& seq);
+  std::uint64_t used() const { return __atomic_load_n(&next_, __ATOMIC_RELAXED); }
+  void truncate_to_used();
+
+ private:
+  bool grow_to(std::uint64_t records);
+
+  unsigned char* base_ = nullptr;
+  std::uint64_t next_ = 0;          // records reserved so far
+  std::uint64_t capacity_ = 0;      // records backed by the mapped file
+  std::size_t mapped_bytes_ = 0;
+  int fd_ = -1;
+  int grow_lock_ = 0;
+  bool threaded_ = true;
+};
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,231 @@
+#include "record.hpp"
+
+
+#include <atomic>
+
+namespace scalefuzz::inject {
+
+using trace::Event;
+using trace::OpClass;
+
+thread_local constinit Event* tl_current = nullptr;
+namespace {
+thread_local constinit std::uint32_t tl_prev_site = trace::kMarkovStart;
+thread_local constinit std::uint64_t tl_prev_exit_ns = 0;
+
+void markov_add(std::uint32_t from, std::uint32_t to, std::uint64_t dt) {
+  State& s = *g_state;
+  std::uint64_t h = (static_cast<std::uint64_t>(from) << 32 | to) * 0x9E3779B97F4A7C15ull;
+  std::size_t mask = s.markov_capacity - 1;
+  for (std::size_t i = (h >> 20) & mask, n = 0; n < s.markov_capacity; i = (i + 1) & mask, ++n) {
+    trace::MarkovEdge& e = s.markov[i];
+    if (e.count == 0) {
+      // Load factor limit keeps probes short; beyond it new edges are dropped.
+      if ((s.markov_used + 1) * 10 > s.markov_capacity * 7) {
+        ++s.markov_dropped;
+        return;
+      }
+      e.from = from;
+      e.to = to;
+      e.total_ns = dt;
+      __atomic_store_n(&e.count, 1, __ATOMIC_RELEASE);  // slot becomes visible last
+      ++s.markov_used;
+      return;
+    }
+    if (e.from == from && e.to == to) {
+      e.total_ns += dt;
+      __atomic_store_n(&e.count, e.count + 1, __ATOMIC_RELEASE);
+      return;
+    }
+  }
+}
+
+bool counts_as_send(OpClass c) {
+  return c == OpClass::Send || c == OpClass::Isend || c == OpClass::Sendrecv;
+}
+bool counts_as_recv(OpClass c) { return c == OpClass::Recv || c == OpClass::Irecv; }
+bool counts_as_collective(OpClass c) { return c == OpClass::Collective || c == OpClass::Icollective; }
+}  // namespace
+
+void SpinLock::lock() {
+  while (__atomic_exchange_n(&word, 1, __ATOMIC_ACQUIRE) != 0)
+    while (__atomic_load_n(&word, __ATOMIC_RELAXED) != 0) __builtin_ia32_pause();
+}
+
+LiveWrite::LiveWrite() {
+  trace::LiveState* l = g_state->live;
+  __atomic_store_n(&l->version, l->version + 1, __ATOMIC_RELAXED);
+  std::atomic_thread_fence(std::memory_order_release);
+}
+LiveWrite::~LiveWrite() {
+  trace::LiveState* l = g_state->live;
+  __atomic_store_n(&l->version, l->version + 1, __ATOMIC_RELEASE);
+}
+
+void pending_add(const RequestInfo& r, OpClass cls) {
+  trace::LiveState* l = g_state->live;
+  if (l->npending >= trace::kMaxPendingRequests) {
+    ++l->pending_dropped;
+    return;
+  }
+  trace::PendingRequest& p = l->pending[l->npending];
+  p = trace::PendingRequest{};
+  p.request = r.id;
+  p.op_class = static_cast<std::uint8_t>(cls);
+  p.peer = r.peer;
+  p.tag = r.tag;
+  p.comm = r.comm != nullptr ? r.comm->id : trace::kCommNull;
+  p.callsite = r.site;
+  ++l->npending;
+}
+
+void pending_remove(std::uint64_t request) {
+  trace::LiveState* l = g_state->live;
+  for (std::uint32_t i = 0; i < l->npending; ++i)
+    if (l->pending[i].request == request) {
+      l->pending[i] = l->pending[l->npending - 1];
+      --l->npending;
+      return;
+    }
+}
+
+std::int64_t type_bytes(MPI_Datatype t, std::int64_t count) {
+  if (t == MPI_DATATYPE_NULL || count <= 0) return 0;
+  int size = 0;
+  if (PMPI_Type_size(t, &size) != MPI_SUCCESS) return 0;
+  return static_cast<std::int64_t>(size) * count;
+}
+
+std::int32_t world_peer(const CommInfo* comm, int peer) {
+  if (peer == MPI_ANY_SOURCE) return trace::kAnySource;
+  if (peer == MPI_PROC_NULL) return trace::kProcNull;
+  if (peer < 0 || comm == nullptr) return trace::kNoPeer;
+  return comm->world_of(peer);
+}
+
+void store_status(Event& ev, const MPI_Status& st, const CommInfo* comm) {
+  if (st.MPI_SOURCE == MPI_PROC_NULL || st.MPI_SOURCE < 0) {
+    ev.status_source = st.MPI_SOURCE == MPI_PROC_NULL ? trace::kProcNull : trace::kNoPeer;
+    ev.status_tag = trace::kNoTag;
+    ev.status_bytes = 0;
+    return;
+  }
+  ev.status_source = world_peer(comm, st.MPI_SOURCE);
+  ev.status_tag = st.MPI_TAG;
+  int n = 0;
+  if (PMPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+  ev.status_bytes = n;
+}
+
+void add_received(std::uint32_t site, std::int64_t bytes) {
+  State& s = *g_state;
+  if (bytes <= 0) return;
+  if (site < s.sites.file_capacity) s.features[site].bytes_received += static_cast<std::uint64_t>(bytes);
+}
+
+Active begin_call(const Call& c, Event e, std::int64_t bytes_out) {
+  State& s = *g_state;
+  Active a;
+  std::uint64_t t = now_ns();
+  StateLock lock;
+  a.site = c.site != Call::kNoSite ? c.site : s.sites.current(c.op);
+  e.t_enter_ns = t;
+  e.t_exit_ns = 0;
+  e.op = c.op;
+  e.op_class = static_cast<std::uint8_t>(c.cls);
+  e.flags |= c.flags;
+  e.callsite = a.site;
+  a.ev = s.events.reserve(a.seq);
+  if (a.ev != nullptr) {
+    std::uint64_t seq = a.seq;
+    e.seq = 0;
+    *a.ev = e;
+    __atomic_store_n(&a.ev->seq, seq, __ATOMIC_RELEASE);  // the record exists from here on
+  }
+  tl_current = a.ev;
+  if (a.site != kSiteOverflow) {
+    trace::SiteFeature& f = s.features[a.site];
+    ++f.calls;
+    if (bytes_out > 0) f.bytes_sent += static_cast<std::uint64_t>(bytes_out);
+    if (tl_prev_site == trace::kMarkovStart || tl_prev_site != kSiteOverflow)
+      markov_add(tl_prev_site, a.site, tl_prev_exit_ns == 0 || t < tl_prev_exit_ns ? 0 : t - tl_prev_exit_ns);
+  }
+  trace::LiveState* l = s.live;
+  {
+    LiveWrite w;
+    l->t_update_ns = t;
+    l->current_seq = a.seq;
+    l->op = c.op;
+    l->op_class = e.op_class;
+    l->in_call = 1;
+    l->callsite = a.site;
+    l->peer = e.peer;
+    l->tag = e.tag;
+    l->comm = e.comm;
+    ++l->calls;
+    if (counts_as_send(c.cls)) ++l->sends;
+    if (counts_as_recv(c.cls) || c.cls == OpClass::Sendrecv) ++l->recvs;
+    if (counts_as_collective(c.cls)) ++l->collectives;
+    if (bytes_out > 0) l->bytes_sent += static_cast<std::uint64_t>(bytes_out);
+  }
+  return a;
+}
+
+void child_record(const Active& parent, Event e, bool complete, std::uint64_t t_exit) {
+  State& s = *g_state;
+  std::uint64_t seq = 0;
+  StateLock lock;
+  Event* ev = s.events.reserve(seq);
+  if (ev == nullptr) return;
+  e.flags |= trace::kFlagChild;
+  e.callsite = parent.site;
+  if (e.t_enter_ns == 0) e.t_enter_ns = parent.ev != nullptr ? parent.ev->t_enter_ns : now_ns();
+  if (complete && e.t_exit_ns == 0) e.t_exit_ns = t_exit != 0 ? t_exit : now_ns();
+  e.seq = 0;
+  *ev = e;
+  __atomic_store_n(&ev->seq, seq, __ATOMIC_RELEASE);
+}
+
+Event* open_child(const Active& parent, Event e) {
+  State& s = *g_state;
+  std::uint64_t seq = 0;
+  StateLock lock;
+  Event* ev = s.events.reserve(seq);
+  if (ev == nullptr) return nullptr;
+  e.flags |= trace::kFlagChild;
+  e.callsite = parent.site;
+  e.t_enter_ns = parent.ev != nullptr ? parent.ev->t_enter_ns : now_ns();
+  e.t_exit_ns = 0;
+  e.seq = 0;
+  *ev = e;
+  __atomic_store_n(&ev->seq, seq, __ATOMIC_RELEASE);
+  return ev;
+}
+
+void finish_child(Event* ev, const MPI_Status& st, const CommInfo* comm, int rc, std::uint64_t t_exit) {
+  if (ev == nullptr) return;
+  store_status(*ev, st, comm);
+  ev->error = rc;
+  __atomic_store_n(&ev->t_exit_ns, t_exit, __ATOMIC_RELEASE);
+}
+
+void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
+  State& s = *g_state;
+  std::uint64_t t = t_exit != 0 ? t_exit : now_ns();
+  StateLock lock;
+  if (a.ev != nullptr) {
+    a.ev->error = rc;
+    __atomic_store_n(&a.ev->t_exit_ns, t, __ATOMIC_RELEASE);
+  }
+  tl_current = nullptr;
+  if (a.site != kSiteOverflow && bytes_in > 0) s.features[a.site].bytes_received += static_cast<std::uint64_t>(bytes_in);
+  tl_prev_site = a.site;
+  tl_prev_exit_ns = t;
+  trace::LiveState* l = s.live;
+  LiveWrite w;
+  l->t_update_ns = t;
+  l->in_call = 0;
+  if (bytes_in > 0) l->bytes_received += static_cast<std::uint64_t>(bytes_in);
+}
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,302 @@
+// Recorder setup in the MPI_Init wrapper, teardown in MPI_Finalize, and the
+// N.modules file. Nothing here runs in a process that never calls MPI_Init.
+#include "state.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "hooks.hpp"
+#include "oversub.hpp"
+#include "record.hpp"
+#include "scalefuzz/trace/header.hpp"
+
+namespace scalefuzz::inject {
+
+constinit bool g_enabled = false;
+thread_local constinit int tl_depth = 0;
+State* g_state = nullptr;
+
+namespace {
+constinit NoiseHooks g_hooks{};
+constinit bool g_hooks_set = false;
+
+constexpr std::size_t kSiteCapacity = 16384;     // distinct call sites per rank
+constexpr std::size_t kMarkovCapacity = 1 << 15;  // edge slots (70% usable: ~22,900 edges)
+
+void warn(const char* fmt, const char* a, const char* b = "") {
+  std::fprintf(stderr, "scalefuzz injector: ");
+  std::fprintf(stderr, fmt, a, b);
+  std::fputc('\n', stderr);
+}
+
+bool make_dirs(const std::string& path) {
+  std::string cur;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '/') {
+      if (!cur.empty() && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return false;
+    }
+    if (i < path.size()) cur += path[i];
+  }
+  return true;
+}
+
+struct ModuleWriter {
+  FILE* out;
+  State* s;
+};
+
+int module_cb(dl_phdr_info* info, size_t, void* data) {
+  auto* w = static_cast<ModuleWriter*>(data);
+  const char* name = info->dlpi_name;
+  bool main_program = name == nullptr || name[0] == '\0';
+  if (main_program) name = w->s->exe_path.c_str();
+  if (name[0] != '/') return 0;  // vdso and other pseudo objects
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    std::uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+    std::uintptr_t end = begin + ph.p_memsz;
+    w->s->module_ranges.emplace_back(begin, end);
+    if (w->out != nullptr)
+      std::fprintf(w->out, "%lx %lx %lx %s\n", static_cast<unsigned long>(begin), static_cast<unsigned long>(end),
+                   static_cast<unsigned long>(ph.p_vaddr), name);
+  }
+  return 0;
+}
+
+struct SelfFinder {
+  std::uintptr_t probe;
+  std::uintptr_t begin = 0, end = 0;
+};
+
+int self_cb(dl_phdr_info* info, size_t, void* data) {
+  auto* f = static_cast<SelfFinder*>(data);
+  std::uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    std::uintptr_t b = info->dlpi_addr + ph.p_vaddr;
+    if (b < lo) lo = b;
+    if (b + ph.p_memsz > hi) hi = b + ph.p_memsz;
+  }
+  if (f->probe >= lo && f->probe < hi) {
+    f->begin = lo;
+    f->end = hi;
+    return 1;
+  }
+  return 0;
+}
+
+std::string exe_path() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "/proc/self/exe";
+  buf[n] = '\0';
+  return buf;
+}
+
+int online_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+void decide_oversubscription(State& s) {
+  int local = 1;
+  MPI_Comm node = MPI_COMM_NULL;
+  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS &&
+      node != MPI_COMM_NULL) {
+    PMPI_Comm_size(node, &local);
+    PMPI_Comm_free(&node);
+  }
+  int cores = online_cpus();
+  const char* mode = std::getenv("SCALEFUZZ_OVERSUBSCRIBE");
+  std::string m = mode != nullptr ? mode : "auto";
+  if (m == "on" || m == "1") {
+    s.oversubscribe = true;
+  } else if (m == "off" || m == "0") {
+    s.oversubscribe = false;
+  } else {
+    if (m != "auto" && m != "")
+      warn("SCALEFUZZ_OVERSUBSCRIBE=%s is not auto|on|off; using auto", m.c_str());
+    s.oversubscribe = local > cores;
+  }
+  if (const char* spins = std::getenv("SCALEFUZZ_OVERSUBSCRIBE_SPINS")) s.oversub_spins = std::atoi(spins);
+  // Sleeps double from 1 us up to this cap while a call waits: the more
+  // ranks share a core, the less often each should wake up to poll.
+  // Measured on 2 cores: best caps ~32 us at 16 ranks, ~64-128 us at 32.
+  int per_core = local / std::max(1, cores);
+  s.oversub_max_sleep_ns = per_core <= 2 ? 1000L : 4000L * per_core;
+  if (const char* cap = std::getenv("SCALEFUZZ_OVERSUBSCRIBE_MAX_SLEEP_US"))
+    s.oversub_max_sleep_ns = 1000L * std::max(1, std::atoi(cap));
+}
+
+bool open_files(State& s, const char* dir) {
+  s.ranks_dir = std::string(dir) + "/ranks";
+  if (!make_dirs(s.ranks_dir)) {
+    warn("cannot create %s: %s; recording disabled", s.ranks_dir.c_str(), std::strerror(errno));
+    return false;
+  }
+  const char* run_id = std::getenv("SCALEFUZZ_RUN_ID");
+  std::int64_t pid = ::getpid();
+  auto header = [&](trace::FileKind k) {
+    return trace::make_header(k, s.rank, s.size, trace::record_size_of(k), s.start_ns, pid, run_id);
+  };
+  auto path = [&](const char* ext) { return s.ranks_dir + "/" + std::to_string(s.rank) + "." + ext; };
+  bool ok = s.events.open(path("events").c_str(), header(trace::FileKind::Events)) &&
+            s.sites_file.open(path("sites").c_str(), header(trace::FileKind::CallSites), sizeof(trace::CallSite),
+                              kSiteCapacity) &&
+            s.features_file.open(path("features").c_str(), header(trace::FileKind::Features),
+                                 sizeof(trace::SiteFeature), kSiteCapacity) &&
+            s.markov_file.open(path("markov").c_str(), header(trace::FileKind::Markov), sizeof(trace::MarkovEdge),
+                               kMarkovCapacity) &&
+            s.live_file.open(path("live").c_str(), header(trace::FileKind::Live), sizeof(trace::LiveState), 1);
+  if (!ok) {
+    warn("cannot create the trace files in %s: %s; recording disabled", s.ranks_dir.c_str(), std::strerror(errno));
+    return false;
+  }
+  s.sites.file_records = static_cast<trace::CallSite*>(s.sites_file.records());
+  s.sites.file_capacity = kSiteCapacity;
+  s.features = static_cast<trace::SiteFeature*>(s.features_file.records());
+  s.markov = static_cast<trace::MarkovEdge*>(s.markov_file.records());
+  s.markov_capacity = kMarkovCapacity;
+  s.live = static_cast<trace::LiveState*>(s.live_file.records());
+  s.live->current_seq = 0;
+  return true;
+}
+
+void setup(const Call& c) {
+  auto* s = new State();
+  g_state = s;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &s->size);
+  int level = MPI_THREAD_SINGLE;
+  if (c.provided != nullptr)
+    level = *c.provided;
+  else
+    PMPI_Query_thread(&level);
+  s->threaded = level == MPI_THREAD_MULTIPLE;
+  init_clock();
+  s->events.set_threaded(s->threaded);
+  s->start_ns = now_ns();
+  s->exe_path = exe_path();
+  SelfFinder self{reinterpret_cast<std::uintptr_t>(&handle_init)};
+  dl_iterate_phdr(self_cb, &self);
+  s->self_begin = self.begin;
+  s->self_end = self.end;
+  setup_world_comms();
+  decide_oversubscription(*s);
+
+  const char* dir = std::getenv("SCALEFUZZ_RUN_DIR");
+  if (dir != nullptr && dir[0] != '\0') {
+    int depth = 8;
+    if (const char* d = std::getenv("SCALEFUZZ_STACK_DEPTH")) depth = std::atoi(d);
+    s->sites.init(depth);
+    s->recording = open_files(*s, dir);
+    if (s->recording) {
+      write_modules();
+      install_error_handler();
+    }
+  }
+}
+}  // namespace
+
+void install_noise_hooks(const NoiseHooks* hooks) {
+  if (hooks != nullptr) g_hooks = *hooks;
+  g_hooks_set = hooks != nullptr;
+}
+const NoiseHooks* noise_hooks() { return g_hooks_set ? &g_hooks : nullptr; }
+
+void write_modules() {
+  State& s = *g_state;
+  s.module_ranges.clear();
+  std::string file = s.ranks_dir + "/" + std::to_string(s.rank) + ".modules";
+  std::string tmp = file + ".tmp";
+  FILE* out = std::fopen(tmp.c_str(), "w");
+  ModuleWriter w{out, &s};
+  dl_iterate_phdr(module_cb, &w);
+  if (out != nullptr) {
+    std::fclose(out);
+    std::rename(tmp.c_str(), file.c_str());  // readers never see a half-written list
+  }
+}
+
+bool address_known(std::uintptr_t a) {
+  for (const auto& [b, e] : g_state->module_ranges)
+    if (a >= b && a < e) return true;
+  return false;
+}
+
+SCALEFUZZ_HANDLER(init) {
+  (void)nb;
+  std::uint64_t t0 = now_ns();
+  int rc = call();
+  if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
+  setup(c);
+  g_enabled = true;
+  g_recording = g_state->recording;
+  if (g_state->recording) {
+    trace::Event e = blank_event();
+    e.comm = trace::kCommWorld;
+    Active a = begin_call(c, e, 0);
+    if (a.ev != nullptr) a.ev->t_enter_ns = t0;
+    end_call(a, rc, 0);
+  }
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(finalize) {
+  (void)nb;
+  State& s = *g_state;
+  Active a;
+  if (s.recording) {
+    trace::Event e = blank_event();
+    e.comm = trace::kCommWorld;
+    a = begin_call(c, e, 0);
+  }
+  if (s.oversubscribe) {
+    // MPI_Finalize synchronizes and would spin: meet the others politely first.
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (PMPI_Ibarrier(MPI_COMM_WORLD, &r) == MPI_SUCCESS) poll_request(&r, MPI_STATUS_IGNORE);
+  }
+  int rc = call();
+  g_enabled = false;
+  g_recording = false;
+  if (s.recording) {
+    end_call(a, rc, 0);
+    {
+      LiveWrite w;
+      s.live->finalized = 1;
+    }
+    // Shrink the preallocated files to what was written.
+    s.events.truncate_to_used();
+    s.sites_file.truncate_to(s.sites.size());
+    s.features_file.truncate_to(s.sites.size());
+  }
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(abort) {
+  (void)nb;
+  State& s = *g_state;
+  if (s.recording) {
+    trace::Event e = blank_event();
+    CommInfo* ci = comm_info(c.comm);
+    e.comm = ci != nullptr ? ci->id : trace::kCommNull;
+    begin_call(c, e, 0);  // never completed: MPI_Abort does not return
+  }
+  return call();
+}
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,158 @@
+// Per-rank recorder state, created in the MPI_Init wrapper (never by a
+// constructor: mpiexec and hydra_pmi_proxy load this library too).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "clock.hpp"
+#include "int_map.hpp"
+#include "mapped.hpp"
+#include "scalefuzz/trace/format.hpp"
+
+namespace scalefuzz::inject {
+
+// Test-and-set spinlock; taken only when the application runs
+// MPI_THREAD_MULTIPLE, never across a PMPI call that may block.
+struct SpinLock {
+  int word = 0;
+  void lock();
+  void unlock() { __atomic_store_n(&word, 0, __ATOMIC_RELEASE); }
+};
+
+struct CommInfo {
+  std::uint32_t id = 0;
+  int size = 0;
+  int my_rank = 0;
+  bool inter = false;            // peers are ranks of the remote group
+  bool identity = false;         // rank r is world rank r
+  std::uint32_t children = 0;    // communicators created from this one so far (creation ordinal)
+  std::vector<int> to_world;     // comm (or remote group) rank -> world rank
+  int world_of(int r) const {
+    if (identity) return r;
+    return r >= 0 && static_cast<std::size_t>(r) < to_world.size() ? to_world[r] : trace::kNoPeer;
+  }
+};
+
+struct RequestInfo {
+  std::uint64_t id = 0;
+  const CommInfo* comm = nullptr;  // CommInfo objects are never deleted
+  std::int64_t count = 0;
+  std::int64_t bytes = 0;
+  std::uint64_t buffer = 0;
+  std::int32_t peer = trace::kNoPeer;
+  std::int32_t tag = trace::kNoTag;
+  std::uint32_t site = 0;
+  trace::OpClass cls = trace::OpClass::Other;  // Isend, Irecv, SendInit, RecvInit, Icollective
+  bool persistent = false;
+  bool active = false;      // persistent: started and not yet completed
+  bool cancelled = false;   // MPI_Cancel was called on this instance
+  bool free_pending = false;
+  std::uint8_t flags = 0;
+};
+
+// A message matched by Mprobe/Improbe, for the Mrecv/Imrecv that receives it.
+struct MessageInfo {
+  std::int32_t source = trace::kNoPeer;  // world rank
+  std::int32_t tag = trace::kNoTag;
+  std::uint32_t comm = trace::kCommNull;
+};
+
+// Call-site table (sites.cpp).
+class SiteTable {
+ public:
+  void init(int depth);
+  // Identifies the call stack of the current MPI call; records new sites.
+  // `return_address` (the wrapper's, may be null) replaces the stack walk
+  // when the configured depth is 1.
+  std::uint32_t current(std::uint16_t op, void* return_address = nullptr);
+  std::size_t size() const { return count_; }
+  trace::CallSite* file_records = nullptr;  // N.sites records
+  std::size_t file_capacity = 0;
+
+ private:
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::uint32_t id = 0;
+    std::uint16_t op = 0;
+    std::uint8_t nframes = 0;
+    bool used = false;
+    void* frames[trace::kMaxFrames];
+  };
+  std::uint32_t add(std::uint64_t hash, std::uint16_t op, void* const* frames, int n);
+  std::vector<Entry> table_;
+  std::size_t count_ = 0;
+  int depth_ = 8;
+};
+
+inline constexpr std::uint32_t kSiteOverflow = 0xFFFFFFFFu;  // beyond the site-table capacity
+
+struct State {
+  int rank = 0;
+  int size = 1;
+  bool recording = false;    // SCALEFUZZ_RUN_DIR set and files open
+  bool oversubscribe = false;
+  bool threaded = false;     // MPI_THREAD_MULTIPLE granted: take locks
+  std::uint64_t start_ns = 0;
+  std::string ranks_dir;
+  std::string exe_path;
+  int oversub_spins = 16;
+  long oversub_max_sleep_ns = 1000;
+
+  EventLog events;
+  FixedMapping sites_file, features_file, markov_file, live_file;
+  SiteTable sites;
+  trace::SiteFeature* features = nullptr;
+  trace::MarkovEdge* markov = nullptr;
+  std::size_t markov_capacity = 0;  // power of two
+  std::size_t markov_used = 0;
+  std::uint64_t markov_dropped = 0;
+  trace::LiveState* live = nullptr;
+
+  IntMap<CommInfo*> comms;
+  IntMap<RequestInfo> requests;
+  IntMap<MessageInfo> messages;  // MPI_Message -> what its Mprobe/Improbe found
+  std::uint64_t next_request_id = 1;
+  SpinLock lock;
+  MPI_Errhandler errhandler = MPI_ERRHANDLER_NULL;
+
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> module_ranges;  // known [begin, end)
+  std::uintptr_t self_begin = 0, self_end = 0;                           // this library's text
+};
+
+extern State* g_state;
+
+// Lock guard that costs nothing for single-threaded applications.
+class StateLock {
+ public:
+  StateLock() : s_(g_state->threaded ? &g_state->lock : nullptr) {
+    if (s_) s_->lock();
+  }
+  ~StateLock() {
+    if (s_) s_->unlock();
+  }
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+
+ private:
+  SpinLock* s_;
+};
+
+
+// Modules (state.cpp): rewrites N.modules from dl_iterate_phdr.
+void write_modules();
+bool address_known(std::uintptr_t a);
+
+// Communicators (comms.cpp).
+CommInfo* comm_info(MPI_Comm comm);  // registers unknown communicators lazily
+void register_new_comm(CommInfo& parent, MPI_Comm newcomm, std::uint32_t ordinal);
+void forget_comm(MPI_Comm comm);
+void setup_world_comms();
+
+// Error handler (errors.cpp).
+void install_error_handler();
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,513 @@
+// Runs the scenario programs under the preloaded injector with real mpiexec
+// and checks the recorded files with the trace reader.
+#include <signal.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "run_helpers.hpp"
+#include "scalefuzz/trace/header.hpp"
+#include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/trace/ops.hpp"
+
+namespace fs = std::filesystem;
+using namespace scalefuzz::trace;
+using namespace scalefuzz::inject::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Result {
+  int rc = 0;
+  std::string out, err;
+  fs::path dir;
+};
+
+// Runs `inject_scenarios args` on `n` ranks; recorded when `record` is set.
+Result run(const std::string& name, int n, std::vector<std::string> args, bool record,
+           std::vector<std::string> env = {}, bool preload_mpiexec = false) {
+  Result r;
+  r.dir = fresh_dir(name);
+  Launch l;
+  l.argv = {SCALEFUZZ_MPIEXEC, "-n", std::to_string(n)};
+  if (record && !preload_mpiexec) l.argv.insert(l.argv.end(), {"-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB});
+  l.argv.push_back(SCALEFUZZ_SCENARIOS);
+  l.argv.insert(l.argv.end(), args.begin(), args.end());
+  l.env = std::move(env);
+  l.env.push_back("MPIEXEC_TIMEOUT=120");
+  if (record) l.env.push_back("SCALEFUZZ_RUN_DIR=" + r.dir.string());
+  if (preload_mpiexec) l.env.push_back(std::string("LD_PRELOAD=") + SCALEFUZZ_INJECT_LIB);
+  l.stdout_file = r.dir / "stdout";
+  l.stderr_file = r.dir / "stderr";
+  r.rc = wait_exit(spawn(l), 180s);
+  r.out = slurp(l.stdout_file);
+  r.err = slurp(l.stderr_file);
+  return r;
+}
+
+bool is_child(const Event& e) { return (e.flags & kFlagChild) != 0; }
+OpClass cls(const Event& e) { return static_cast<OpClass>(e.op_class); }
+
+std::vector<const Event*> find(const RankTrace& rt, std::uint16_t op, bool children = false) {
+  std::vector<const Event*> out;
+  for (const auto& e : rt.events)
+    if (e.op == op && is_child(e) == children) out.push_back(&e);
+  return out;
+}
+
+// Features and Markov edges recomputed from the event stream must equal the
+// recorded ones; the live state must match the final counters.
+void check_models_consistent(const RankTrace& rt) {
+  std::map<std::uint32_t, std::uint64_t> calls;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> edges;
+  std::uint32_t prev = kMarkovStart;
+  std::uint64_t top_level = 0;
+  for (const auto& e : rt.events) {
+    if (is_child(e)) continue;
+    ++top_level;
+    ++calls[e.callsite];
+    ++edges[{prev, e.callsite}];
+    prev = e.callsite;
+  }
+  ASSERT_EQ(rt.features.size(), rt.sites.size());
+  for (std::size_t s = 0; s < rt.features.size(); ++s)
+    EXPECT_EQ(rt.features[s].calls, calls[static_cast<std::uint32_t>(s)]) << "rank " << rt.rank << " site " << s;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> recorded;
+  for (const auto& e : rt.markov.edges) recorded[{e.from, e.to}] = e.count;
+  EXPECT_EQ(recorded, edges) << "rank " << rt.rank;
+  // Bytes sent per site for point-to-point send sites.
+  std::map<std::uint32_t, std::uint64_t> sent;
+  for (const auto& e : rt.events)
+    if (!is_child(e) && (cls(e) == OpClass::Send || cls(e) == OpClass::Isend || cls(e) == OpClass::Sendrecv) &&
+        e.peer >= 0)
+      sent[e.callsite] += static_cast<std::uint64_t>(e.bytes);
+  for (const auto& [site, bytes] : sent) EXPECT_EQ(rt.features[site].bytes_sent, bytes) << "site " << site;
+  ASSERT_TRUE(rt.live.has_value());
+  EXPECT_EQ(rt.live->finalized, 1);
+  EXPECT_EQ(rt.live->in_call, 0);
+  EXPECT_EQ(rt.live->calls, top_level);
+  EXPECT_EQ(rt.live->npending, 0u);
+  EXPECT_EQ(rt.live->current_seq, rt.events.back().seq - 0) << "last record is the Finalize";
+  EXPECT_EQ(rt.events.back().op, ops::Finalize);
+}
+
+void check_p2p(const RunTrace& run, int n) {
+  ASSERT_EQ(run.ranks.size(), static_cast<std::size_t>(n));
+  for (const auto& rt : run.ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rt.rank));
+    ASSERT_GE(rt.rank, 0);
+    EXPECT_TRUE(rt.warnings.empty()) << rt.warnings.front();
+    EXPECT_FALSE(rt.last_event_in_progress);
+    int right = (rt.rank + 1) % n, left = (rt.rank - 1 + n) % n;
+    // 1. blocking ring
+    auto ring = find(rt, ops::Send);
+    auto ring_send = std::count_if(ring.begin(), ring.end(), [&](const Event* e) { return e->tag == 1; });
+    EXPECT_EQ(ring_send, 1);
+    for (const Event* e : ring)
+      if (e->tag == 1) {
+        EXPECT_EQ(e->peer, right);
+        EXPECT_EQ(e->bytes, 4);
+      }
+    // 2. nonblocking: the Irecv's RequestDone carries the status
+    auto irecv = find(rt, ops::Irecv);
+    const Event* ir2 = nullptr;
+    for (const Event* e : irecv)
+      if (e->tag == 2) ir2 = e;
+    ASSERT_NE(ir2, nullptr);
+    EXPECT_EQ(ir2->peer, left);
+    EXPECT_EQ(ir2->bytes, 64);
+    bool done = false;
+    for (const auto& e : rt.events)
+      if (cls(e) == OpClass::RequestDone && e.request == ir2->request) {
+        done = true;
+        EXPECT_EQ(e.status_source, left);
+        EXPECT_EQ(e.status_bytes, 64);
+      }
+    EXPECT_TRUE(done);
+    // 3. persistent: 3 Startall children + 1 Start per request, with its peer
+    auto sinit = find(rt, ops::Send_init);
+    ASSERT_EQ(sinit.size(), 1u);
+    EXPECT_TRUE(sinit[0]->flags & kFlagPersistent);
+    int starts = 0;
+    for (const auto& e : rt.events)
+      if (cls(e) == OpClass::Start && e.request == sinit[0]->request) {
+        ++starts;
+        EXPECT_EQ(e.peer, right);
+        EXPECT_EQ(e.bytes, 16);
+        EXPECT_TRUE(e.flags & kFlagPersistent);
+      }
+    EXPECT_EQ(starts, 4);
+    // 4. Sendrecv: send half + child receive half
+    auto sr = find(rt, ops::Sendrecv);
+    ASSERT_EQ(sr.size(), 1u);
+    EXPECT_EQ(sr[0]->peer, right);
+    const Event& half = *(sr[0] + 1);
+    EXPECT_TRUE(is_child(half));
+    EXPECT_EQ(cls(half), OpClass::Recv);
+    EXPECT_EQ(half.peer, left);
+    EXPECT_EQ(half.status_source, left);
+    EXPECT_EQ(half.status_bytes, 8);
+    // all records complete, seq dense
+    for (std::size_t i = 0; i < rt.events.size(); ++i) {
+      EXPECT_EQ(rt.events[i].seq, i + 1);
+      EXPECT_NE(rt.events[i].t_exit_ns, 0u);
+      EXPECT_EQ(rt.events[i].error, 0);
+    }
+    check_models_consistent(rt);
+  }
+  // rank 0: wildcard probes resolved, Mprobe/Mrecv, Test loop, Waitany/some
+  const RankTrace& r0 = run.ranks[0];
+  auto probes = find(r0, ops::Probe);
+  EXPECT_EQ(probes.size(), static_cast<std::size_t>(n - 1));
+  std::set<int> sources;
+  for (const Event* p : probes) {
+    EXPECT_EQ(p->peer, kAnySource);
+    sources.insert(p->status_source);
+  }
+  EXPECT_EQ(sources.size(), static_cast<std::size_t>(n - 1));
+  auto mrecv = find(r0, ops::Mrecv);
+  ASSERT_EQ(mrecv.size(), 1u);
+  EXPECT_EQ(mrecv[0]->peer, 1);
+  EXPECT_EQ(mrecv[0]->tag, 6);
+  EXPECT_EQ(mrecv[0]->status_bytes, 12);
+  EXPECT_EQ(find(r0, ops::Waitany).size(), 1u);
+  if (n > 2) {  // with 2 ranks Waitany gets the only one
+    EXPECT_GE(find(r0, ops::Waitsome).size(), 1u);
+  }
+  auto tests = find(r0, ops::Test);
+  ASSERT_GE(tests.size(), 1u);
+  EXPECT_FALSE(tests.back()->flags & kFlagTestFailed);
+  for (std::size_t i = 0; i + 1 < tests.size(); ++i) EXPECT_TRUE(tests[i]->flags & kFlagTestFailed);
+  auto ssend = find(run.ranks[1], ops::Ssend);
+  ASSERT_EQ(ssend.size(), 1u);
+  EXPECT_TRUE(ssend[0]->flags & kFlagSynchronous);
+  // Every message matched: ring n, nonblocking n, persistent 4n, Sendrecv n,
+  // wildcard n-1, Mprobe 1, Test/Iprobe 2, Waitany/some n-1.
+  Matching m = match_messages(run);
+  EXPECT_TRUE(m.unmatched_sends.empty());
+  EXPECT_TRUE(m.unmatched_recvs.empty());
+  EXPECT_EQ(m.messages.size(), static_cast<std::size_t>(7 * n + 2 * (n - 1) + 3));
+  // The same code location has the same stable hash on every rank.
+  for (const auto& rt : run.ranks) EXPECT_EQ(rt.sites[0].stable_hash, run.ranks[0].sites[0].stable_hash);
+}
+
+}  // namespace
+
+class P2p : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(P2p, RecordsWhatTheProgramDoesAndOutputIsUnchanged) {
+  const int n = 4;
+  std::string mode = GetParam();
+  Result bare = run("p2p_bare_" + mode, n, {"p2p"}, false);
+  ASSERT_EQ(bare.rc, 0) << bare.err;
+  Result rec = run("p2p_" + mode, n, {"p2p"}, true, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  EXPECT_NE(rec.out.find("p2p checksum"), std::string::npos);
+  check_p2p(read_run(rec.dir), n);
+}
+
+INSTANTIATE_TEST_SUITE_P(Oversubscription, P2p, ::testing::Values("off", "on"));
+
+class More : public ::testing::TestWithParam<const char*> {};
+
+// The remaining wrapper families (Sendrecv_replace, Cancel, Improbe/Imrecv,
+// Test{all,any,some}, Request_free of an active send, Comm_create,
+// Comm_split_type, nonblocking collectives).
+TEST_P(More, RemainingFamiliesRecordAndMatch) {
+  const int n = 3;
+  std::string mode = GetParam();
+  Result bare = run("more_bare_" + mode, n, {"more"}, false);
+  ASSERT_EQ(bare.rc, 0) << bare.err;
+  Result rec = run("more_" + mode, n, {"more"}, true, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  RunTrace run = read_run(rec.dir);
+  for (const auto& rt : run.ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rt.rank));
+    EXPECT_TRUE(rt.warnings.empty()) << rt.warnings.front();
+    int left = (rt.rank - 1 + n) % n;
+    // Sendrecv_replace: send half + receive half from the left
+    auto srr = find(rt, ops::Sendrecv_replace);
+    ASSERT_EQ(srr.size(), 1u);
+    EXPECT_EQ((srr[0] + 1)->status_source, left);
+    // the cancelled receive is flagged and carries no message
+    auto irecvs = find(rt, ops::Irecv);
+    ASSERT_GE(irecvs.size(), 1u);
+    EXPECT_EQ(irecvs[0]->tag, 999);
+    bool cancelled = false;
+    for (const auto& e : rt.events)
+      if (cls(e) == OpClass::RequestDone && e.request == irecvs[0]->request)
+        cancelled = (e.flags & kFlagCancelled) != 0 && e.status_source < 0;
+    EXPECT_TRUE(cancelled);
+    // Imrecv takes peer/tag/comm from its Improbe
+    auto imrecv = find(rt, ops::Imrecv);
+    ASSERT_EQ(imrecv.size(), 1u);
+    EXPECT_EQ(imrecv[0]->peer, left);
+    EXPECT_EQ(imrecv[0]->tag, 21);
+    EXPECT_EQ(imrecv[0]->comm, kCommWorld);
+    // polling loops end with a successful test
+    for (std::uint16_t op : {ops::Testall, ops::Testany, ops::Testsome}) {
+      auto v = find(rt, op);
+      ASSERT_GE(v.size(), 1u) << op_name(op);
+      EXPECT_FALSE(v.back()->flags & kFlagTestFailed) << op_name(op);
+    }
+    EXPECT_EQ(find(rt, ops::Request_free).size(), 1u);
+    auto create = find(rt, ops::Comm_create);
+    ASSERT_EQ(create.size(), 1u);
+    EXPECT_EQ(create[0]->comm == kCommNull, rt.rank >= 2);
+    auto node = find(rt, ops::Comm_split_type);
+    ASSERT_EQ(node.size(), 1u);
+    EXPECT_EQ(node[0]->comm, find(run.ranks[0], ops::Comm_split_type)[0]->comm);
+    EXPECT_EQ(find(rt, ops::Ibcast)[0]->comm, node[0]->comm);
+    check_models_consistent(rt);
+  }
+  EXPECT_EQ(find(run.ranks[0], ops::Comm_create)[0]->comm, find(run.ranks[1], ops::Comm_create)[0]->comm);
+  Matching m = match_messages(run);
+  // Per rank: replace, Imrecv, Testany pair, Testsome pair, freed Isend -> 5 messages.
+  EXPECT_EQ(m.messages.size(), static_cast<std::size_t>(5 * n));
+  EXPECT_TRUE(m.unmatched_sends.empty());
+  EXPECT_TRUE(m.unmatched_recvs.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Oversubscription, More, ::testing::Values("off", "on"));
+
+TEST(Threads, MultipleThreadsRecordEveryCallAndMatch) {
+  Result rec = run("threads", 2, {"threads"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, "threads done\n");
+  EXPECT_EQ(rec.err.find("want"), std::string::npos) << rec.err;
+  RunTrace run = read_run(rec.dir);
+  for (const auto& rt : run.ranks) {
+    EXPECT_TRUE(rt.warnings.empty()) << rt.warnings.front();
+    EXPECT_EQ(find(rt, ops::Isend).size(), 1000u);
+    EXPECT_EQ(find(rt, ops::Waitall).size(), 1000u);
+    for (std::size_t i = 0; i < rt.events.size(); ++i) EXPECT_NE(rt.events[i].t_exit_ns, 0u);
+    std::uint64_t calls = 0;
+    for (const auto& f : rt.features) calls += f.calls;
+    ASSERT_TRUE(rt.live.has_value());
+    EXPECT_EQ(rt.live->calls, calls);
+    EXPECT_EQ(rt.live->npending, 0u);
+  }
+  Matching m = match_messages(run);
+  EXPECT_EQ(m.messages.size(), 2000u);
+  EXPECT_TRUE(m.unmatched_sends.empty());
+  EXPECT_TRUE(m.unmatched_recvs.empty());
+}
+
+TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
+  const int n = 4;
+  Result bare = run("coll_bare", n, {"coll"}, false);
+  Result rec = run("coll", n, {"coll"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  RunTrace run = read_run(rec.dir);
+  for (const auto& rt : run.ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rt.rank));
+    for (std::uint16_t op : {ops::Barrier, ops::Bcast, ops::Allreduce, ops::Gather, ops::Gatherv, ops::Scatter,
+                             ops::Scatterv, ops::Allgather, ops::Allgatherv, ops::Alltoall, ops::Alltoallv,
+                             ops::Reduce_scatter_block, ops::Reduce_scatter, ops::Scan, ops::Exscan, ops::Ibarrier,
+                             ops::Iallreduce}) {
+      auto v = find(rt, op);
+      ASSERT_EQ(v.size(), 1u) << op_name(op);
+      EXPECT_EQ(v[0]->comm, kCommWorld);
+    }
+    EXPECT_EQ(find(rt, ops::Reduce).size(), 2u);
+    const Event* gather = find(rt, ops::Gather)[0];
+    EXPECT_EQ(gather->root, 0);
+    EXPECT_EQ(gather->bytes, 4);
+    const Event* a2a = find(rt, ops::Alltoall)[0];
+    EXPECT_EQ(a2a->bytes, 4 * n);  // one int to every rank
+    EXPECT_EQ(rt.features[a2a->callsite].bytes_received, static_cast<std::uint64_t>(4 * n));
+    const Event* allg = find(rt, ops::Allgather)[0];
+    EXPECT_EQ(rt.features[allg->callsite].bytes_received, static_cast<std::uint64_t>(4 * n));
+    const Event* bcast = find(rt, ops::Bcast)[0];
+    EXPECT_EQ(rt.features[bcast->callsite].bytes_sent, rt.rank == 0 ? 4u : 0u);
+    EXPECT_EQ(rt.features[bcast->callsite].bytes_received, rt.rank == 0 ? 0u : 4u);
+    // Nonblocking collectives complete through RequestDone children.
+    const Event* iall = find(rt, ops::Iallreduce)[0];
+    EXPECT_NE(iall->request, 0u);
+    bool done = false;
+    for (const auto& e : rt.events) done |= cls(e) == OpClass::RequestDone && e.request == iall->request;
+    EXPECT_TRUE(done);
+    check_models_consistent(rt);
+  }
+}
+
+TEST(Communicators, IdsAreEqualOnMembersAndPeersAreWorldRanks) {
+  const int n = 4;
+  Result rec = run("comm", n, {"comm"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  RunTrace run = read_run(rec.dir);
+  std::vector<std::uint32_t> split(n), dup(n), cart(n), undefined(n);
+  for (const auto& rt : run.ranks) {
+    auto splits = find(rt, ops::Comm_split);
+    ASSERT_EQ(splits.size(), 2u);
+    split[rt.rank] = splits[0]->comm;
+    undefined[rt.rank] = splits[1]->comm;
+    EXPECT_EQ(splits[0]->root, static_cast<std::int32_t>(kCommWorld));  // parent id
+    dup[rt.rank] = find(rt, ops::Comm_dup)[0]->comm;
+    cart[rt.rank] = find(rt, ops::Cart_create)[0]->comm;
+    // Collectives on the new communicators carry their ids.
+    EXPECT_EQ(find(rt, ops::Allreduce)[0]->comm, split[rt.rank]);
+    EXPECT_EQ(find(rt, ops::Barrier)[0]->comm, dup[rt.rank]);
+    EXPECT_EQ(find(rt, ops::Barrier)[1]->comm, cart[rt.rank]);
+  }
+  EXPECT_EQ(split[0], split[2]);
+  EXPECT_EQ(split[1], split[3]);
+  EXPECT_NE(split[0], split[1]);
+  for (int r = 0; r < n; ++r) {
+    EXPECT_EQ(dup[r], dup[0]);
+    EXPECT_EQ(cart[r], cart[0]);
+    EXPECT_NE(dup[r], kCommWorld);
+    EXPECT_NE(dup[r], kCommSelf);
+    EXPECT_EQ(undefined[r] == kCommNull, r != 0);
+  }
+  EXPECT_NE(dup[0], cart[0]);
+  EXPECT_NE(dup[0], split[0]);
+  // Sub-communicator rank 1 -> rank 0 is world 2 -> 0 and 3 -> 1.
+  auto recv0 = find(run.ranks[0], ops::Recv);
+  ASSERT_EQ(recv0.size(), 1u);
+  EXPECT_EQ(recv0[0]->peer, 2);
+  EXPECT_EQ(recv0[0]->status_source, 2);
+  EXPECT_EQ(find(run.ranks[3], ops::Send)[0]->peer, 1);
+  Matching m = match_messages(run);
+  EXPECT_EQ(m.messages.size(), 2u);
+  EXPECT_TRUE(m.unmatched_sends.empty());
+}
+
+TEST(CallSites, DistinctPerSourceLineWithMarkovEdges) {
+  Result rec = run("sites", 2, {"sites"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  RunTrace run = read_run(rec.dir);
+  for (auto& rt : run.ranks) {
+    auto barriers = find(rt, ops::Barrier);
+    ASSERT_EQ(barriers.size(), 6u);
+    std::uint32_t a = barriers[0]->callsite, b = barriers[1]->callsite;
+    EXPECT_NE(a, b);
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(barriers[i]->callsite, i % 2 == 0 ? a : b);
+    EXPECT_EQ(rt.features[a].calls, 3u);
+    EXPECT_EQ(rt.features[b].calls, 3u);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> edges;
+    for (const auto& e : rt.markov.edges) edges[{e.from, e.to}] = e.count;
+    EXPECT_EQ((edges[{a, b}]), 3u);
+    EXPECT_EQ((edges[{b, a}]), 2u);
+    check_models_consistent(rt);
+    // Symbolized through N.modules: the innermost frame is in barrier_a / barrier_b.
+    symbolize(rec.dir, rt);
+    ASSERT_FALSE(rt.sites[a].symbolized.empty());
+    EXPECT_NE(rt.sites[a].symbolized[0].function.find("barrier_a"), std::string::npos)
+        << rt.sites[a].symbolized[0].function;
+    EXPECT_NE(rt.sites[b].symbolized[0].function.find("barrier_b"), std::string::npos);
+    EXPECT_NE(rt.sites[a].symbolized[0].file.find("scenarios.c"), std::string::npos);
+  }
+  EXPECT_EQ(run.ranks[0].sites[1].stable_hash, run.ranks[1].sites[1].stable_hash);
+}
+
+TEST(CallSites, DepthOneUsesTheReturnAddressAlone) {
+  Result rec = run("sites_depth1", 2, {"sites"}, true, {"SCALEFUZZ_STACK_DEPTH=1"});
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  RankTrace rt = read_rank(rec.dir, 0);
+  auto barriers = find(rt, ops::Barrier);
+  ASSERT_EQ(barriers.size(), 6u);
+  EXPECT_NE(barriers[0]->callsite, barriers[1]->callsite);
+  for (const auto& site : rt.sites) EXPECT_EQ(site.frames.size(), 1u);
+  symbolize(rec.dir, rt);
+  EXPECT_NE(rt.sites[barriers[0]->callsite].symbolized[0].function.find("barrier_a"), std::string::npos);
+}
+
+TEST(Errors, TruncatedReceiveIsRecordedBeforeTheAbort) {
+  Result rec = run("truncate", 2, {"truncate"}, true);
+  EXPECT_NE(rec.rc, 0);
+  EXPECT_NE(rec.err.find("truncated"), std::string::npos) << rec.err;
+  RankTrace r1 = read_rank(rec.dir, 1);
+  auto recv = find(r1, ops::Recv);
+  ASSERT_EQ(recv.size(), 1u);
+  EXPECT_NE(recv[0]->error, 0);
+  EXPECT_NE(recv[0]->t_exit_ns, 0u);
+  ASSERT_TRUE(r1.live.has_value());
+  EXPECT_EQ(r1.live->current_seq, recv[0]->seq);
+  EXPECT_EQ(r1.live->finalized, 0);
+}
+
+TEST(Processes, MpiexecAndProxyUnaffectedByThePreload) {
+  Result bare = run("preload_bare", 2, {"p2p"}, false);
+  Result rec = run("preload_all", 2, {"p2p"}, true, {}, /*preload_mpiexec=*/true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  std::set<std::string> files;
+  for (const auto& e : fs::directory_iterator(rec.dir / "ranks")) files.insert(e.path().filename().string());
+  std::set<std::string> want;
+  for (int r = 0; r < 2; ++r)
+    for (const char* ext : {"events", "sites", "features", "markov", "live", "modules"})
+      want.insert(std::to_string(r) + "." + ext);
+  EXPECT_EQ(files, want);
+  check_p2p(read_run(rec.dir), 2);
+}
+
+TEST(Processes, NoRunDirMeansNoFiles) {
+  Result bare = run("norun_bare", 2, {"coll"}, false);
+  fs::path cwd_before = fs::current_path();
+  Result rec = run("norun", 2, {"coll"}, false, {std::string("LD_PRELOAD=") + SCALEFUZZ_INJECT_LIB});
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  EXPECT_FALSE(fs::exists(rec.dir / "ranks"));
+}
+
+// SIGKILL at random moments: each trial must leave a readable trace that ends
+// at a complete record or at one in progress (the bench runs >= 100 trials).
+TEST(CrashSafety, SigkillAtRandomMomentsLeavesReadableTraces) {
+  std::mt19937 rng(static_cast<unsigned>(::getpid()));
+  int with_events = 0;
+  const int trials = 6;
+  for (int trial = 0; trial < trials; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    fs::path dir = fresh_dir("kill" + std::to_string(trial));
+    Launch l;
+    l.argv = {SCALEFUZZ_MPIEXEC, "-n", "2", "-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB, SCALEFUZZ_SCENARIOS, "loop",
+              "100000000"};
+    l.env = {"SCALEFUZZ_RUN_DIR=" + dir.string(), "MPIEXEC_TIMEOUT=60"};
+    l.stdout_file = dir / "stdout";
+    l.stderr_file = dir / "stderr";
+    pid_t job = spawn(l);
+    // Wait for rank 1's events header, then kill it after a random delay.
+    fs::path events = dir / "ranks" / "1.events";
+    FileHeader h{};
+    for (int i = 0; i < 3000; ++i) {
+      std::this_thread::sleep_for(5ms);
+      std::error_code ec;
+      if (fs::exists(events, ec) && fs::file_size(events, ec) >= sizeof h) {
+        FILE* f = std::fopen(events.c_str(), "rb");
+        bool ok = f != nullptr && std::fread(&h, sizeof h, 1, f) == 1;
+        if (f != nullptr) std::fclose(f);
+        if (ok && header_problem(h, FileKind::Events) == nullptr) break;
+      }
+    }
+    ASSERT_EQ(header_problem(h, FileKind::Events), nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 400)(rng)));
+    ASSERT_EQ(::kill(static_cast<pid_t>(h.pid), SIGKILL), 0);
+    EXPECT_NE(wait_exit(job, 60s), 0);
+    for (int r = 0; r < 2; ++r) {
+      RankTrace rt = read_rank(dir, r);
+      for (const auto& w : rt.warnings) EXPECT_EQ(w.find("corrupt"), std::string::npos) << w;
+      if (rt.events.empty()) continue;  // killed inside MPI_Init: header only, still valid
+      if (r == 1) ++with_events;
+      for (const auto& w : rt.warnings) EXPECT_EQ(w.find("cut"), std::string::npos) << w;
+      // Only the final call (and its children) may be unfinished.
+      std::size_t group = rt.events.size() - 1;
+      while (group > 0 && is_child(rt.events[group])) --group;
+      for (std::size_t i = 0; i < group; ++i) EXPECT_NE(rt.events[i].t_exit_ns, 0u) << "record " << i;
+      EXPECT_EQ(rt.events[0].op, ops::Init);
+      ASSERT_TRUE(rt.live.has_value());
+      EXPECT_LE(rt.live->current_seq, rt.events.size());
+      EXPECT_EQ(rt.live->finalized, 0);
+    }
+  }
+  EXPECT_GE(with_events, trials / 2) << "most kills should land after MPI_Init";
+}

@@ -1,0 +1,185 @@
+"""The one table of intercepted MPI functions, read by generate.py.
+
+Each entry is (annotated prototype, handler, options). A parameter written
+`name@role` tells the recorder what the argument means; parameters without a
+role are passed through untouched. Roles:
+  sbuf/rbuf/buf        send / receive / both (in-place replace) buffer
+  scount/rcount/count  element count of the send / receive / both sides
+  stype/rtype/type     datatype of the send / receive / both sides
+  scounts/rcounts      per-rank count arrays (v-collectives)
+  stypes/rtypes        per-rank datatype arrays (w-collectives)
+  rcounts_mine         Reduce_scatter's recvcounts: this rank receives [rank]
+  dest/source          peer as rank in `comm`
+  tag/rtag             tag (send or only tag) / receive tag of Sendrecv
+  comm/newcomm         communicator / created communicator (output)
+  root                 collective root as rank in `comm`
+  req/reqs/nreq        request (in/out), request array and its length
+  index/indices/outcount/flag   completion outputs of Wait*/Test*
+  status/statuses      status outputs
+  message              MPI_Message of the matched-probe family
+  provided             Init_thread's granted thread level
+Options: cls = trace OpClass; flags = extra kFlag* names; nb = the
+nonblocking call used to emulate a blocking one in oversubscription mode
+(`{req}` is the request pointer); root_side = 'send'/'recv' when that side's
+arguments matter only at the root ('bcast': the root sends, the others
+receive); per_rank = 'send'/'recv'/'both' when that side's scalar count is
+per peer rank (Gather's recvcount, Scatter's sendcount, Alltoall's both);
+emulated = a note when the handler itself builds the oversubscription
+emulation (no single nonblocking twin).
+
+Op ids are the 1-based positions in OPS: append new functions at the end so
+stored traces keep their meaning.
+"""
+
+OPS = [
+    # ---- init / finalize -------------------------------------------------
+    ("int MPI_Init(int *argc, char ***argv)", "init", dict(cls="Init")),
+    ("int MPI_Init_thread(int *argc, char ***argv, int required, int *provided@provided)", "init", dict(cls="Init")),
+    ("int MPI_Finalize(void)", "finalize", dict(cls="Finalize")),
+    ("int MPI_Abort(MPI_Comm comm@comm, int errorcode)", "abort", dict(cls="Abort")),
+    # ---- blocking point-to-point -----------------------------------------
+    ("int MPI_Send(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
+     "send", dict(cls="Send", nb="PMPI_Isend(buf, count, datatype, dest, tag, comm, {req})")),
+    ("int MPI_Ssend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
+     "send", dict(cls="Send", flags=["kFlagSynchronous"], nb="PMPI_Issend(buf, count, datatype, dest, tag, comm, {req})")),
+    ("int MPI_Bsend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
+     "send", dict(cls="Send", flags=["kFlagBuffered"])),
+    ("int MPI_Rsend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
+     "send", dict(cls="Send", nb="PMPI_Irsend(buf, count, datatype, dest, tag, comm, {req})")),
+    ("int MPI_Recv(void *buf@rbuf, int count@rcount, MPI_Datatype datatype@rtype, int source@source, int tag@tag, MPI_Comm comm@comm, MPI_Status *status@status)",
+     "recv", dict(cls="Recv", nb="PMPI_Irecv(buf, count, datatype, source, tag, comm, {req})")),
+    ("int MPI_Sendrecv(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, int dest@dest, int sendtag@tag, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int source@source, int recvtag@rtag, MPI_Comm comm@comm, MPI_Status *status@status)",
+     "sendrecv", dict(cls="Sendrecv", emulated="Irecv + Isend (MPICH 4.0.2's Isendrecv returns an empty status)")),
+    ("int MPI_Sendrecv_replace(void *buf@buf, int count@count, MPI_Datatype datatype@type, int dest@dest, int sendtag@tag, int source@source, int recvtag@rtag, MPI_Comm comm@comm, MPI_Status *status@status)",
+     "sendrecv", dict(cls="Sendrecv")),  # not emulated: Isendrecv_replace's status is empty in MPICH 4.0.2
+    # ---- nonblocking point-to-point --------------------------------------
+    ("int MPI_Isend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "isend", dict(cls="Isend")),
+    ("int MPI_Issend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "isend", dict(cls="Isend", flags=["kFlagSynchronous"])),
+    ("int MPI_Ibsend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "isend", dict(cls="Isend", flags=["kFlagBuffered"])),
+    ("int MPI_Irsend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "isend", dict(cls="Isend")),
+    ("int MPI_Irecv(void *buf@rbuf, int count@rcount, MPI_Datatype datatype@rtype, int source@source, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "irecv", dict(cls="Irecv")),
+    # ---- persistent ------------------------------------------------------
+    ("int MPI_Send_init(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "send_init", dict(cls="SendInit")),
+    ("int MPI_Ssend_init(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "send_init", dict(cls="SendInit", flags=["kFlagSynchronous"])),
+    ("int MPI_Bsend_init(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "send_init", dict(cls="SendInit", flags=["kFlagBuffered"])),
+    ("int MPI_Rsend_init(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "send_init", dict(cls="SendInit")),
+    ("int MPI_Recv_init(void *buf@rbuf, int count@rcount, MPI_Datatype datatype@rtype, int source@source, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "recv_init", dict(cls="RecvInit")),
+    ("int MPI_Start(MPI_Request *request@req)", "start", dict(cls="Start")),
+    ("int MPI_Startall(int count@nreq, MPI_Request array_of_requests[]@reqs)", "startall", dict(cls="Start")),
+    # ---- probes and matched receives -------------------------------------
+    ("int MPI_Probe(int source@source, int tag@tag, MPI_Comm comm@comm, MPI_Status *status@status)",
+     "probe", dict(cls="Probe")),
+    ("int MPI_Iprobe(int source@source, int tag@tag, MPI_Comm comm@comm, int *flag@flag, MPI_Status *status@status)",
+     "iprobe", dict(cls="Probe")),
+    ("int MPI_Mprobe(int source@source, int tag@tag, MPI_Comm comm@comm, MPI_Message *message@message, MPI_Status *status@status)",
+     "mprobe", dict(cls="Probe")),
+    ("int MPI_Improbe(int source@source, int tag@tag, MPI_Comm comm@comm, int *flag@flag, MPI_Message *message@message, MPI_Status *status@status)",
+     "improbe", dict(cls="Probe")),
+    ("int MPI_Mrecv(void *buf@rbuf, int count@rcount, MPI_Datatype datatype@rtype, MPI_Message *message@message, MPI_Status *status@status)",
+     "mrecv", dict(cls="Recv", nb="PMPI_Imrecv(buf, count, datatype, message, {req})")),
+    ("int MPI_Imrecv(void *buf@rbuf, int count@rcount, MPI_Datatype datatype@rtype, MPI_Message *message@message, MPI_Request *request@req)",
+     "imrecv", dict(cls="Irecv")),
+    # ---- completion ------------------------------------------------------
+    ("int MPI_Wait(MPI_Request *request@req, MPI_Status *status@status)", "wait", dict(cls="Completion")),
+    ("int MPI_Waitall(int count@nreq, MPI_Request array_of_requests[]@reqs, MPI_Status array_of_statuses[]@statuses)", "waitall", dict(cls="Completion")),
+    ("int MPI_Waitany(int count@nreq, MPI_Request array_of_requests[]@reqs, int *indx@index, MPI_Status *status@status)", "waitany", dict(cls="Completion")),
+    ("int MPI_Waitsome(int incount@nreq, MPI_Request array_of_requests[]@reqs, int *outcount@outcount, int array_of_indices[]@indices, MPI_Status array_of_statuses[]@statuses)", "waitsome", dict(cls="Completion")),
+    ("int MPI_Test(MPI_Request *request@req, int *flag@flag, MPI_Status *status@status)", "test", dict(cls="Completion")),
+    ("int MPI_Testall(int count@nreq, MPI_Request array_of_requests[]@reqs, int *flag@flag, MPI_Status array_of_statuses[]@statuses)", "testall", dict(cls="Completion")),
+    ("int MPI_Testany(int count@nreq, MPI_Request array_of_requests[]@reqs, int *indx@index, int *flag@flag, MPI_Status *status@status)", "testany", dict(cls="Completion")),
+    ("int MPI_Testsome(int incount@nreq, MPI_Request array_of_requests[]@reqs, int *outcount@outcount, int array_of_indices[]@indices, MPI_Status array_of_statuses[]@statuses)", "testsome", dict(cls="Completion")),
+    ("int MPI_Request_free(MPI_Request *request@req)", "request_free", dict(cls="RequestFree")),
+    ("int MPI_Cancel(MPI_Request *request@req)", "cancel", dict(cls="RequestFree")),
+    # ---- blocking collectives --------------------------------------------
+    ("int MPI_Barrier(MPI_Comm comm@comm)", "coll", dict(cls="Collective", nb="PMPI_Ibarrier(comm, {req})")),
+    ("int MPI_Bcast(void *buffer@buf, int count@count, MPI_Datatype datatype@type, int root@root, MPI_Comm comm@comm)",
+     "coll", dict(root_side="bcast", cls="Collective", nb="PMPI_Ibcast(buffer, count, datatype, root, comm, {req})")),
+    ("int MPI_Reduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, int root@root, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", root_side="recv", nb="PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, {req})")),
+    ("int MPI_Allreduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, {req})")),
+    ("int MPI_Gather(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm)",
+     "coll", dict(per_rank="recv", cls="Collective", root_side="recv", nb="PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {req})")),
+    ("int MPI_Gatherv(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int displs[], MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", root_side="recv", nb="PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, {req})")),
+    ("int MPI_Scatter(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm)",
+     "coll", dict(per_rank="send", cls="Collective", root_side="send", nb="PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {req})")),
+    ("int MPI_Scatterv(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int displs[], MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", root_side="send", nb="PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, {req})")),
+    ("int MPI_Allgather(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, MPI_Comm comm@comm)",
+     "coll", dict(per_rank="recv", cls="Collective", nb="PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {req})")),
+    ("int MPI_Allgatherv(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int displs[], MPI_Datatype recvtype@rtype, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, {req})")),
+    ("int MPI_Alltoall(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, MPI_Comm comm@comm)",
+     "coll", dict(per_rank="both", cls="Collective", nb="PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {req})")),
+    ("int MPI_Alltoallv(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int sdispls[], MPI_Datatype sendtype@stype, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int rdispls[], MPI_Datatype recvtype@rtype, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, {req})")),
+    ("int MPI_Alltoallw(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int sdispls[], const MPI_Datatype sendtypes[]@stypes, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int rdispls[], const MPI_Datatype recvtypes[]@rtypes, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, {req})")),
+    ("int MPI_Reduce_scatter(const void *sendbuf@sbuf, void *recvbuf@rbuf, const int recvcounts[]@rcounts_mine, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, {req})")),
+    ("int MPI_Reduce_scatter_block(const void *sendbuf@sbuf, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, {req})")),
+    ("int MPI_Scan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, {req})")),
+    ("int MPI_Exscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+     "coll", dict(cls="Collective", nb="PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, {req})")),
+    # ---- nonblocking collectives -----------------------------------------
+    ("int MPI_Ibarrier(MPI_Comm comm@comm, MPI_Request *request@req)", "icoll", dict(cls="Icollective")),
+    ("int MPI_Ibcast(void *buffer@buf, int count@count, MPI_Datatype datatype@type, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(root_side="bcast", cls="Icollective")),
+    ("int MPI_Ireduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective", root_side="recv")),
+    ("int MPI_Iallreduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Igather(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(per_rank="recv", cls="Icollective", root_side="recv")),
+    ("int MPI_Igatherv(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int displs[], MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective", root_side="recv")),
+    ("int MPI_Iscatter(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(per_rank="send", cls="Icollective", root_side="send")),
+    ("int MPI_Iscatterv(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int displs[], MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective", root_side="send")),
+    ("int MPI_Iallgather(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(per_rank="recv", cls="Icollective")),
+    ("int MPI_Iallgatherv(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int displs[], MPI_Datatype recvtype@rtype, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Ialltoall(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(per_rank="both", cls="Icollective")),
+    ("int MPI_Ialltoallv(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int sdispls[], MPI_Datatype sendtype@stype, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int rdispls[], MPI_Datatype recvtype@rtype, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Ialltoallw(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int sdispls[], const MPI_Datatype sendtypes[]@stypes, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int rdispls[], const MPI_Datatype recvtypes[]@rtypes, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Ireduce_scatter(const void *sendbuf@sbuf, void *recvbuf@rbuf, const int recvcounts[]@rcounts_mine, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Ireduce_scatter_block(const void *sendbuf@sbuf, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Iscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    ("int MPI_Iexscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+     "icoll", dict(cls="Icollective")),
+    # ---- communicators ---------------------------------------------------
+    ("int MPI_Comm_dup(MPI_Comm comm@comm, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_dup_with_info(MPI_Comm comm@comm, MPI_Info info, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_split(MPI_Comm comm@comm, int color, int key, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_split_type(MPI_Comm comm@comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_create(MPI_Comm comm@comm, MPI_Group group, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_create_group(MPI_Comm comm@comm, MPI_Group group, int tag, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Cart_create(MPI_Comm comm_old@comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Cart_sub(MPI_Comm comm@comm, const int remain_dims[], MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Graph_create(MPI_Comm comm_old@comm, int nnodes, const int indx[], const int edges[], int reorder, MPI_Comm *comm_graph@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old@comm, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Intercomm_create(MPI_Comm local_comm@comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Intercomm_merge(MPI_Comm intercomm@comm, int high, MPI_Comm *newintracomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_free(MPI_Comm *comm@newcomm)", "comm_free", dict(cls="CommMgmt")),
+]

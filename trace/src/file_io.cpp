@@ -1,0 +1,72 @@
+#include "file_io.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scalefuzz/trace/model.hpp"
+
+namespace scalefuzz::trace::detail {
+
+namespace {
+std::string errno_text(const std::filesystem::path& file, const char* what) {
+  return file.string() + ": " + what + ": " + std::strerror(errno);
+}
+
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+}  // namespace
+
+std::vector<unsigned char> read_file_bytes(const std::filesystem::path& file) {
+  Fd f{::open(file.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) throw TraceError(errno_text(file, "cannot open"));
+  struct stat st{};
+  if (::fstat(f.fd, &st) != 0) throw TraceError(errno_text(file, "cannot stat"));
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(f.fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw TraceError(errno_text(file, "read failed"));
+    }
+    if (n == 0) break;  // file shrank while reading: keep what we got
+    done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+void write_file_bytes(const std::filesystem::path& file, const void* data, std::size_t size) {
+  std::filesystem::path tmp = file;
+  tmp += ".tmp";
+  {
+    Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+    if (f.fd < 0) throw TraceError(errno_text(tmp, "cannot create"));
+    const auto* p = static_cast<const unsigned char*>(data);
+    std::size_t done = 0;
+    while (done < size) {
+      ssize_t n = ::write(f.fd, p + done, size - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw TraceError(errno_text(tmp, "write failed"));
+      }
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) throw TraceError(file.string() + ": cannot rename into place: " + ec.message());
+}
+
+std::filesystem::path rank_file(const std::filesystem::path& run_dir, int rank, const char* ext) {
+  return run_dir / "ranks" / (std::to_string(rank) + "." + ext);
+}
+
+}  // namespace scalefuzz::trace::detail
