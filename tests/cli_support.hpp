@@ -1,0 +1,54 @@
+// Helpers for the end-to-end tests of the `scalefuzz` binary: temporary
+// directories, campaign files written on the fly, the binary run with an
+// argv vector (never a shell), and a look through /proc for leftovers.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "subprocess.hpp"
+
+namespace scalefuzz::e2e {
+
+namespace fs = std::filesystem;
+
+inline fs::path scalefuzz_binary() { return SCALEFUZZ_BINARY; }
+inline fs::path build_dir() { return SCALEFUZZ_BUILD_TREE; }
+inline fs::path source_dir() { return SCALEFUZZ_SOURCE_TREE; }
+
+// A fresh directory under the build tree, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write_file(const fs::path& file, const std::string& text);
+std::string read_file(const fs::path& file);
+
+// Runs `scalefuzz ARGS...` to completion.
+harness::ProcessResult run_scalefuzz(const std::vector<std::string>& args,
+                                     std::chrono::seconds timeout = std::chrono::seconds(300));
+
+// Starts `scalefuzz ARGS...` in the background (own process group, output to
+// files in `log_dir`) and returns its pid.
+pid_t start_scalefuzz(const std::vector<std::string>& args, const fs::path& log_dir);
+
+// Pids of live processes whose environment or command line mentions
+// `marker` (e.g. a campaign's output directory), excluding this process.
+std::vector<pid_t> processes_mentioning(const std::string& marker);
+
+// Number of files named `name` one level below `dir` (e.g. runs/*/outcome.json).
+int count_children_with(const fs::path& dir, const std::string& name);
+
+}  // namespace scalefuzz::e2e

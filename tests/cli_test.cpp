@@ -1,0 +1,298 @@
+// End-to-end tests of the `scalefuzz` binary: real campaign files, real
+// mpiexec, real processes. They check the CLI contract of DESIGN.md (exit
+// codes, file:line:column errors, --dry-run, --filter) and the spine's
+// promises: a harness killed with SIGKILL resumes to exactly the full set of
+// runs, nothing of a run survives it, and a broken store is never overwritten.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "bad_files.hpp"
+#include "cli_support.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::e2e {
+namespace {
+
+using harness::testing::BadFile;
+using harness::testing::kBadFiles;
+using ::testing::HasSubstr;
+
+fs::path bad_campaign_dir() { return source_dir() / "harness" / "campaign" / "tests" / "data" / "bad"; }
+
+int count_lines_matching(const std::string& text, const std::regex& re) {
+  int n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, re)) ++n;
+  return n;
+}
+
+// ---------------------------------------------------------------- bad input
+
+class CliBadCampaign : public ::testing::TestWithParam<BadFile> {};
+
+TEST_P(CliBadCampaign, ExitsTwoWithFileLineAndColumn) {
+  const BadFile& bad = GetParam();
+  TempDir tmp;
+  const fs::path file = bad_campaign_dir() / bad.file;
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_scalefuzz({"run", file.string(), "--out", out.string()});
+  ASSERT_TRUE(r.started);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::string where = file.string() + ":" + std::to_string(bad.line) + ":" + std::to_string(bad.column) + ": ";
+  EXPECT_THAT(r.err, HasSubstr(where + bad.message));
+  EXPECT_FALSE(fs::exists(out)) << "a campaign-file error must not create the output directory";
+}
+
+INSTANTIATE_TEST_SUITE_P(Malformed, CliBadCampaign, ::testing::ValuesIn(kBadFiles),
+                         [](const ::testing::TestParamInfo<BadFile>& info) {
+                           std::string name = info.param.file;
+                           return name.substr(0, name.find('.'));
+                         });
+
+TEST(CliUsage, ErrorsExitTwoWithAMessage) {
+  auto r = run_scalefuzz({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err + r.out, HasSubstr("usage: scalefuzz COMMAND"));
+
+  r = run_scalefuzz({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown command 'frobnicate'"));
+
+  r = run_scalefuzz({"run", "/nonexistent/campaign.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/campaign.yaml"));
+
+  r = run_scalefuzz({"run", (source_dir() / "configs/scenarios/ring.yaml").string(), "--jobs", "zero"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--jobs"));
+
+  r = run_scalefuzz({"run", (source_dir() / "configs/scenarios/ring.yaml").string(), "--dry-run", "--filter",
+                     "cont=512"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown filter key 'cont'"));
+}
+
+TEST(CliUsage, EveryListedCommandHasTruthfulHelp) {
+  const auto top = run_scalefuzz({"--help"});
+  ASSERT_EQ(top.exit_code, 0);
+  // Every command the top-level help lists answers --help with its own usage line.
+  std::regex listed(R"(^  ([a-z][a-z-]+)\s{2,})");
+  std::istringstream in(top.out);
+  int commands = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, listed)) continue;
+    ++commands;
+    const auto help = run_scalefuzz({m[1].str(), "--help"});
+    EXPECT_EQ(help.exit_code, 0) << m[1];
+    EXPECT_THAT(help.out, HasSubstr("usage: scalefuzz " + m[1].str())) << m[1];
+  }
+  EXPECT_GE(commands, 5);
+}
+
+TEST(CliInfra, MissingLauncherExitsThree) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: nolauncher\n"
+             "app: { command: [\"{build}/scenarios/ring\"] }\n"
+             "scales: [2]\n"
+             "mpiexec: [\"/nonexistent/bin/mpiexec\"]\n");
+  const auto r = run_scalefuzz({"run", file.string(), "--out", (tmp.path() / "out").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/bin/mpiexec"));
+}
+
+// ------------------------------------------------------- dry run and filter
+
+TEST(CliDryRun, PrintsEveryCommandAndLaunchesNothing) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_scalefuzz({"run", (source_dir() / "configs/scenarios/ring.yaml").string(), "--dry-run", "--out",
+                                out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // ring.yaml: 3 scales x 2 counts x 2 noise profiles x 2 repetitions.
+  EXPECT_EQ(count_lines_matching(r.out, std::regex(R"(^# np\d+-\S+ \(seed \d+, timeout \d+ ms\)$)")), 24);
+  EXPECT_EQ(count_lines_matching(r.out, std::regex(R"(mpiexec -n [234] .*/scenarios/ring --iterations 200)")), 24);
+  EXPECT_THAT(r.out, HasSubstr("# 24 runs; nothing was launched (--dry-run)"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CliDryRun, FilterSelectsByScaleNoiseAndParameter) {
+  const std::string ring = (source_dir() / "configs/scenarios/ring.yaml").string();
+  auto r = run_scalefuzz({"run", ring, "--dry-run", "--filter", "np=4,noise=none"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("# 4 runs;"));
+  EXPECT_EQ(count_lines_matching(r.out, std::regex(R"(mpiexec -n 4 )")), 4);
+  EXPECT_EQ(count_lines_matching(r.out, std::regex(R"(NOISE_MODE=random)")), 0);
+
+  r = run_scalefuzz({"run", ring, "--dry-run", "--filter", "count=4096,rep=1,np<4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("# 4 runs;"));
+  EXPECT_EQ(count_lines_matching(r.out, std::regex(R"(--count 4096$)")), 4);
+}
+
+// ------------------------------------------------------ outcomes and codes
+
+TEST(CliCampaign, HangsAndCrashesAreFindingsWithExitOne) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: hang_and_ok\n"
+             "app: { command: [\"{build}/scenarios/deadlock_cycle\", \"--warmup\", \"{warmup}\"] }\n"
+             "scales: [2, 3]\n"
+             "parameters: { warmup: [0, 2] }\n"
+             "timeout: 4s\n"
+             "detectors: [races]\n");
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_scalefuzz({"run", file.string(), "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+
+  const auto findings = nlohmann::json::parse(read_file(out / "findings.json"));
+  int hangs = 0;
+  for (const auto& f : findings.at("findings"))
+    if (f.at("detector") == "outcome" && f.at("kind") == "hang") ++hangs;
+  EXPECT_EQ(hangs, 4);
+
+  // JUnit: one testcase per run, each hang a failure carrying the stacks.
+  const std::string junit = read_file(out / "junit.xml");
+  EXPECT_EQ(count_lines_matching(junit, std::regex("<testcase ")), 4);
+  EXPECT_EQ(count_lines_matching(junit, std::regex("<failure ")), 4);
+  EXPECT_THAT(junit, HasSubstr("send_then_receive"));
+  EXPECT_TRUE(processes_mentioning(out.string()).empty()) << "a process of the campaign outlived it";
+}
+
+TEST(CliCampaign, CleanCampaignExitsZero) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: clean\n"
+             "app:\n"
+             "  command: [\"{build}/scenarios/ring\", \"--iterations\", \"20\"]\n"
+             "  check: { stdout-must-match: \"^ring: OK ranks=\" }\n"
+             "scales: [2, 3]\n"
+             "repetitions: 2\n"
+             "timeout: 60s\n");
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--jobs", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out + r.err, HasSubstr("4/4 runs finished, 4 ok"));
+  EXPECT_TRUE(fs::exists(out / "report.html"));
+  EXPECT_EQ(count_children_with(out / "runs", "outcome.json"), 4);
+}
+
+// --------------------------------------------------------------- resuming
+
+TEST(CliResume, SigkilledHarnessResumesToExactlyTheFullSet) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  // Eight runs of about a second each: long enough to kill the harness
+  // while one of them is in flight.
+  write_file(file,
+             "campaign: resume\n"
+             "app:\n"
+             "  command: [\"{build}/scenarios/ring\", \"--iterations\", \"{iterations}\", \"--count\", \"4096\"]\n"
+             "  check: { stdout-must-match: \"^ring: OK ranks=\" }\n"
+             "scales: [2]\n"
+             "parameters: { iterations: [3000] }\n"
+             "repetitions: 8\n"
+             "timeout: 120s\n"
+             "detectors: [races]\n");
+  const fs::path out = tmp.path() / "out";
+  const std::vector<std::string> args{"run", file.string(), "--out", out.string()};
+
+  const pid_t harness_pid = start_scalefuzz(args, tmp.path() / "first");
+  // Wait until some runs finished but not all, then kill -9 the harness.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+  int finished = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    finished = count_children_with(out / "runs", "outcome.json");
+    if (finished >= 2) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GE(finished, 2) << read_file(tmp.path() / "first" / "stderr.txt");
+  ASSERT_LT(finished, 8) << "the campaign finished before it could be killed";
+  ASSERT_EQ(kill(harness_pid, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(harness_pid, &status, 0), harness_pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+
+  // Nothing of the killed campaign survives it (the run in flight is taken down).
+  std::vector<pid_t> left;
+  for (int i = 0; i < 100; ++i) {
+    left = processes_mentioning(out.string());
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " processes of the killed campaign are still alive";
+
+  std::map<std::string, std::string> finished_before;  // run id -> finished_at
+  {
+    auto store = harness::RunStore::open_existing(out, harness::StoreAccess::ReadOnly);
+    for (const auto& run : store.runs())
+      if (run.finished()) finished_before[run.spec.run_id] = run.finished_at;
+  }
+  ASSERT_FALSE(finished_before.empty());
+
+  const auto r = run_scalefuzz(args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+
+  auto store = harness::RunStore::open_existing(out, harness::StoreAccess::ReadOnly);
+  const auto runs = store.runs();
+  ASSERT_EQ(runs.size(), 8u);
+  std::set<std::string> ids;
+  for (const auto& run : runs) {
+    ids.insert(run.spec.run_id);
+    ASSERT_TRUE(run.finished()) << run.spec.run_id;
+    EXPECT_EQ(run.outcome->kind, harness::OutcomeKind::Ok) << run.spec.run_id << ": " << run.outcome->detail;
+    // Runs finished before the kill were kept, not rerun.
+    if (auto it = finished_before.find(run.spec.run_id); it != finished_before.end()) {
+      EXPECT_EQ(run.finished_at, it->second) << run.spec.run_id << " was rerun";
+    }
+  }
+  EXPECT_EQ(ids.size(), 8u);
+  EXPECT_EQ(count_children_with(out / "runs", "spec.json"), 8) << "stray or duplicate run directories";
+}
+
+TEST(CliStore, CorruptStoreIsReportedAndNeverOverwritten) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  fs::create_directories(out);
+  const std::string garbage = "this is not an SQLite database\n";
+  write_file(out / "scalefuzz.db", garbage);
+  const auto r = run_scalefuzz({"run", (source_dir() / "configs/scenarios/ring.yaml").string(), "--out",
+                                out.string(), "--filter", "np=2,rep=0,noise=none,count=16"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr((out / "scalefuzz.db").string()));
+  EXPECT_EQ(read_file(out / "scalefuzz.db"), garbage);
+  EXPECT_FALSE(fs::exists(out / "runs"));
+
+  const auto report = run_scalefuzz({"report", out.string()});
+  EXPECT_EQ(report.exit_code, 2) << report.err;
+  EXPECT_EQ(read_file(out / "scalefuzz.db"), garbage);
+}
+
+TEST(CliStore, AnotherCampaignsStoreIsRefused) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  const auto first = run_scalefuzz({"run", (source_dir() / "configs/scenarios/ring.yaml").string(), "--out",
+                                    out.string(), "--filter", "np=2,rep=0,noise=none,count=16"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const std::string db_before = read_file(out / "scalefuzz.db");
+  const auto second = run_scalefuzz({"run", (source_dir() / "configs/scenarios/stencil2d.yaml").string(), "--out",
+                                     out.string(), "--filter", "np=2"});
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_THAT(second.err, HasSubstr("scalefuzz.db"));
+  EXPECT_EQ(read_file(out / "scalefuzz.db"), db_before);
+}
+
+}  // namespace
+}  // namespace scalefuzz::e2e
