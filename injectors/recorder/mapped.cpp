@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <cerrno>
 #include <cstring>
 
@@ -67,14 +69,63 @@ bool EventLog::grow_to(std::uint64_t records) {
   return true;
 }
 
+bool EventLog::grow_locked(std::uint64_t records) {
+  while (__atomic_exchange_n(&grow_lock_, 1, __ATOMIC_ACQUIRE) != 0) sched_yield();
+  bool ok = records <= capacity_ || grow_to(records);
+  if (ok && prefault_running_) {
+    // Wake the helper again when the writers are half the lead short of the
+    // end, so it stays ahead of them.
+    const std::uint64_t slack = ahead_records_ / 2;
+    __atomic_store_n(&prefault_mark_, capacity_ > slack ? capacity_ - slack : 0, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&grow_lock_, 0, __ATOMIC_RELEASE);
+  return ok;
+}
+
+void* EventLog::prefault_main(void* self) {
+  auto* log = static_cast<EventLog*>(self);
+  for (;;) {
+    while (sem_wait(&log->prefault_wake_) != 0) {
+    }
+    if (__atomic_load_n(&log->prefault_stop_, __ATOMIC_ACQUIRE)) return nullptr;
+    const std::uint64_t want = log->used() + log->ahead_records_;
+    // A failure (disk full) leaves growth to the writers, which report it.
+    if (!log->grow_locked(want)) return nullptr;
+  }
+}
+
+bool EventLog::start_prefault(unsigned ahead_chunks) {
+  if (base_ == nullptr || prefault_running_ || ahead_chunks == 0) return false;
+  if (sem_init(&prefault_wake_, 0, 0) != 0) return false;
+  ahead_records_ = ahead_chunks * (kChunkBytes / sizeof(trace::Event));
+  // The helper must not receive the application's signals (e.g. SIGALRM).
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  prefault_running_ = pthread_create(&prefault_thread_, nullptr, &EventLog::prefault_main, this) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (!prefault_running_) return false;
+  grow_locked(1);  // sets the first wake-up mark
+  sem_post(&prefault_wake_);
+  return true;
+}
+
+void EventLog::stop_prefault() {
+  if (!prefault_running_) return;
+  __atomic_store_n(&prefault_mark_, ~std::uint64_t{0}, __ATOMIC_RELEASE);
+  __atomic_store_n(&prefault_stop_, true, __ATOMIC_RELEASE);
+  sem_post(&prefault_wake_);
+  pthread_join(prefault_thread_, nullptr);
+  prefault_running_ = false;
+}
+
 trace::Event* EventLog::reserve(std::uint64_t& seq) {
   if (base_ == nullptr) return nullptr;
   std::uint64_t index = threaded_ ? __atomic_fetch_add(&next_, 1, __ATOMIC_RELAXED) : next_++;
   if (index >= __atomic_load_n(&capacity_, __ATOMIC_ACQUIRE)) {
-    while (__atomic_exchange_n(&grow_lock_, 1, __ATOMIC_ACQUIRE) != 0) sched_yield();
-    bool ok = index < capacity_ || grow_to(index + 1);
-    __atomic_store_n(&grow_lock_, 0, __ATOMIC_RELEASE);
-    if (!ok) return nullptr;
+    if (!grow_locked(index + 1)) return nullptr;
+  } else if (index == __atomic_load_n(&prefault_mark_, __ATOMIC_RELAXED)) {
+    sem_post(&prefault_wake_);  // exactly one writer reserves the mark's index
   }
   seq = index + 1;
   return reinterpret_cast<trace::Event*>(base_ + kHeader) + index;

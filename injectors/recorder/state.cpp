@@ -10,8 +10,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -205,6 +205,10 @@ void setup(const Call& c) {
     s->sites.init(depth);
     s->recording = open_files(*s, dir);
     if (s->recording) {
+      // Page population of the events file happens on a helper thread
+      // (SCALEFUZZ_PREFAULT=0: synchronously, in the recording thread).
+      const char* prefault = std::getenv("SCALEFUZZ_PREFAULT");
+      if (prefault == nullptr || std::strcmp(prefault, "0") != 0) s->events.start_prefault(4);
       write_modules();
       install_error_handler();
     }
@@ -280,6 +284,7 @@ SCALEFUZZ_HANDLER(finalize) {
       s.live->finalized = 1;
     }
     // Shrink the preallocated files to what was written.
+    s.events.stop_prefault();
     s.events.truncate_to_used();
     s.sites_file.truncate_to(s.sites.size());
     s.features_file.truncate_to(s.sites.size());
