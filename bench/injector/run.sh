@@ -68,6 +68,30 @@ for n in 2 4 8; do
            n, b, r, r / b, bc, rc, rc / bc }'
 done
 
+echo "== (a') instructions per intercepted call (valgrind --tool=callgrind: stable on a noisy machine)"
+if command -v valgrind >/dev/null; then
+  # Two iteration counts, so start-up and tear-down cancel out of the difference.
+  irefs() {  # mode depth iterations
+    local out; out=$RUNDIR/cg.out; rm -rf "$RUNDIR/run"
+    if [[ $1 == bare ]]; then
+      mpiexec -n 1 valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" >/dev/null 2>&1
+    else
+      SCALEFUZZ_STACK_DEPTH=$2 SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run mpiexec -n 1 -genv LD_PRELOAD "$LIB" \
+        valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" >/dev/null 2>&1
+    fi
+    awk '/^summary:|^totals:/ {print $2; exit}' "$out"
+  }
+  b1=$(irefs bare 0 10000); b2=$(irefs bare 0 30000)
+  for depth in 8 1; do
+    r1=$(irefs rec $depth 10000); r2=$(irefs rec $depth 30000)
+    awk -v d=$depth -v b1="$b1" -v b2="$b2" -v r1="$r1" -v r2="$r2" 'BEGIN {
+      calls = 20000 * 4; b = (b2 - b1) / calls; r = (r2 - r1) / calls
+      printf "depth %d: bare %.0f, recorded %.0f instructions per call (+%.0f)\n", d, b, r, r - b }'
+  done
+else
+  echo "valgrind not installed (ci/setup.sh installs it)"
+fi
+
 echo "== (c) oversubscription: plain MPICH vs injector with SCALEFUZZ_OVERSUBSCRIBE=on ($(nproc) cores)"
 for n in 16 32; do
   iters=$((n == 16 ? 20 : 10))
