@@ -113,6 +113,7 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
     }
   }
   child_record(a, e, true, t);
+  if (found && is_receive(info.cls) && e.status_source >= 0) noise_on_receive();
   if (e.status_bytes > 0) {
     StateLock lock;
     add_received(info.site, e.status_bytes);

@@ -79,6 +79,7 @@ int recv_like(Call& c, Invoke call, NbInvoke nb, Event e, const CommInfo* ci) {
   Active a = begin_call(c, e, 0);
   int rc = run_blocking(call, nb, c.status);
   if (a.ev != nullptr) store_status(*a.ev, *c.status, ci);
+  if (rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) noise_on_receive();
   end_call(a, rc, a.ev != nullptr ? a.ev->status_bytes : 0);
   c.status = user;
   return rc;
@@ -130,6 +131,8 @@ int run_sendrecv(const Call& c, Invoke call, MPI_Status* status) {
 
 SCALEFUZZ_HANDLER(sendrecv) {
   (void)nb;
+  int ignored = 0;
+  (void)hooked_send(c, true, &ignored);  // never issued by the hooks: they may only wait (hooks.hpp)
   if (!g_state->recording) return run_sendrecv(c, call, c.status);
   const CommInfo* ci = locked_comm(c.comm);
   Event e = send_event(c, ci);
@@ -143,6 +146,7 @@ SCALEFUZZ_HANDLER(sendrecv) {
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   else *c.status = local;
   int rc = run_sendrecv(c, call, c.status);
+  if (rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) noise_on_receive();
   std::uint64_t t = now_ns();
   finish_child(child, *c.status, ci, rc, t);
   end_call(a, rc, child != nullptr ? child->status_bytes : 0, t);
@@ -403,6 +407,7 @@ SCALEFUZZ_HANDLER(mrecv) {
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   Active a = begin_call(c, e, 0);
   int rc = run_blocking(call, nb, c.status);
+  if (rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) noise_on_receive();
   if (a.ev != nullptr) {
     // MPI_SOURCE is a rank of the probe's communicator: use the probe's translation.
     if (c.status->MPI_SOURCE >= 0) {

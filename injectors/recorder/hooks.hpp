@@ -1,6 +1,6 @@
-// Extension point for noise injection (injectors/noise/, next issue). The
-// recorder calls these around sends and completions; with no hooks installed
-// each call costs one predictable branch. Not implemented by the recorder.
+// Extension point for noise injection (injectors/noise/). The recorder calls
+// these around sends and completions; with no hooks installed each call costs
+// one predictable branch.
 #pragma once
 
 #include <mpi.h>
@@ -26,6 +26,8 @@ struct NoiseHooks {
   // (e.g. deferred through PMPI_Send_init + PMPI_Start from its send thread):
   // *rc is then the call's result and, for a nonblocking send, *req the
   // request handed to the application. The record gets kFlagDelayed.
+  // Sendrecv/Sendrecv_replace are offered too (op tells): the hook must
+  // return false for them (it may wait first, e.g. to keep message order).
   bool (*issue_send)(void* ctx, const SendIssue& send, MPI_Request* req, int* rc) = nullptr;
   // Before every completion call (Wait*/Test*/Request_free/Cancel) with the
   // application's request handles: deferred sends must be started (or
@@ -35,6 +37,12 @@ struct NoiseHooks {
   // Entry to a blocking or nonblocking collective: global synchronization
   // points (NINJA's epoch boundaries).
   void (*before_collective)(void* ctx, std::uint16_t op, MPI_Comm comm) = nullptr;
+  // After every intercepted call but Init/Finalize/Abort returns (local
+  // noise: a tool's overhead). `op_class` is the call's trace::OpClass.
+  void (*after_call)(void* ctx, std::uint16_t op, std::uint8_t op_class) = nullptr;
+  // A receive completed with a message (epoch detection counts them). Called
+  // only while recording (SCALEFUZZ_RUN_DIR set).
+  void (*on_receive)(void* ctx) = nullptr;
 };
 
 // Installs `hooks` (copied; nullptr removes them). Call from the MPI_Init
@@ -43,5 +51,24 @@ void install_noise_hooks(const NoiseHooks* hooks);
 
 // Currently installed hooks, or nullptr.
 const NoiseHooks* noise_hooks();
+
+inline void noise_after_call(std::uint16_t op, std::uint8_t op_class) {
+  const NoiseHooks* h = noise_hooks();
+  if (h != nullptr && h->after_call != nullptr) h->after_call(h->ctx, op, op_class);
+}
+inline void noise_on_receive() {
+  const NoiseHooks* h = noise_hooks();
+  if (h != nullptr && h->on_receive != nullptr) h->on_receive(h->ctx);
+}
+
+// Implemented by injectors/noise (runtime.cpp), called by the Init and
+// Finalize handlers. The thread level MPI must be initialized with for the
+// configured mode (MPI_THREAD_MULTIPLE for a send thread), or -1 for any.
+int noise_required_thread_level();
+// After MPI and the recorder are set up: installs the hooks of the mode.
+void noise_start();
+// At MPI_Finalize, before PMPI_Finalize: starts what is left, stops the send
+// thread, writes the analysis file.
+void noise_stop();
 
 }  // namespace scalefuzz::inject

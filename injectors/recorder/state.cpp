@@ -245,11 +245,16 @@ bool address_known(std::uintptr_t a) {
 SCALEFUZZ_HANDLER(init) {
   (void)nb;
   std::uint64_t t0 = now_ns();
-  int rc = call();
+  // A noise send thread needs MPI_THREAD_MULTIPLE whatever the application
+  // asked for (argc/argv may be null since MPI-2; MPICH takes none from them).
+  int level = noise_required_thread_level();
+  int granted = MPI_THREAD_SINGLE;
+  int rc = level < 0 ? call() : PMPI_Init_thread(nullptr, nullptr, level, c.provided != nullptr ? c.provided : &granted);
   if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
   setup(c);
   g_enabled = true;
   g_recording = g_state->recording;
+  noise_start();
   if (g_state->recording) {
     trace::Event e = blank_event();
     e.comm = trace::kCommWorld;
@@ -263,6 +268,7 @@ SCALEFUZZ_HANDLER(init) {
 SCALEFUZZ_HANDLER(finalize) {
   (void)nb;
   State& s = *g_state;
+  noise_stop();
   Active a;
   if (s.recording) {
     trace::Event e = blank_event();

@@ -113,7 +113,13 @@ def gen_wrapper(op_id, name, params, handler, opts):
         # the stack walk skips as few injector frames as possible.
         lines.append("  if (::scalefuzz::inject::g_recording)")
         lines.append("    c_.site = ::scalefuzz::inject::site_here(c_.op, __builtin_return_address(0));")
-    lines.append(f"  return ::scalefuzz::inject::handle_{handler}(c_, {invoke}, {nb_invoke});")
+    if handler in ("init", "finalize", "abort"):
+        lines.append(f"  return ::scalefuzz::inject::handle_{handler}(c_, {invoke}, {nb_invoke});")
+    else:
+        # Local noise (injectors/noise) runs after the call returns.
+        lines.append(f"  int rc_ = ::scalefuzz::inject::handle_{handler}(c_, {invoke}, {nb_invoke});")
+        lines.append("  ::scalefuzz::inject::noise_after_call(c_.op, static_cast<std::uint8_t>(c_.cls));")
+        lines.append("  return rc_;")
     lines.append("}")
     return "\n".join(lines)
 
@@ -156,6 +162,7 @@ def main():
          "// recorder's handler for the function's family (recorder/handlers.hpp).",
          "#include <mpi.h>", "",
          '#include "handlers.hpp"',
+         '#include "hooks.hpp"',
          '#include "scalefuzz/trace/ops.hpp"', "",
          "namespace ops = ::scalefuzz::trace::ops;",
          "using ::scalefuzz::trace::OpClass;",

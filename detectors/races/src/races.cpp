@@ -22,6 +22,13 @@ std::uint64_t site_hash(const trace::RunTrace& run, int rank, std::uint32_t site
 
 using PairKey = std::pair<std::uint64_t, std::uint64_t>;  // (recv site, send site)
 
+// The recorder's communicator ids: world 0, self 1, derived ones hashed.
+std::string communicator_name(std::uint32_t comm) {
+  if (comm == trace::kCommWorld) return "MPI_COMM_WORLD";
+  if (comm == trace::kCommSelf) return "MPI_COMM_SELF";
+  return "communicator " + std::to_string(comm);
+}
+
 }  // namespace
 
 RunMatchSummary summarize_run(std::string run_id, std::string point, std::string noise_label, bool quiet,
@@ -110,8 +117,10 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     f.kind = "unintended-match";
     f.severity = Severity::Error;
     f.run_id = u.run_id;
+    const std::string comm_name = communicator_name(m.comm);
     f.title = "receive in " + recv_name + " matched a send from " + send_name + " (tag " +
-              std::to_string(m.tag) + "), a pairing never seen in quiet runs; exposed by noise '" +
+              std::to_string(m.tag) + ", " + comm_name + ", rank " + std::to_string(m.send_rank) + " -> rank " +
+              std::to_string(m.recv_rank) + "), a pairing never seen in quiet runs; exposed by noise '" +
               u.noise_label + "'";
     f.location = recv_name;
     f.ranks = {m.send_rank, m.recv_rank};
@@ -119,6 +128,7 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
                  {"send_routine", send_name},
                  {"tag", m.tag},
                  {"communicator", m.comm},
+                 {"communicator_name", comm_name},
                  {"receiving_rank", m.recv_rank},
                  {"sending_rank", m.send_rank},
                  {"receive_seq", m.recv_seq},

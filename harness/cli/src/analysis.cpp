@@ -1,4 +1,5 @@
 #include "analysis.hpp"
+#include "analysis_localize.hpp"
 
 #include <map>
 #include <ostream>
@@ -78,6 +79,8 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
       findings.push_back(std::move(f));
       continue;
     }
+
+    for (auto& f : localize_run(run, trace, options.detectors)) findings.push_back(std::move(f));
 
     if (enabled("races")) {
       trace::Matching matching = trace::match_messages(trace);

@@ -78,6 +78,16 @@ int cmd_exec(const std::vector<std::string>& argv) {
     if (eq == std::string::npos || eq == 0) throw UsageError("--noise-set: expected KEY=VALUE, got '" + kv + "'");
     spec.noise.settings[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  if (spec.noise.mode == "application") {
+    // SCALEFUZZ_NOISE_ANALYSIS: a system-centric run's directory (injectors/noise/README.md).
+    auto a = spec.noise.settings.find("analysis");
+    if (a == spec.noise.settings.end())
+      throw UsageError("--noise application needs --noise-set analysis=RUN_DIR, the --out of an earlier "
+                       "'scalefuzz exec --noise system' run of the same command");
+    a->second = fs::absolute(a->second).string();
+    if (!fs::is_directory(fs::path(a->second) / "ninja"))
+      throw UsageError("--noise-set analysis=" + a->second + ": no ninja/ analysis there (not a finished system-centric run)");
+  }
   if (auto seed = args.value("--seed")) {
     try {
       spec.seed = std::stoull(*seed);
@@ -95,7 +105,11 @@ int cmd_exec(const std::vector<std::string>& argv) {
   options.env["SCALEFUZZ_OVERSUBSCRIBE"] = oversubscribe;
   if (!args.has("--no-record")) options.injector_lib = injector_library();
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
+  auto analysis = spec.noise.settings.find("analysis");
+  if (analysis != spec.noise.settings.end() && fs::path(analysis->second) == options.run_dir)
+    throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");
   if (fs::exists(options.run_dir / "ranks")) fs::remove_all(options.run_dir / "ranks");  // a fresh recording
+  if (fs::exists(options.run_dir / "ninja")) fs::remove_all(options.run_dir / "ninja");
   fs::create_directories(options.run_dir);
 
   harness::become_subreaper();

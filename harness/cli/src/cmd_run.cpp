@@ -1,4 +1,5 @@
 // scalefuzz run: expand a campaign, launch every run locally, store, analyse, report.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "campaign_io.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
+#include "ninja_analysis.hpp"
 #include "paths.hpp"
 #include "progress.hpp"
 #include "run_command.hpp"
@@ -61,6 +63,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (auto j = args.int_value("--jobs", 1, 256)) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
   if (runs.empty()) throw UsageError("no run matches --filter");
+  order_for_ninja(runs);  // system-centric runs write what application-centric ones read
 
   const bool dry_run = args.has("--dry-run");
   fs::path injector;
@@ -120,15 +123,30 @@ int cmd_run(const std::vector<std::string>& argv) {
               << out.string() << "\n";
 
   Progress progress(todo.size(), std::cerr);
-  run_parallel(todo.size(), jobs, [&](std::size_t i) {
-    const harness::RunSpec& r = todo[i];
+  auto launch_one = [&](const harness::RunSpec& r) {
     harness::LaunchOptions options = launch;
+    std::optional<fs::path> analysis;
+    if (r.noise.mode == "application") analysis = ninja_analysis_for(*store, r);
     options.run_dir = store->prepare_run(r);
     progress.started(r);
-    harness::Outcome outcome = harness::launch_local(r, options);
+    harness::Outcome outcome;
+    if (r.noise.mode == "application" && !analysis) {
+      outcome.kind = harness::OutcomeKind::LaunchError;
+      outcome.detail = missing_analysis_message(r);
+      std::cerr << "error: " << outcome.detail << "\n";
+    } else {
+      if (analysis) options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
+      outcome = harness::launch_local(r, options);
+    }
     store->record_finished(r, outcome);
     progress.finished(r, outcome);
-  }, g_stop);
+  };
+  // Two phases: every application-centric run starts after the system-centric
+  // runs it reads have finished (order_for_ninja put them last).
+  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == "application"; });
+  std::size_t split = static_cast<std::size_t>(first_app - todo.begin());
+  run_parallel(split, jobs, [&](std::size_t i) { launch_one(todo[i]); }, g_stop);
+  if (!g_stop) run_parallel(todo.size() - split, jobs, [&](std::size_t i) { launch_one(todo[split + i]); }, g_stop);
   progress.done();
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);

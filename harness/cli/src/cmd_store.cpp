@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "analysis.hpp"
+#include "analysis_localize.hpp"
 #include "args.hpp"
 #include "campaign_io.hpp"
 #include "commands.hpp"
@@ -52,6 +53,7 @@ int analyze_single_run(const fs::path& dir) {
     std::cout << "[" << f.detector << "] " << f.title << "\n";
     if (!f.location.empty()) std::cout << "    at " << f.location << "\n";
     if (!f.ranks.empty()) std::cout << "    ranks " << detectors::rank_ranges(f.ranks) << "\n";
+    std::cout << describe_localization(f);
   }
   if (findings.empty()) std::cout << "no findings\n";
   return serious ? kExitFindings : kExitOk;

@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "graphviz.hpp"
+#include "html_localize.hpp"
+#include "html_races.hpp"
 #include "html_style.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/report.hpp"
@@ -88,6 +90,9 @@ class HtmlWriter {
     out_ << "<main>\n";
     matrix();
     findings();
+    if (has_race_findings()) out_ << html::races_section(d_);  // html_races.cpp
+    if (html::has_localize_findings(d_))  // html_localize.cpp
+      out_ << html::localize_section(d_, opt_.dot_program, opt_.dot_timeout);
     runs();
     out_ << "</main>\n</body>\n</html>\n";
     return out_.str();
@@ -123,6 +128,8 @@ class HtmlWriter {
     meta("finished", d_.finished_at);
     meta("generated", d_.generated_at.empty() ? utc_timestamp_now() : d_.generated_at);
     out_ << "</dl>\n<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>"
+         << (has_race_findings() ? "<a href=\"#races\">Races</a>" : "")
+         << (html::has_localize_findings(d_) ? "<a href=\"#hangs\">Hangs and crashes</a>" : "")
          << "<a href=\"#runs\">Runs</a></nav>\n</div></header>\n";
   }
 
@@ -341,6 +348,10 @@ class HtmlWriter {
     for (const auto& p : parts) summary += (summary.empty() ? "" : " · ") + p;
     return "<details><summary>" + esc(summary) + "</summary>" + body.str() + "<p class=\"muted\">" +
            esc(r.dir.string()) + "</p></details>";
+  }
+
+  bool has_race_findings() const {
+    return std::any_of(d_.findings.begin(), d_.findings.end(), [](const auto& f) { return f.detector == "races"; });
   }
 
   const ReportData& d_;

@@ -230,6 +230,12 @@ struct LiveState {
   PendingRequest pending[kMaxPendingRequests];
 };
 
+// Noise (added by injectors/noise; additive, no layout change): a send record
+// with kFlagDelayed was deferred by the noise injector; how long is in the
+// text file ninja/N.delays of the run directory, one line per delayed send:
+// "seq dest tag comm bytes delay_ns" (seq = that send record's seq, dest a
+// world rank). A deferred Isend's request is a generalized request for the
+// application; its RequestDone has kFlagDelayed too.
 // Writer decisions (added by the injector; additive):
 // - CommMgmt records: `comm` is the new communicator's id (kCommNull when the
 //   call returned MPI_COMM_NULL, e.g. Comm_split with MPI_UNDEFINED) or the

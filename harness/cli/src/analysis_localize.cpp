@@ -1,0 +1,181 @@
+#include "analysis_localize.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+
+#include "scalefuzz/detectors/mpipd.hpp"
+#include "scalefuzz/detectors/pdg.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::cli {
+
+namespace {
+
+using detectors::Finding;
+using harness::OutcomeKind;
+
+// The rank a signal killed, from the outcome's detail ("rank 2 SIGSEGV").
+std::optional<int> crashed_rank(const harness::Outcome& o) {
+  if (o.kind != OutcomeKind::Crashed) return std::nullopt;
+  static const std::regex rank_re(R"(rank\s+(\d+))");
+  std::smatch m;
+  if (std::regex_search(o.detail, m, rank_re)) return std::stoi(m[1].str());
+  return std::nullopt;
+}
+
+// {file, line, function, location} of a rank's call site, or null.
+nlohmann::json code_location(const trace::RunTrace& run, int rank, std::uint32_t site) {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= run.ranks.size()) return nullptr;
+  const auto& rt = run.ranks[static_cast<std::size_t>(rank)];
+  if (site >= rt.sites.size()) return nullptr;
+  const trace::Frame* f = trace::application_frame(rt.sites[site]);
+  if (!f && !rt.sites[site].symbolized.empty()) f = &rt.sites[site].symbolized.front();
+  if (!f) return nullptr;
+  nlohmann::json j = {{"function", f->function}, {"file", f->file}, {"line", f->line},
+                      {"location", trace::format_frame(*f)}, {"rank", rank}, {"site", site}};
+  auto snippet = source_snippet(f->file, f->line);
+  if (!snippet.empty()) j["source"] = snippet;
+  return j;
+}
+
+void add_mpipd(const harness::RunRecord& run, const trace::RunTrace& trace, std::vector<Finding>& out) {
+  const harness::Outcome& o = *run.outcome;
+  detectors::mpipd::MpipdInput input;
+  input.outcome = harness::to_string(o.kind);
+  input.crashed_rank = crashed_rank(o);
+  input.signal = o.signal;
+  auto result = detectors::mpipd::localize_failure(trace, input);
+  for (auto& f : detectors::mpipd::mpipd_findings(result, trace, run.spec.run_id)) {
+    // Code location of the first faulty process's failure event.
+    for (int r : result.faulty) {
+      const auto& fe = result.failure_events[static_cast<std::size_t>(r)];
+      if (!fe.event) continue;
+      const auto& ev = trace.ranks[static_cast<std::size_t>(r)].events[*fe.event];
+      auto loc = code_location(trace, r, ev.callsite);
+      if (loc.is_null()) continue;
+      f.details["code"] = loc;
+      if (f.location.empty()) f.location = loc["location"].get<std::string>();
+      break;
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+// Integration-level extension of §4.3 (documented in the README): when
+// several LP groups remain and the tasks of one group wait point-to-point on
+// another LP group that does not wait back on it, the waiting group cannot be
+// the least progressed: it is dropped (never every group).
+void drop_lp_groups_waiting_on_lp(detectors::pdg::PdgResult& r) {
+  using detectors::pdg::EdgeKind;
+  if (r.lp_nodes.size() < 2) return;
+  auto is_lp = [&](std::size_t n) { return std::find(r.lp_nodes.begin(), r.lp_nodes.end(), n) != r.lp_nodes.end(); };
+  auto waits = [&](std::size_t a, std::size_t b) {
+    for (const auto& e : r.edges)
+      if (e.kind == EdgeKind::PointToPoint && e.from == a && e.to == b) return true;
+    return false;
+  };
+  std::vector<std::size_t> kept;
+  for (std::size_t a : r.lp_nodes) {
+    bool drop = false;
+    for (std::size_t b : r.lp_nodes)
+      if (a != b && is_lp(b) && waits(a, b) && !waits(b, a)) drop = true;
+    if (!drop) kept.push_back(a);
+  }
+  if (kept.empty() || kept.size() == r.lp_nodes.size()) return;
+  std::vector<int> tasks;
+  for (std::size_t a : r.lp_nodes) {
+    auto& node = r.nodes[a];
+    const bool keep = std::find(kept.begin(), kept.end(), a) != kept.end();
+    node.lp = keep;
+    for (int t : node.ranks) (keep ? tasks : r.eliminated_tasks).push_back(t);
+  }
+  std::sort(tasks.begin(), tasks.end());
+  std::sort(r.eliminated_tasks.begin(), r.eliminated_tasks.end());
+  r.lp_nodes = kept;
+  r.lp_tasks = tasks;
+  r.notes.push_back("LP groups waiting point-to-point on another LP group were dropped (scalefuzz extension)");
+}
+
+void add_pdg(const harness::RunRecord& run, const trace::RunTrace& trace, std::vector<Finding>& out) {
+  detectors::pdg::PdgOptions options;
+  auto result = detectors::pdg::analyze_progress(trace, options);
+  drop_lp_groups_waiting_on_lp(result);
+  for (auto& f : detectors::pdg::pdg_findings(result, run.spec.run_id)) {
+    const auto& site = f.details["site"];
+    if (site.is_object() && site["id"].is_number()) {
+      auto loc = code_location(trace, site["rank"].get<int>(), site["id"].get<std::uint32_t>());
+      if (!loc.is_null()) {
+        f.details["code"] = loc;
+        f.location = loc["location"].get<std::string>();
+      }
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+bool needs_localization(OutcomeKind kind) {
+  return kind == OutcomeKind::Hang || kind == OutcomeKind::Crashed || kind == OutcomeKind::MpiAbort ||
+         kind == OutcomeKind::Failed;
+}
+
+nlohmann::json source_snippet(const std::string& file, int line, int context) {
+  nlohmann::json lines = nlohmann::json::array();
+  if (file.empty() || line <= 0) return lines;
+  std::ifstream in(file);
+  if (!in) return lines;
+  std::string text;
+  for (int n = 1; std::getline(in, text) && n <= line + context; ++n)
+    if (n >= line - context) lines.push_back({{"line", n}, {"text", text}, {"current", n == line}});
+  return lines;
+}
+
+std::vector<Finding> localize_run(const harness::RunRecord& run, trace::RunTrace& trace,
+                                  const std::set<std::string>& detectors) {
+  std::vector<Finding> out;
+  if (!run.outcome || !needs_localization(run.outcome->kind)) return out;
+  const bool mpipd = detectors.count("mpipd") > 0, pdg = detectors.count("pdg") > 0;
+  if (!mpipd && !pdg) return out;
+  for (auto& rt : trace.ranks) {
+    try {
+      trace::symbolize(run.dir, rt);
+    } catch (const std::exception&) {
+      // unsymbolized sites keep their hashes; the findings still name ranks
+    }
+  }
+  auto guarded = [&](const char* name, auto&& fn) {
+    try {
+      fn();
+    } catch (const std::exception& e) {
+      Finding f;
+      f.detector = name;
+      f.kind = "analysis-error";
+      f.severity = detectors::Severity::Warning;
+      f.run_id = run.spec.run_id;
+      f.title = run.spec.run_id + ": " + name + " failed: " + e.what();
+      out.push_back(std::move(f));
+    }
+  };
+  if (mpipd) guarded("mpipd", [&] { add_mpipd(run, trace, out); });
+  if (pdg) guarded("pdg", [&] { add_pdg(run, trace, out); });
+  return out;
+}
+
+std::string describe_localization(const Finding& f) {
+  if (f.detector != "mpipd" && f.detector != "pdg") return "";
+  std::string out;
+  if (f.detector == "mpipd" && f.details.contains("explanation"))
+    out += "    " + f.details["explanation"].get<std::string>() + "\n";
+  if (f.detector == "pdg" && f.details.contains("eliminated_tasks") &&
+      !f.details["eliminated_tasks"].get<std::string>().empty())
+    out += "    eliminated by the point-to-point step: " + f.details["eliminated_tasks"].get<std::string>() + "\n";
+  if (f.details.contains("code") && f.details["code"].contains("source"))
+    for (const auto& l : f.details["code"]["source"])
+      out += std::string(l["current"].get<bool>() ? "  > " : "    ") + std::to_string(l["line"].get<int>()) + " | " +
+             l["text"].get<std::string>() + "\n";
+  return out;
+}
+
+}  // namespace scalefuzz::cli

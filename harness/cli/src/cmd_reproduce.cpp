@@ -1,0 +1,191 @@
+// scalefuzz reproduce CAMPAIGN.yaml --until race|hang|crash|any: reruns one
+// campaign point under escalating NINJA noise (reproduce_plan.hpp) until the
+// target manifests, analyses that run and prints the command that replays it.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "analysis.hpp"
+#include "args.hpp"
+#include "campaign_io.hpp"
+#include "commands.hpp"
+#include "finish.hpp"
+#include "ninja_analysis.hpp"
+#include "paths.hpp"
+#include "reproduce_plan.hpp"
+#include "run_command.hpp"
+#include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/launcher.hpp"
+#include "scalefuzz/harness/run_filter.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The campaign point to reproduce: the first run (after --filter).
+harness::RunSpec chosen_point(const harness::Campaign& campaign, const std::optional<std::string>& filter) {
+  auto runs = harness::expand_campaign(campaign);
+  if (filter) {
+    try {
+      runs = harness::filter_runs(runs, *filter);
+    } catch (const harness::FilterError& e) {
+      throw UsageError(std::string("--filter: ") + e.what());
+    }
+  }
+  if (runs.empty()) throw UsageError("no run matches --filter");
+  return runs.front();
+}
+
+// The point's run for one attempt: same scale and parameters, the attempt's
+// noise profile and a fresh seed (argv re-interpolated with it).
+harness::RunSpec attempt_run(const harness::Campaign& campaign, const harness::RunSpec& point, int attempt) {
+  harness::Campaign c = campaign;
+  c.noise = {escalation_profile(attempt, campaign.noise)};
+  c.repetitions = 1;
+  c.seed = attempt_seed(campaign.seed, attempt);
+  for (auto& r : harness::expand_campaign(c)) {
+    if (r.nprocs != point.nprocs || r.params != point.params) continue;
+    r.run_id += "-try" + std::to_string(attempt);
+    return r;
+  }
+  throw InfraError("campaign point " + campaign_point(point) + " vanished from its own expansion");
+}
+
+bool has_race_finding(const std::vector<detectors::Finding>& findings, const std::string& run_id) {
+  for (const auto& f : findings)
+    if (f.detector == "races" && f.kind == "unintended-match" && f.run_id == run_id) return true;
+  return false;
+}
+
+// This scalefuzz binary, so the replay line runs as printed.
+std::string this_program() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("scalefuzz") : self.string();
+}
+
+std::string joined_for_shell(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& w : argv) line += (line.empty() ? "" : " ") + shell_quote(w);
+  return line;
+}
+
+}  // namespace
+
+int cmd_reproduce(const std::vector<std::string>& argv) {
+  ArgSpec spec;
+  spec.value_flags = {"--until", "--max-runs", "--out", "--filter", "--build"};
+  spec.switch_flags = {"--help"};
+  ParsedArgs args = parse_args(argv, spec);
+  if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
+  const auto until_text = args.value("--until");
+  if (!until_text) throw UsageError("--until is required: race, hang, crash or any");
+  const auto target = parse_reproduce_target(*until_text);
+  if (!target) throw UsageError("--until: expected race, hang, crash or any, got '" + *until_text + "'");
+  const int max_runs = static_cast<int>(args.int_value("--max-runs", 1, 10000).value_or(12));
+
+  const fs::path campaign_file = args.positionals[0];
+  const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
+  harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
+  const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
+
+  harness::LaunchOptions launch;
+  launch.mpiexec = campaign.mpiexec;
+  launch.injector_lib = injector_library();
+  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  if (find_program(campaign.mpiexec.at(0)).empty())
+    throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
+
+  const fs::path out =
+      args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / (campaign.name + "-reproduce");
+  std::optional<harness::RunStore> store;
+  try {
+    store.emplace(harness::RunStore::open(out, campaign.name, campaign_fingerprint(campaign_file)));
+  } catch (const harness::StoreError& e) {
+    throw UsageError(std::string(e.what()) + "\n(choose another --out directory; nothing was changed)");
+  }
+  {
+    std::ifstream in(campaign_file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    harness::write_file_atomic(out / kStoredCampaignName, text.str());
+  }
+  std::string command_line = "scalefuzz reproduce";
+  for (const auto& a : argv) command_line += " " + a;
+  store->set_meta("command_line", command_line);
+  store->set_meta("build_dir", fs::absolute(build_dir).string());
+  if (!store->meta("started_at")) store->set_meta("started_at", harness::utc_timestamp_now());
+  harness::become_subreaper();
+
+  std::cerr << "reproduce: " << campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
+            << ", at most " << max_runs << " runs, into " << out.string() << "\n";
+  const std::set<std::string> races_only{"races"};
+  std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
+  for (int attempt = 0; attempt < max_runs; ++attempt) {
+    harness::RunSpec run = attempt_run(campaign, point, attempt);
+    harness::LaunchOptions options = launch;
+    std::string analysis_dir;
+    if (run.noise.mode == "application") {
+      if (!last_system_run) {
+        std::cerr << "  try " << attempt << ": " << run.noise.label()
+                  << " skipped: no system-centric run of this point wrote ninja/ (hung or crashed)\n";
+        continue;
+      }
+      analysis_dir = last_system_run->string();
+      options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis_dir;
+    }
+    harness::Outcome outcome;
+    if (auto stored = store->run(run.run_id); stored && stored->finished()) {
+      outcome = *stored->outcome;  // resumed: this attempt already ran into OUT
+      options.run_dir = stored->dir;
+    } else {
+      options.run_dir = store->prepare_run(run);
+      outcome = harness::launch_local(run, options);
+      store->record_finished(run, outcome);
+    }
+    if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
+    if (run.noise.mode == "system" && has_ninja_analysis(options.run_dir, run.nprocs))
+      last_system_run = fs::absolute(options.run_dir);
+
+    // Races need the quiet baseline: the detector compares with the none attempt.
+    AnalysisOptions race_options;
+    race_options.detectors = races_only;
+    const bool race = (*target == ReproduceTarget::Race || *target == ReproduceTarget::Any) &&
+                      has_race_finding(analyze_runs(store->runs(), race_options), run.run_id);
+    std::cerr << "  try " << attempt << ": " << run.noise.label() << " seed " << run.seed << " -> "
+              << harness::to_string(outcome.kind) << (race ? " + race finding" : "") << " ("
+              << outcome.wall_seconds << " s)\n";
+    if (!manifests(*target, outcome.kind, race)) continue;
+
+    store->set_meta("finished_at", harness::utc_timestamp_now());
+    analyze_store(*store, detector_set(campaign));
+    write_reports(*store);
+    const fs::path replay_dir = fs::absolute(out / "replay");
+    std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
+              << run.run_id << " (" << harness::to_string(outcome.kind)
+              << (outcome.detail.empty() ? "" : ": " + outcome.detail) << ")\n"
+              << "run directory: " << fs::absolute(options.run_dir).string() << "\n";
+    if (!analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << analysis_dir << "\n";
+    std::cout << "replay:\n  "
+              << joined_for_shell(replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
+                                                   analysis_dir, replay_dir.string()))
+              << "\n";
+    options.run_dir = replay_dir;  // a replay must not overwrite the recorded run
+    std::cout << "or without scalefuzz exec:\n  " << display_command(run, options) << "\n";
+    return kExitFindings;
+  }
+  store->set_meta("finished_at", harness::utc_timestamp_now());
+  analyze_store(*store, detector_set(campaign));
+  write_reports(*store);
+  std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
+            << campaign_point(point) << " (results in " << out.string() << ")\n";
+  return kExitOk;
+}
+
+}  // namespace scalefuzz::cli

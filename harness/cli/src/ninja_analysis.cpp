@@ -1,0 +1,47 @@
+#include "ninja_analysis.hpp"
+
+#include <algorithm>
+
+namespace scalefuzz::cli {
+
+namespace fs = std::filesystem;
+
+bool has_ninja_analysis(const fs::path& dir, int nprocs) {
+  std::error_code ec;
+  for (int r = 0; r < nprocs; ++r)
+    if (!fs::is_regular_file(dir / "ninja" / (std::to_string(r) + ".analysis"), ec)) return false;
+  return nprocs > 0;
+}
+
+std::optional<fs::path> ninja_analysis_for(const harness::RunSpec& app, const std::vector<harness::RunRecord>& runs) {
+  const harness::RunRecord* best = nullptr;
+  for (const auto& r : runs) {
+    const harness::RunSpec& s = r.spec;
+    if (!r.finished() || s.noise.mode != "system" || s.nprocs != app.nprocs || s.params != app.params) continue;
+    if (!has_ninja_analysis(r.dir, s.nprocs)) continue;  // it hung or crashed before MPI_Finalize
+    auto rank = [&](const harness::RunRecord& x) {
+      return std::make_pair(x.spec.repetition != app.repetition, x.spec.repetition);
+    };
+    if (best == nullptr || rank(r) < rank(*best) || (rank(r) == rank(*best) && r.spec.run_id < best->spec.run_id))
+      best = &r;
+  }
+  if (best == nullptr) return std::nullopt;
+  return fs::absolute(best->dir);
+}
+
+std::optional<fs::path> ninja_analysis_for(const harness::RunStore& store, const harness::RunSpec& app) {
+  return ninja_analysis_for(app, store.runs());
+}
+
+void order_for_ninja(std::vector<harness::RunSpec>& runs) {
+  std::stable_partition(runs.begin(), runs.end(), [](const harness::RunSpec& r) { return r.noise.mode != "application"; });
+}
+
+std::string missing_analysis_message(const harness::RunSpec& app) {
+  std::string point = "np" + std::to_string(app.nprocs);
+  for (const auto& [k, v] : app.params) point += " " + k + "=" + v;
+  return "application-centric run " + app.run_id + " needs a finished system-centric run of the same point (" +
+         point + ") that wrote ninja/N.analysis; add a {mode: system} noise profile (or it hung or crashed)";
+}
+
+}  // namespace scalefuzz::cli

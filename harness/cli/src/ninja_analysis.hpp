@@ -1,0 +1,32 @@
+// NINJA application-centric runs read the analysis a system-centric run of
+// the same campaign point wrote (injectors/noise/README.md has the contract).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/harness/run_spec.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::cli {
+
+// Whether `dir` holds the analysis of every rank of an `nprocs` run.
+bool has_ninja_analysis(const std::filesystem::path& dir, int nprocs);
+
+// The run directory of a finished system-centric run with the same nprocs
+// and parameters as `app` whose ranks all wrote ninja/N.analysis; the same
+// repetition is preferred, then the lowest. nullopt when there is none.
+std::optional<std::filesystem::path> ninja_analysis_for(const harness::RunSpec& app,
+                                                        const std::vector<harness::RunRecord>& runs);
+std::optional<std::filesystem::path> ninja_analysis_for(const harness::RunStore& store, const harness::RunSpec& app);
+
+// Puts every application-centric run after all other runs (stable), so the
+// system runs they depend on finish first.
+void order_for_ninja(std::vector<harness::RunSpec>& runs);
+
+// Why an application run cannot start, naming it.
+std::string missing_analysis_message(const harness::RunSpec& app);
+
+}  // namespace scalefuzz::cli

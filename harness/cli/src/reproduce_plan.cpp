@@ -1,0 +1,100 @@
+#include "reproduce_plan.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace scalefuzz::cli {
+
+using harness::OutcomeKind;
+
+std::optional<ReproduceTarget> parse_reproduce_target(const std::string& text) {
+  if (text == "race") return ReproduceTarget::Race;
+  if (text == "hang") return ReproduceTarget::Hang;
+  if (text == "crash") return ReproduceTarget::Crash;
+  if (text == "any") return ReproduceTarget::Any;
+  return std::nullopt;
+}
+
+const char* to_string(ReproduceTarget target) {
+  switch (target) {
+    case ReproduceTarget::Race: return "race";
+    case ReproduceTarget::Hang: return "hang";
+    case ReproduceTarget::Crash: return "crash";
+    case ReproduceTarget::Any: return "any";
+  }
+  return "?";
+}
+
+bool manifests(ReproduceTarget target, OutcomeKind outcome, bool race_finding) {
+  const bool race = race_finding || outcome == OutcomeKind::WrongResult;
+  const bool hang = outcome == OutcomeKind::Hang;
+  const bool crash = outcome == OutcomeKind::Crashed || outcome == OutcomeKind::MpiAbort || outcome == OutcomeKind::Failed;
+  switch (target) {
+    case ReproduceTarget::Race: return race;
+    case ReproduceTarget::Hang: return hang;
+    case ReproduceTarget::Crash: return crash;
+    case ReproduceTarget::Any: return race || hang || crash;
+  }
+  return false;
+}
+
+namespace {
+
+std::string shortest(double value) {
+  std::ostringstream s;
+  s << value;
+  return s.str();
+}
+
+}  // namespace
+
+harness::NoiseSpec escalation_profile(int attempt, const std::vector<harness::NoiseSpec>& campaign_noise) {
+  harness::NoiseSpec spec;
+  if (attempt <= 0) return spec;  // mode none: the quiet baseline
+  const bool system = attempt % 2 == 1;
+  const int level = (attempt - 1) / 2;  // 0, 0, 1, 1, 2, 2, ...
+  spec.mode = system ? "system" : "application";
+  for (const auto& p : campaign_noise) {
+    if (p.mode != spec.mode) continue;
+    spec.settings = p.settings;
+    break;
+  }
+  const double factor = std::ldexp(1.0, level);  // 1, 2, 4, ...
+  spec.settings["scale"] = shortest(system ? factor : 1.2 * factor);
+  return spec;
+}
+
+std::uint64_t attempt_seed(std::uint64_t campaign_seed, int attempt) {
+  return harness::derive_run_seed(campaign_seed, "reproduce-attempt-" + std::to_string(attempt));
+}
+
+std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const harness::RunSpec& spec,
+                                          const std::vector<std::string>& mpiexec,
+                                          const std::string& oversubscribe, const std::string& analysis_dir,
+                                          const std::string& out_dir) {
+  std::vector<std::string> argv;
+  if (!spec.env.empty()) {  // the campaign's app.env: exec has no flag for it
+    argv.push_back("env");
+    for (const auto& [k, v] : spec.env) argv.push_back(k + "=" + v);
+  }
+  argv.insert(argv.end(), {scalefuzz, "exec", "--noise", spec.noise.mode});
+  for (const auto& [k, v] : spec.noise.settings) {
+    argv.push_back("--noise-set");
+    argv.push_back(k + "=" + v);
+  }
+  if (!analysis_dir.empty()) {
+    argv.push_back("--noise-set");
+    argv.push_back("analysis=" + analysis_dir);
+  }
+  const auto ms = spec.timeout.count();
+  argv.insert(argv.end(), {"--seed", std::to_string(spec.seed), "--timeout",
+                           ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms",
+                           "--oversubscribe", oversubscribe, "--out", out_dir, "--"});
+  argv.insert(argv.end(), mpiexec.begin(), mpiexec.end());
+  argv.push_back("-n");
+  argv.push_back(std::to_string(spec.nprocs));
+  argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
+  return argv;
+}
+
+}  // namespace scalefuzz::cli

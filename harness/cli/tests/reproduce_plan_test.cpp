@@ -1,0 +1,72 @@
+// The escalation schedule, targets and replay argv of `scalefuzz reproduce`.
+#include "reproduce_plan.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using scalefuzz::cli::ReproduceTarget;
+using scalefuzz::harness::NoiseSpec;
+using scalefuzz::harness::OutcomeKind;
+
+TEST(ReproducePlan, EscalatesNoneThenSystemAndApplicationWithGrowingScales) {
+  std::vector<NoiseSpec> campaign(1);
+  campaign[0].mode = "system";
+  campaign[0].settings = {{"threshold", "4"}, {"scale", "9"}};
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"none", ""}, {"system", "1"}, {"application", "1.2"}, {"system", "2"}, {"application", "2.4"},
+      {"system", "4"}, {"application", "4.8"}};
+  for (int i = 0; i < static_cast<int>(expected.size()); ++i) {
+    NoiseSpec p = scalefuzz::cli::escalation_profile(i, campaign);
+    EXPECT_EQ(p.mode, expected[i].first) << i;
+    if (p.mode == "none") {
+      EXPECT_TRUE(p.settings.empty());
+      continue;
+    }
+    EXPECT_EQ(p.settings.at("scale"), expected[i].second) << i;
+    // The campaign's other system knobs are kept; application has none given.
+    EXPECT_EQ(p.settings.count("threshold"), p.mode == "system" ? 1u : 0u) << i;
+  }
+}
+
+TEST(ReproducePlan, FreshSeedPerAttempt) {
+  EXPECT_NE(scalefuzz::cli::attempt_seed(42, 0), scalefuzz::cli::attempt_seed(42, 1));
+  EXPECT_EQ(scalefuzz::cli::attempt_seed(42, 3), scalefuzz::cli::attempt_seed(42, 3));
+  EXPECT_NE(scalefuzz::cli::attempt_seed(42, 3), scalefuzz::cli::attempt_seed(43, 3));
+}
+
+TEST(ReproducePlan, TargetsAndTheOutcomesThatManifestThem) {
+  using scalefuzz::cli::manifests;
+  EXPECT_TRUE(manifests(ReproduceTarget::Race, OutcomeKind::WrongResult, false));
+  EXPECT_TRUE(manifests(ReproduceTarget::Race, OutcomeKind::Ok, true));
+  EXPECT_FALSE(manifests(ReproduceTarget::Race, OutcomeKind::Hang, false));
+  EXPECT_TRUE(manifests(ReproduceTarget::Hang, OutcomeKind::Hang, false));
+  EXPECT_FALSE(manifests(ReproduceTarget::Hang, OutcomeKind::WrongResult, true));
+  EXPECT_TRUE(manifests(ReproduceTarget::Crash, OutcomeKind::Crashed, false));
+  EXPECT_TRUE(manifests(ReproduceTarget::Crash, OutcomeKind::MpiAbort, false));
+  EXPECT_FALSE(manifests(ReproduceTarget::Crash, OutcomeKind::Ok, false));
+  EXPECT_TRUE(manifests(ReproduceTarget::Any, OutcomeKind::Hang, false));
+  EXPECT_FALSE(manifests(ReproduceTarget::Any, OutcomeKind::Ok, false));
+  EXPECT_FALSE(scalefuzz::cli::parse_reproduce_target("slow"));
+  EXPECT_EQ(*scalefuzz::cli::parse_reproduce_target("race"), ReproduceTarget::Race);
+}
+
+TEST(ReproducePlan, ReplayArgvNamesSeedNoiseAnalysisAndTheMpiexecCommand) {
+  scalefuzz::harness::RunSpec spec;
+  spec.nprocs = 4;
+  spec.seed = 77;
+  spec.noise.mode = "application";
+  spec.noise.settings = {{"scale", "1.2"}};
+  spec.argv = {"/b/app", "--x", "1"};
+  spec.timeout = std::chrono::milliseconds(6000);
+  spec.env = {{"OMP_NUM_THREADS", "1"}};
+  auto argv = scalefuzz::cli::replay_exec_argv("/b/scalefuzz", spec, {"mpiexec", "-launcher", "fork"}, "auto",
+                                               "/sys/run", "/out/replay");
+  const std::vector<std::string> expected = {
+      "env", "OMP_NUM_THREADS=1", "/b/scalefuzz", "exec", "--noise", "application", "--noise-set", "scale=1.2",
+      "--noise-set", "analysis=/sys/run", "--seed", "77", "--timeout", "6s", "--oversubscribe", "auto", "--out",
+      "/out/replay", "--", "mpiexec", "-launcher", "fork", "-n", "4", "/b/app", "--x", "1"};
+  EXPECT_EQ(argv, expected);
+}
+
+}  // namespace

@@ -1,0 +1,50 @@
+// The Races section of report.html (html_races.cpp).
+#include "html_races.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using scalefuzz::detectors::Finding;
+using scalefuzz::harness::ReportData;
+
+Finding unintended(const std::string& run, const std::string& noise) {
+  Finding f;
+  f.detector = "races";
+  f.kind = "unintended-match";
+  f.run_id = run;
+  f.ranks = {3, 1};
+  f.details = {{"receive_routine", "routine_a (case2.c:62)"}, {"send_routine", "routine_b (case2.c:68)"},
+               {"tag", 11}, {"communicator", 0}, {"receiving_rank", 1}, {"sending_rank", 3},
+               {"occurrences_in_run", 5}, {"noise", noise}, {"campaign_point", "np4"}};
+  return f;
+}
+
+TEST(HtmlRaces, TableNamesBothRoutinesTagCommRanksAndNoise) {
+  ReportData data;
+  data.findings.push_back(Finding{});  // an outcome finding first: links use the global index
+  data.findings.push_back(unintended("np4-application-r0", "application-scale1.2"));
+  const std::string html = scalefuzz::harness::html::races_section(data);
+  EXPECT_NE(html.find("<section id=\"races\"><h2>Races (1 unintended matches)"), std::string::npos) << html;
+  EXPECT_NE(html.find("<code>routine_a (case2.c:62)</code>"), std::string::npos);
+  EXPECT_NE(html.find("<code>routine_b (case2.c:68)</code>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">11</td><td class=\"num\">0</td><td class=\"num\">3 &#8594; 1</td>"),
+            std::string::npos) << html;
+  EXPECT_NE(html.find("data-noise=\"application-scale1.2\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"#finding-2\""), std::string::npos);
+}
+
+TEST(HtmlRaces, NondeterministicPointsAreListedAndEscaped) {
+  ReportData data;
+  Finding f;
+  f.detector = "races";
+  f.kind = "nondeterministic-matching";
+  f.severity = scalefuzz::detectors::Severity::Info;
+  f.details = {{"campaign_point", "np4 x=<b>"}, {"runs", 6}, {"distinct_order_hashes", 4}, {"quiet_runs", 2}};
+  data.findings.push_back(f);
+  const std::string html = scalefuzz::harness::html::races_section(data);
+  EXPECT_NE(html.find("No unintended message match."), std::string::npos);
+  EXPECT_NE(html.find("<li>np4 x=&lt;b&gt;: 4 matching orders in 6 runs (2 quiet)</li>"), std::string::npos) << html;
+}
+
+}  // namespace

@@ -1,0 +1,180 @@
+#include "model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace scalefuzz::noise {
+
+std::vector<std::uint64_t> packetize(std::uint64_t bytes, std::uint64_t packet_size) {
+  if (packet_size == 0) packet_size = 1;
+  std::vector<std::uint64_t> out;
+  if (bytes == 0) return {0};  // a header-only message still occupies a packet slot
+  for (std::uint64_t left = bytes; left > 0; left -= std::min(left, packet_size)) out.push_back(std::min(left, packet_size));
+  return out;
+}
+
+double formula1(const std::vector<std::uint64_t>& packet_sizes, std::size_t n, const VbqParams& p) {
+  double d = 0;
+  for (std::size_t i = 0; i < n && i < packet_sizes.size(); ++i)
+    d += static_cast<double>(packet_sizes[i]) / p.bandwidth * 1e9 + p.latency_ns;
+  return d * p.scale;
+}
+
+void VirtualBufferQueue::drain(std::uint64_t now) {
+  double t = static_cast<double>(now);
+  while (!q_.empty() && head_start_ + tx_ns(q_.front()) <= t) {
+    head_start_ += tx_ns(q_.front());
+    q_.pop_front();
+  }
+  if (q_.empty()) head_start_ = t;  // an idle link starts the next packet at once
+}
+
+std::size_t VirtualBufferQueue::length(std::uint64_t now) {
+  drain(now);
+  return q_.size();
+}
+
+std::uint64_t VirtualBufferQueue::offer(std::uint64_t now, std::uint64_t bytes) {
+  drain(now);
+  std::vector<std::uint64_t> msg = packetize(bytes, p_.packet_size);
+  std::uint64_t n_l = q_.size(), n_m = msg.size();
+  std::uint64_t delay = 0;
+  if (n_l + n_m > p_.threshold) {
+    // N = N_m + (N_l - N_s) packets from the head must leave before the
+    // message fits (Figure 6); the head packet is part-way transmitted, which
+    // Formula 1 ignores, as the paper does.
+    std::size_t n = static_cast<std::size_t>(n_m + n_l - p_.threshold);
+    std::vector<std::uint64_t> ahead(q_.begin(), q_.end());
+    ahead.insert(ahead.end(), msg.begin(), msg.end());
+    delay = static_cast<std::uint64_t>(std::llround(formula1(ahead, n, p_)));
+  }
+  q_.insert(q_.end(), msg.begin(), msg.end());
+  return delay;
+}
+
+std::vector<std::size_t> split_send_sets(const std::vector<std::uint64_t>& t, std::uint64_t min_noise) {
+  std::vector<std::size_t> starts;
+  for (std::size_t k = 0; k < t.size(); ++k)
+    if (k == 0 || t[k] - t[k - 1] > min_noise) starts.push_back(k);
+  return starts;
+}
+
+std::vector<double> formula2(const std::vector<std::uint64_t>& t, const std::vector<std::size_t>& starts, double scale) {
+  std::vector<double> v;
+  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+    double sum = 0;
+    for (std::size_t k = starts[i]; k < starts[i + 1]; ++k) sum += static_cast<double>(t[k + 1] - t[k]);
+    v.push_back(sum * scale);
+  }
+  return v;
+}
+
+void SendSetAnalyzer::end_epoch(std::uint64_t min_noise, double scale, Analysis& out) {
+  ++out.epochs;
+  for (auto& [id, times] : epoch_) {
+    std::vector<std::size_t> starts = split_send_sets(times, min_noise);
+    std::vector<double> v = formula2(times, starts, scale);
+    // Two send sets of one message id inside one epoch: nothing (tag,
+    // communicator or synchronization) isolates them: C_msgid and C_sync fail.
+    if (starts.size() >= 2 && std::find(out.unsafe.begin(), out.unsafe.end(), id) == out.unsafe.end())
+      out.unsafe.push_back(id);
+    std::vector<double>& best = out.noise[id];
+    if (best.size() < v.size()) best.resize(v.size(), 0.0);
+    for (std::size_t i = 0; i < v.size(); ++i) best[i] = std::max(best[i], v[i]);
+    if (best.empty()) out.noise.erase(id);
+  }
+  epoch_.clear();
+}
+
+std::string format_analysis(const Analysis& a) {
+  std::ostringstream o;
+  o << "ninja-analysis 1\n";
+  o << "rank " << a.rank << " size " << a.size << "\n";
+  o << "min_noise_ns " << a.min_noise << "\n";
+  o << "epochs " << a.epochs << "\n";
+  for (const auto& [id, v] : a.noise) {
+    o << "msgid " << id.first << " " << id.second;
+    for (double x : v) o << " " << static_cast<std::uint64_t>(std::llround(x));
+    o << "\n";
+  }
+  for (const MsgId& id : a.unsafe) o << "unsafe " << id.first << " " << id.second << "\n";
+  return o.str();
+}
+
+std::optional<Analysis> parse_analysis(const std::string& text, std::string& error) {
+  std::istringstream in(text);
+  std::string line;
+  Analysis a;
+  int lineno = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream ls(line);
+    std::string key;
+    if (!(ls >> key)) continue;
+    auto bad = [&](const char* what) {
+      error = "line " + std::to_string(lineno) + ": " + what;
+      return std::nullopt;
+    };
+    if (!header) {
+      int version = 0;
+      if (key != "ninja-analysis" || !(ls >> version) || version != 1) return bad("not a ninja-analysis 1 file");
+      header = true;
+    } else if (key == "rank") {
+      std::string s;
+      if (!(ls >> a.rank >> s >> a.size) || s != "size") return bad("bad rank line");
+    } else if (key == "min_noise_ns") {
+      if (!(ls >> a.min_noise)) return bad("bad min_noise_ns");
+    } else if (key == "epochs") {
+      if (!(ls >> a.epochs)) return bad("bad epochs");
+    } else if (key == "msgid" || key == "unsafe") {
+      MsgId id;
+      if (!(ls >> id.first >> id.second)) return bad("bad message id");
+      if (key == "unsafe") {
+        a.unsafe.push_back(id);
+        continue;
+      }
+      std::vector<double>& v = a.noise[id];
+      std::uint64_t x = 0;
+      while (ls >> x) v.push_back(static_cast<double>(x));
+      if (!ls.eof()) return bad("bad noise value");
+    }
+  }
+  if (!header) {
+    error = "empty analysis file";
+    return std::nullopt;
+  }
+  return a;
+}
+
+std::uint64_t SendSetTracker::on_send(const Analysis& a, MsgId id, std::uint64_t t) {
+  PerId& s = state_[id];
+  if (s.any && t - s.last > a.min_noise) ++s.set;
+  s.any = true;
+  s.last = t;
+  if (std::find(a.unsafe.begin(), a.unsafe.end(), id) == a.unsafe.end()) return 0;
+  auto it = a.noise.find(id);
+  if (it == a.noise.end() || s.set >= it->second.size()) return 0;  // last set: no noise
+  return static_cast<std::uint64_t>(std::llround(it->second[s.set]));
+}
+
+std::uint64_t Rng::next() {
+  std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t random_delay(Rng& rng, double p, std::uint64_t max_delay) {
+  if (max_delay == 0 || rng.uniform() >= p) return 0;
+  return 1 + static_cast<std::uint64_t>(rng.uniform() * static_cast<double>(max_delay - 1) + 0.5);
+}
+
+std::uint64_t DueOrder::due(int dest, std::uint64_t comm_key, std::uint64_t wanted) {
+  std::uint64_t& last = last_[{dest, comm_key}];
+  last = std::max(last, wanted);
+  return last;
+}
+
+}  // namespace scalefuzz::noise

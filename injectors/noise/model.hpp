@@ -1,0 +1,128 @@
+// NINJA's math as pure functions (no MPI), after Sato et al. PPoPP'17
+// sections 4.1-4.2. Times are nanoseconds.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scalefuzz::noise {
+
+struct VbqParams {
+  double bandwidth = 3.14e9;        // B, bytes/s
+  double latency_ns = 250;          // C
+  double scale = 1.0;               // S_p
+  std::uint64_t threshold = 16;     // N_s, packets
+  std::uint64_t packet_size = 4096; // bytes
+};
+
+// Packets of a message: ceil(bytes / packet_size), at least one (the header).
+std::vector<std::uint64_t> packetize(std::uint64_t bytes, std::uint64_t packet_size);
+
+// Formula 1: D = (sum_{i=1..N} P_s[i]/B + C) * S_p over the first N packets.
+double formula1(const std::vector<std::uint64_t>& packet_sizes, std::size_t n, const VbqParams& p);
+
+// Virtual buffer queue (4.1.1): counts packets that would still be queued;
+// each packet leaves after (size/B + C) * S_p of transmission.
+class VirtualBufferQueue {
+ public:
+  explicit VirtualBufferQueue(VbqParams p) : p_(p) {}
+  // A message of `bytes` is sent at `now`: returns the delay before it may be
+  // issued (0 while the queue stays within N_s) and enqueues its packets.
+  std::uint64_t offer(std::uint64_t now, std::uint64_t bytes);
+  std::size_t length(std::uint64_t now);  // N_l at `now`
+
+ private:
+  void drain(std::uint64_t now);
+  double tx_ns(std::uint64_t size) const { return (static_cast<double>(size) / p_.bandwidth * 1e9 + p_.latency_ns) * p_.scale; }
+  VbqParams p_;
+  std::deque<std::uint64_t> q_;
+  double head_start_ = 0;  // when the head packet started transmitting
+};
+
+// A message id: tag + communicator (the recorder's comm id).
+using MsgId = std::pair<std::int32_t, std::uint32_t>;
+
+// Send sets of one message id (4.2.1): a new set starts where the interval
+// to the previous send exceeds D_m. Returns the index of each set's first send.
+std::vector<std::size_t> split_send_sets(const std::vector<std::uint64_t>& send_times, std::uint64_t min_noise);
+
+// Formula 2: V_i = (sum_{k=m_i}^{m_{i+1}-1} D_k) * S_a with D_k = t[k+1]-t[k];
+// one value per set but the last (no noise on the last set of an epoch).
+std::vector<double> formula2(const std::vector<std::uint64_t>& send_times, const std::vector<std::size_t>& set_starts,
+                             double scale);
+
+// Epoch detection (4.2.1): at a global synchronization the epoch ends when
+// the global send and receive counts are equal (no message in flight).
+inline bool epoch_ends(std::uint64_t global_sends, std::uint64_t global_recvs) { return global_sends == global_recvs; }
+
+// What a system-centric run learns, per rank.
+struct Analysis {
+  int rank = 0, size = 0;
+  std::uint64_t min_noise = 0;  // D_m: smallest injected delay (0: none injected)
+  std::uint64_t epochs = 0;
+  std::map<MsgId, std::vector<double>> noise;  // V_i per send set, max over epochs
+  std::vector<MsgId> unsafe;                   // violate both C_msgid and C_sync
+};
+
+// Accumulates the sends of the current epoch and folds them into an Analysis
+// at each epoch end (V_i = max over epochs).
+class SendSetAnalyzer {
+ public:
+  void send(MsgId id, std::uint64_t t) { epoch_[id].push_back(t); }
+  void end_epoch(std::uint64_t min_noise, double scale, Analysis& out);
+
+ private:
+  std::map<MsgId, std::vector<std::uint64_t>> epoch_;
+};
+
+std::string format_analysis(const Analysis& a);
+// Parses format_analysis's text; nullopt (with `error` set) when malformed.
+std::optional<Analysis> parse_analysis(const std::string& text, std::string& error);
+
+// Application-centric decision at run time: which send set of its epoch a
+// message id is in (same splitting rule as the analysis), and its V_i.
+class SendSetTracker {
+ public:
+  // The send's noise in ns (0 for the last set, or an id that is safe).
+  std::uint64_t on_send(const Analysis& a, MsgId id, std::uint64_t t);
+  void new_epoch() { state_.clear(); }
+
+ private:
+  struct PerId {
+    std::uint64_t last = 0;
+    std::size_t set = 0;
+    bool any = false;
+  };
+  std::map<MsgId, PerId> state_;
+};
+
+// Deterministic per-rank random stream (splitmix64) for the random mode.
+class Rng {
+ public:
+  Rng(std::uint64_t seed, int rank) : s_(seed ^ (0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(rank) + 1))) {}
+  std::uint64_t next();
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+ private:
+  std::uint64_t s_;
+};
+
+// Random mode: with probability p a delay uniform in (0, max_delay], else 0.
+std::uint64_t random_delay(Rng& rng, double p, std::uint64_t max_delay);
+
+// Non-overtaking: a send to the same destination and communicator may not be
+// due before the previous one. Returns the due time to use and remembers it.
+class DueOrder {
+ public:
+  std::uint64_t due(int dest, std::uint64_t comm_key, std::uint64_t wanted);
+
+ private:
+  std::map<std::pair<int, std::uint64_t>, std::uint64_t> last_;
+};
+
+}  // namespace scalefuzz::noise

@@ -1,0 +1,327 @@
+// The noise modes at run time: decides each send's delay, hands delayed sends
+// to the send thread, detects epochs at global collectives, writes ninja/.
+#include <sys/stat.h>
+#include <time.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "config.hpp"
+#include "hooks.hpp"
+#include "model.hpp"
+#include "record.hpp"
+#include "scalefuzz/trace/ops.hpp"
+#include "sender.hpp"
+
+namespace scalefuzz::inject {
+
+namespace {
+using noise::Config;
+using noise::Mode;
+namespace ops = trace::ops;
+
+std::uint64_t realtime_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+struct Runtime {
+  Config cfg;
+  int rank = 0, size = 1;
+  noise::Sender sender;
+  bool sender_running = false;
+  std::mutex mu;  // decisions below; never held across a PMPI call
+  noise::Rng rng{0, 0};
+  std::unique_ptr<noise::VirtualBufferQueue> vbq;
+  noise::DueOrder order;
+  noise::SendSetAnalyzer analyzer;
+  noise::SendSetTracker tracker;
+  noise::Analysis analysis;      // system: being built; application: loaded
+  std::uint64_t min_injected = 0;
+  std::atomic<std::uint64_t> sends{0}, recvs{0};
+  bool count_recvs = false;      // receive counts exist only while recording
+  FILE* delays = nullptr;
+};
+Runtime* g_rt = nullptr;
+
+// Time this thread spent blocked in its own delayed blocking sends: send
+// intervals are measured without it, or a delayed send would split its own
+// send set from the next send.
+thread_local std::uint64_t tl_blocked_ns = 0;
+
+void busy_wait(std::uint64_t ns) {
+  std::uint64_t end = realtime_ns() + ns;
+  while (realtime_ns() < end) __builtin_ia32_pause();
+}
+
+std::uint32_t comm_id(MPI_Comm comm) {
+  StateLock lock;
+  CommInfo* ci = comm_info(comm);
+  return ci != nullptr ? ci->id : trace::kCommNull;
+}
+
+// The smallest delay system mode can inject when it injected none: one full
+// packet through Formula 1. Send sets split on intervals longer than D_m.
+std::uint64_t min_noise(const Runtime& rt) {
+  if (rt.min_injected > 0) return rt.min_injected;
+  std::vector<std::uint64_t> one{rt.cfg.vbq.packet_size};
+  return static_cast<std::uint64_t>(noise::formula1(one, 1, rt.cfg.vbq)) + 1;
+}
+
+// The delay this send gets from the mode, in ns (0 = none).
+// `now` drives the VBQ (real time); `app_now` the send-set timelines.
+std::uint64_t decide(Runtime& rt, const SendIssue& s, std::uint64_t now, std::uint64_t app_now) {
+  std::lock_guard<std::mutex> lock(rt.mu);
+  switch (rt.cfg.mode) {
+    case Mode::Random:
+      return noise::random_delay(rt.rng, rt.cfg.probability, rt.cfg.delay_ns);
+    case Mode::System: {
+      std::uint64_t bytes = static_cast<std::uint64_t>(type_bytes(s.type, s.count));
+      std::uint64_t d = rt.vbq->offer(now, bytes);
+      rt.analyzer.send({s.tag, comm_id(s.comm)}, app_now);
+      if (d > 0 && (rt.min_injected == 0 || d < rt.min_injected)) rt.min_injected = d;
+      return d;
+    }
+    case Mode::Application:  // Formula 2's S_a is this run's: the analysis holds unscaled sums
+      return static_cast<std::uint64_t>(static_cast<double>(rt.tracker.on_send(rt.analysis, {s.tag, comm_id(s.comm)}, app_now)) *
+                                        rt.cfg.app_scale);
+    default:
+      return 0;
+  }
+}
+
+int send_init(const SendIssue& s, MPI_Request* req) {
+  void* buf = const_cast<void*>(s.buf);
+  if (s.op == ops::Ssend || s.op == ops::Issend) return PMPI_Ssend_init(buf, s.count, s.type, s.dest, s.tag, s.comm, req);
+  if (s.op == ops::Rsend || s.op == ops::Irsend) return PMPI_Rsend_init(buf, s.count, s.type, s.dest, s.tag, s.comm, req);
+  return PMPI_Send_init(buf, s.count, s.type, s.dest, s.tag, s.comm, req);
+}
+
+void log_delay(Runtime& rt, const SendIssue& s, std::uint64_t delay) {
+  if (rt.delays == nullptr) return;
+  std::uint64_t seq = tl_current != nullptr ? tl_current->seq : 0;
+  int world = s.dest;
+  {
+    StateLock lock;
+    world = world_peer(comm_info(s.comm), s.dest);
+  }
+  std::fprintf(rt.delays, "%llu %d %d %u %lld %llu\n", static_cast<unsigned long long>(seq), world, s.tag,
+               comm_id(s.comm), static_cast<long long>(type_bytes(s.type, s.count)),
+               static_cast<unsigned long long>(delay));
+}
+
+bool issue_send(void* ctx, const SendIssue& s, MPI_Request* req, int* rc) {
+  auto& rt = *static_cast<Runtime*>(ctx);
+  rt.sends.fetch_add(1, std::memory_order_relaxed);
+  if (s.dest == MPI_PROC_NULL) return false;
+  if (s.op == ops::Bsend || s.op == ops::Ibsend || s.op == ops::Sendrecv || s.op == ops::Sendrecv_replace) {
+    // Never deferred: buffered sends may reuse their buffer at once, Sendrecv
+    // receives too. They wait for the deferred sends of their channel so as
+    // not to overtake them.
+    for (timespec ts{0, 20000}; rt.sender.unstarted({s.dest, s.comm});) nanosleep(&ts, nullptr);
+    return false;
+  }
+  std::uint64_t now = realtime_ns();
+  std::uint64_t delay = decide(rt, s, now, now - tl_blocked_ns);
+  std::pair<int, MPI_Comm> channel{s.dest, s.comm};
+  std::uint64_t due;
+  {
+    std::lock_guard<std::mutex> lock(rt.mu);
+    bool behind = rt.sender.unstarted(channel);
+    if (delay == 0 && !behind) return false;
+    due = rt.order.due(s.dest, comm_id(s.comm), now + delay);
+  }
+  MPI_Request persistent = MPI_REQUEST_NULL;
+  *rc = send_init(s, &persistent);
+  if (*rc != MPI_SUCCESS) return true;
+  log_delay(rt, s, due - now);
+  if (!s.blocking) {
+    auto* state = new noise::GreqState();
+    *rc = PMPI_Grequest_start(noise::greq_query, noise::greq_free, noise::greq_cancel, state, req);
+    if (*rc != MPI_SUCCESS) {
+      delete state;
+      PMPI_Request_free(&persistent);
+      return true;
+    }
+    rt.sender.defer(persistent, due, channel, *req, state, nullptr);
+    return true;
+  }
+  // Blocking send (paper 5.2): the send thread starts it; this thread waits
+  // without holding any lock, so a receive the peer needs first cannot be
+  // stuck behind it.
+  auto done = std::make_shared<noise::BlockingDone>();
+  rt.sender.defer(persistent, due, channel, MPI_REQUEST_NULL, nullptr, done);
+  std::uint64_t nap = 1000;
+  while (!done->done.load(std::memory_order_acquire)) {
+    timespec ts{0, static_cast<long>(nap)};
+    nanosleep(&ts, nullptr);
+    if (nap < 50000) nap *= 2;
+  }
+  *rc = done->rc;
+  tl_blocked_ns += realtime_ns() - now;
+  return true;
+}
+
+bool is_global(MPI_Comm comm, int world) {
+  int inter = 0, n = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return false;
+  return PMPI_Comm_size(comm, &n) == MPI_SUCCESS && n == world;
+}
+
+// Epoch detection (4.2.1): every rank enters the same global collectives in
+// the same order, so the extra Allreduce on the same communicator matches.
+void before_collective(void* ctx, std::uint16_t, MPI_Comm comm) {
+  auto& rt = *static_cast<Runtime*>(ctx);
+  if (rt.cfg.mode != Mode::System && rt.cfg.mode != Mode::Application) return;
+  if (!is_global(comm, rt.size)) return;
+  bool ends = true;
+  if (rt.count_recvs) {
+    unsigned long long local[2] = {rt.sends.load(), rt.recvs.load()}, global[2] = {0, 0};
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (PMPI_Iallreduce(local, global, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm, &r) != MPI_SUCCESS) return;
+    // Polled with naps: ranks may outnumber cores (MPICH would spin).
+    int flag = 0;
+    while (PMPI_Test(&r, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag) {
+      timespec ts{0, 2000};
+      nanosleep(&ts, nullptr);
+    }
+    ends = noise::epoch_ends(global[0], global[1]);
+  }
+  if (!ends) return;
+  std::lock_guard<std::mutex> lock(rt.mu);
+  if (rt.cfg.mode == Mode::System) rt.analyzer.end_epoch(min_noise(rt), 1.0, rt.analysis);
+  else rt.tracker.new_epoch();
+}
+
+void after_call(void* ctx, std::uint16_t, std::uint8_t cls) {
+  auto& rt = *static_cast<Runtime*>(ctx);
+  auto c = static_cast<trace::OpClass>(cls);
+  if (rt.cfg.mode != Mode::Local) return;
+  // The paper's printf-after-every-call tool overhead: sends, receives and matching functions.
+  switch (c) {
+    case trace::OpClass::Send: case trace::OpClass::Recv: case trace::OpClass::Sendrecv: case trace::OpClass::Isend:
+    case trace::OpClass::Irecv: case trace::OpClass::Start: case trace::OpClass::Completion: case trace::OpClass::Probe:
+      busy_wait(rt.cfg.delay_ns);
+      break;
+    default:
+      break;
+  }
+}
+
+void on_receive(void* ctx) { static_cast<Runtime*>(ctx)->recvs.fetch_add(1, std::memory_order_relaxed); }
+
+std::string ninja_dir(const std::string& run_dir) { return run_dir + "/ninja"; }
+
+bool load_analysis(Runtime& rt) {
+  if (rt.cfg.analysis_dir.empty()) {
+    std::fprintf(stderr,
+                 "scalefuzz noise: application mode needs SCALEFUZZ_NOISE_ANALYSIS (a system-centric run's directory); "
+                 "running without noise\n");
+    return false;
+  }
+  std::string path = ninja_dir(rt.cfg.analysis_dir) + "/" + std::to_string(rt.rank) + ".analysis";
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "scalefuzz noise: cannot read %s (SCALEFUZZ_NOISE_ANALYSIS=%s); running without noise\n",
+                 path.c_str(), rt.cfg.analysis_dir.c_str());
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string error;
+  auto a = noise::parse_analysis(text.str(), error);
+  if (!a) {
+    std::fprintf(stderr, "scalefuzz noise: %s: %s; running without noise\n", path.c_str(), error.c_str());
+    return false;
+  }
+  rt.analysis = std::move(*a);
+  return true;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp";
+  std::ofstream out(tmp);
+  out << text;
+  out.close();
+  if (out) std::rename(tmp.c_str(), path.c_str());  // readers never see half a file
+}
+}  // namespace
+
+int noise_required_thread_level() {
+  noise::Config c = noise::read_config();
+  bool thread = c.mode == Mode::Random || c.mode == Mode::System || c.mode == Mode::Application;
+  return thread ? MPI_THREAD_MULTIPLE : -1;
+}
+
+void noise_start() {
+  Config cfg = noise::read_config();
+  if (cfg.mode == Mode::None) return;
+  auto* rt = new Runtime();
+  rt->cfg = cfg;
+  rt->rank = g_state->rank;
+  rt->size = g_state->size;
+  rt->rng = noise::Rng(cfg.seed, rt->rank);
+  rt->count_recvs = g_state->recording;
+  rt->analysis.rank = rt->rank;
+  rt->analysis.size = rt->size;
+  if (cfg.mode == Mode::System) rt->vbq = std::make_unique<noise::VirtualBufferQueue>(cfg.vbq);
+  if (cfg.mode == Mode::Application && !load_analysis(*rt)) {
+    delete rt;
+    return;
+  }
+  bool delaying = cfg.mode != Mode::Local;
+  if (delaying) {
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    if (level != MPI_THREAD_MULTIPLE) {
+      std::fprintf(stderr, "scalefuzz noise: MPI_THREAD_MULTIPLE not granted; no noise\n");
+      delete rt;
+      return;
+    }
+    if (!cfg.run_dir.empty()) {
+      std::string dir = ninja_dir(cfg.run_dir);
+      if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+        std::fprintf(stderr, "scalefuzz noise: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
+      std::string path = dir + "/" + std::to_string(rt->rank) + ".delays";
+      rt->delays = std::fopen(path.c_str(), "w");
+      if (rt->delays != nullptr) setvbuf(rt->delays, nullptr, _IOLBF, 0);  // a crash keeps every line
+    }
+    rt->sender.start();
+    rt->sender_running = true;
+  }
+  g_rt = rt;
+  NoiseHooks h;
+  h.ctx = rt;
+  if (delaying) h.issue_send = issue_send;
+  // No before_completion: a deferred nonblocking send is a generalized
+  // request that completes only when the send thread has finished it.
+  h.before_collective = before_collective;
+  h.after_call = after_call;
+  h.on_receive = on_receive;
+  install_noise_hooks(&h);
+}
+
+void noise_stop() {
+  Runtime* rt = g_rt;
+  if (rt == nullptr) return;
+  install_noise_hooks(nullptr);
+  if (rt->sender_running) rt->sender.stop();
+  if (rt->delays != nullptr) std::fclose(rt->delays);
+  rt->delays = nullptr;
+  if (rt->cfg.mode == Mode::System && !rt->cfg.run_dir.empty()) {
+    // MPI_Finalize is the last global synchronization: it ends the last epoch.
+    rt->analyzer.end_epoch(min_noise(*rt), 1.0, rt->analysis);
+    rt->analysis.min_noise = min_noise(*rt);
+    write_file(ninja_dir(rt->cfg.run_dir) + "/" + std::to_string(rt->rank) + ".analysis",
+               noise::format_analysis(rt->analysis));
+  }
+  g_rt = nullptr;
+  delete rt;
+}
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,156 @@
+// NINJA's math on synthetic send timelines (no MPI).
+#include "model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace scalefuzz::noise {
+namespace {
+
+VbqParams params(std::uint64_t threshold, std::uint64_t packet) {
+  VbqParams p;
+  p.bandwidth = 1e9;  // 1 byte/ns
+  p.latency_ns = 10;
+  p.scale = 1;
+  p.threshold = threshold;
+  p.packet_size = packet;
+  return p;
+}
+
+TEST(NoiseModel, PacketizeSplitsIntoFixedSizePackets) {
+  EXPECT_EQ(packetize(0, 100), (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(packetize(250, 100), (std::vector<std::uint64_t>{100, 100, 50}));
+  EXPECT_EQ(packetize(100, 100), (std::vector<std::uint64_t>{100}));
+}
+
+TEST(NoiseModel, Formula1SumsFirstNPacketsTimesScale) {
+  VbqParams p = params(1, 100);
+  p.scale = 2;
+  // (100/1 + 10) + (50/1 + 10) = 170, times S_p = 340.
+  EXPECT_DOUBLE_EQ(formula1({100, 50, 7}, 2, p), 340.0);
+  EXPECT_DOUBLE_EQ(formula1({100}, 0, p), 0.0);
+}
+
+TEST(NoiseModel, VbqDelaysOnlyBeyondThreshold) {
+  VirtualBufferQueue q(params(3, 100));  // each 100-byte packet takes 110 ns
+  EXPECT_EQ(q.offer(1000, 100), 0u);  // N_l 0 + 1 <= 3
+  EXPECT_EQ(q.offer(1000, 100), 0u);
+  EXPECT_EQ(q.offer(1000, 100), 0u);  // queue holds 3 = N_s
+  // N_l 3 + N_m 1 > 3: N = 1 + (3 - 3) = 1 packet must leave: 110 ns.
+  EXPECT_EQ(q.offer(1000, 100), 110u);
+  // N_l 4 + N_m 2 > 3: N = 2 + 4 - 3 = 3 packets: 330 ns.
+  EXPECT_EQ(q.offer(1000, 200), 330u);
+}
+
+TEST(NoiseModel, VbqDrainsOverTime) {
+  VirtualBufferQueue q(params(2, 100));
+  q.offer(0, 300);  // 3 packets, over the threshold
+  EXPECT_EQ(q.length(0), 3u);
+  EXPECT_EQ(q.length(110), 2u);
+  EXPECT_EQ(q.length(330), 0u);
+  EXPECT_EQ(q.offer(10000, 100), 0u);  // idle link: no congestion left
+}
+
+TEST(NoiseModel, SendSetsSplitWhereIntervalExceedsMinNoise) {
+  // Two bursts separated by 100 ns; D_m = 10.
+  std::vector<std::uint64_t> t{0, 5, 10, 110, 112};
+  EXPECT_EQ(split_send_sets(t, 10), (std::vector<std::size_t>{0, 3}));
+  EXPECT_EQ(split_send_sets(t, 1000), (std::vector<std::size_t>{0}));
+  EXPECT_TRUE(split_send_sets({}, 10).empty());
+}
+
+TEST(NoiseModel, Formula2IsScaledSpanToNextSetAndSkipsLastSet) {
+  std::vector<std::uint64_t> t{0, 5, 10, 110, 112, 300};
+  std::vector<std::size_t> sets = split_send_sets(t, 10);  // {0,1,2} {3,4} {5}
+  ASSERT_EQ(sets, (std::vector<std::size_t>{0, 3, 5}));
+  std::vector<double> v = formula2(t, sets, 1.2);
+  ASSERT_EQ(v.size(), 2u);  // none for the last set
+  EXPECT_DOUBLE_EQ(v[0], 110 * 1.2);
+  EXPECT_DOUBLE_EQ(v[1], (300 - 110) * 1.2);
+}
+
+TEST(NoiseModel, AnalyzerKeepsMaxOverEpochsAndFlagsUnsafeIds) {
+  Analysis a;
+  SendSetAnalyzer an;
+  MsgId racy{7, 0}, isolated{8, 0};
+  // Epoch 1: tag 7 has two sets (100 apart); tag 8 one set.
+  for (std::uint64_t t : {0, 1, 100}) an.send(racy, t);
+  for (std::uint64_t t : {2, 3}) an.send(isolated, t);
+  an.end_epoch(10, 1.0, a);
+  // Epoch 2: tag 7 again, wider gap.
+  for (std::uint64_t t : {1000, 1300}) an.send(racy, t);
+  an.end_epoch(10, 1.0, a);
+  EXPECT_EQ(a.epochs, 2u);
+  ASSERT_EQ(a.noise.count(racy), 1u);
+  EXPECT_EQ(a.noise[racy], (std::vector<double>{300}));
+  EXPECT_EQ(a.noise.count(isolated), 0u);
+  EXPECT_EQ(a.unsafe, (std::vector<MsgId>{racy}));
+}
+
+TEST(NoiseModel, EpochEndsOnlyWithoutMessagesInFlight) {
+  EXPECT_TRUE(epoch_ends(10, 10));
+  EXPECT_FALSE(epoch_ends(11, 10));
+}
+
+TEST(NoiseModel, AnalysisFileRoundTripsAndRejectsGarbage) {
+  Analysis a;
+  a.rank = 3;
+  a.size = 4;
+  a.min_noise = 1500;
+  a.epochs = 2;
+  a.noise[{5, 0}] = {1000, 2000};
+  a.unsafe = {{5, 0}};
+  std::string err;
+  auto b = parse_analysis(format_analysis(a), err);
+  ASSERT_TRUE(b) << err;
+  EXPECT_EQ(b->rank, 3);
+  EXPECT_EQ(b->size, 4);
+  EXPECT_EQ(b->min_noise, 1500u);
+  EXPECT_EQ(b->epochs, 2u);
+  EXPECT_EQ(b->noise[(MsgId{5, 0})], (std::vector<double>{1000, 2000}));
+  EXPECT_EQ(b->unsafe, a.unsafe);
+  EXPECT_FALSE(parse_analysis("hello\n", err));
+  EXPECT_FALSE(parse_analysis("ninja-analysis 1\nmsgid x\n", err));
+  EXPECT_NE(err.find("line 2"), std::string::npos);
+}
+
+TEST(NoiseModel, TrackerDelaysAllButTheLastSetOfUnsafeIds) {
+  Analysis a;
+  a.min_noise = 10;
+  a.noise[{7, 0}] = {500};
+  a.unsafe = {{7, 0}};
+  SendSetTracker tr;
+  EXPECT_EQ(tr.on_send(a, {7, 0}, 0), 500u);    // set 0
+  EXPECT_EQ(tr.on_send(a, {7, 0}, 5), 500u);    // still set 0
+  EXPECT_EQ(tr.on_send(a, {7, 0}, 200), 0u);    // set 1: last, no noise
+  EXPECT_EQ(tr.on_send(a, {9, 0}, 201), 0u);    // safe id
+  tr.new_epoch();
+  EXPECT_EQ(tr.on_send(a, {7, 0}, 1000), 500u); // new epoch restarts at set 0
+}
+
+TEST(NoiseModel, RandomDelaysAreSeededAndBounded) {
+  Rng a(42, 1), b(42, 1), c(42, 2);
+  int delayed = 0;
+  bool differs = false;
+  for (int i = 0; i < 1000; ++i) {
+    std::uint64_t x = random_delay(a, 0.3, 1000), y = random_delay(b, 0.3, 1000), z = random_delay(c, 0.3, 1000);
+    EXPECT_EQ(x, y);
+    differs |= x != z;
+    EXPECT_LE(x, 1000u);
+    delayed += x > 0;
+  }
+  EXPECT_TRUE(differs);
+  EXPECT_GT(delayed, 230);
+  EXPECT_LT(delayed, 370);
+}
+
+TEST(NoiseModel, DueTimesAreMonotonePerChannel) {
+  DueOrder o;
+  EXPECT_EQ(o.due(1, 0, 500), 500u);
+  EXPECT_EQ(o.due(1, 0, 100), 500u);  // may not overtake the earlier send
+  EXPECT_EQ(o.due(2, 0, 100), 100u);  // another destination is independent
+  EXPECT_EQ(o.due(1, 9, 100), 100u);  // another communicator too
+  EXPECT_EQ(o.due(1, 0, 900), 900u);
+}
+
+}  // namespace
+}  // namespace scalefuzz::noise

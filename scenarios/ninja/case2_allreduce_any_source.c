@@ -1,0 +1,99 @@
+/* ninja_case2 — NINJA case 2 (Sato et al., PPoPP'17, Figures 9 and 10):
+ * sends to random destinations, an MPI_Allreduce of the per-destination
+ * counts, then MPI_ANY_SOURCE receives.
+ *
+ * Every iteration runs Routine A, Routine X, Routine B. In A and B each rank
+ * sends --messages messages (MPI_Isend) to destinations it draws at random
+ * (never itself), fills counts[dest], MPI_Allreduce(SUM)s the counts to learn
+ * how many messages it will get, receives them with MPI_ANY_SOURCE and waits
+ * for its sends. Routine X is --compute-us of busy computation (default 0:
+ * "Routine X does nothing", Figure 12).
+ *
+ * The bug: A and B share tag and communicator, and the Allreduce is not a
+ * C_sync point (A's messages may still be in flight), so a late A message
+ * lets a rank that is still receiving in A match a message of B. The payload
+ * (routine, iteration, sender) shows the wrong match.
+ * --safe is the safe twin: A uses tag 11 and B tag 12 (unique matching ids),
+ * same communication shape; the Allreduce of the next routine separates
+ * iterations.
+ *
+ * Scales/noise: shows at 3-8 ranks under delaying noise; --overhead-us 10
+ * (the paper's 10 us "tool overhead" after every send, receive and wait)
+ * hides it from quiet and system-centric runs, not from application-centric
+ * noise (paper 6.2.1).
+ * What scalefuzz must report: "case2: WRONG MATCH first_iteration=F ..." as
+ * the last line (wrong result for the stdout-must-match check) and a races
+ * finding: routine A's MPI_Recv matched routine B's MPI_Isend, tag 11,
+ * MPI_COMM_WORLD, the ranks, the noise. The safe twin: "case2: OK ...", no
+ * race finding, under every noise.
+ *
+ * Arguments: --iterations N (1000) --messages K (2) --compute-us X (0)
+ * --overhead-us U (0) --seed S (1) --safe (the safe twin; --races, the default, selects the bug).
+ */
+#include "ninja_common.h"
+
+enum { kTagA = 11, kTagB = 12 };
+
+/* The body of one routine, expanded in routine_a and routine_b so that each
+ * routine's MPI calls have their own function name and line in reports. */
+#define ROUTINE_BODY(routine) \
+  const int tag = (o->safe && routine == kRoutineB) ? kTagB : kTagA; \
+  for (int i = 0; i < size; ++i) counts[i] = 0; \
+  for (long k = 0; k < o->messages; ++k) { \
+    int dest = size == 1 ? 0 : (rank + 1 + ninja_pick(o->seed, rank, it, routine, k, size - 1)) % size; \
+    ++counts[dest]; \
+    ninja_fill(out + k * kPayloadInts, routine, it, rank); \
+    MPI_Isend(out + k * kPayloadInts, kPayloadInts, MPI_INT, dest, tag, MPI_COMM_WORLD, &requests[k]); \
+    ninja_busy(o->overhead_us); \
+  } \
+  MPI_Allreduce(counts, totals, size, MPI_INT, MPI_SUM, MPI_COMM_WORLD); \
+  for (int k = 0; k < totals[rank]; ++k) { \
+    int in[kPayloadInts]; \
+    MPI_Recv(in, kPayloadInts, MPI_INT, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); \
+    ninja_busy(o->overhead_us); \
+    ninja_check("case2", tally, in, routine, it, rank); \
+  } \
+  for (long k = 0; k < o->messages; ++k) MPI_Wait(&requests[k], MPI_STATUS_IGNORE); \
+  ninja_busy(o->overhead_us);
+
+static void __attribute__((noinline)) routine_a(const struct ninja_options* o, long it, int rank, int size, int* counts,
+                       int* totals, int* out, MPI_Request* requests, struct ninja_tally* tally) {
+  const int routine = kRoutineA;
+  ROUTINE_BODY(routine);
+}
+
+static void __attribute__((noinline)) routine_b(const struct ninja_options* o, long it, int rank, int size, int* counts,
+                       int* totals, int* out, MPI_Request* requests, struct ninja_tally* tally) {
+  const int routine = kRoutineB;
+  ROUTINE_BODY(routine);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  struct ninja_options o = {.iterations = 1000, .messages = 2, .seed = 1};
+  if (ninja_parse(argc, argv, &o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
+  int* counts = malloc(sizeof(int) * (size_t)size);
+  int* totals = malloc(sizeof(int) * (size_t)size);
+  int* out = malloc(sizeof(int) * kPayloadInts * (size_t)o.messages);
+  MPI_Request* requests = malloc(sizeof(MPI_Request) * (size_t)o.messages);
+  struct ninja_tally tally = {0, -1};
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = ninja_now_us();
+  for (long it = 0; it < o.iterations; ++it) {
+    routine_a(&o, it, rank, size, counts, totals, out, requests, &tally);
+    ninja_busy(o.compute_us); /* Routine X */
+    routine_b(&o, it, rank, size, counts, totals, out, requests, &tally);
+  }
+  const double loop_us = ninja_now_us() - start;
+  ninja_finish("case2", &tally, o.iterations, loop_us, rank, size);
+  free(counts);
+  free(totals);
+  free(out);
+  free(requests);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,159 @@
+/* Shared pieces of the NINJA race scenarios (scenarios/ninja/): argument
+ * parsing, a seeded random stream every rank can reproduce, busy "compute",
+ * the optional per-call "tool overhead" of the paper's section 6.2.1, and the
+ * message payload each receiver checks.
+ *
+ * A payload is four ints: magic, routine (0 = A, 1 = B), iteration, sender.
+ * A receive that gets a payload of another routine or iteration is a wrong
+ * match: the scenario counts it, and the program's last line says so. */
+#ifndef SCALEFUZZ_SCENARIOS_NINJA_COMMON_H
+#define SCALEFUZZ_SCENARIOS_NINJA_COMMON_H
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { kPayloadInts = 4, kPayloadMagic = 0x4e494e4a /* "NINJ" */ };
+enum { kRoutineA = 0, kRoutineB = 1 };
+
+struct ninja_options {
+  long iterations;
+  long messages;     /* sends per rank per routine */
+  long compute_us;   /* Routine X: busy computation between A and B */
+  long overhead_us;  /* busy time after every send, receive and completion call */
+  long seed;         /* shared by all ranks: the random destinations (64-bit values folded) */
+  long x_rounds;     /* case 3: ring exchanges inside Routine X */
+  int safe;          /* --safe: the safe twin (unique matching ids) */
+};
+
+/* "--name value" integers and the "--safe" switch; returns 0 or prints the
+ * problem to stderr and returns -1. */
+static int ninja_parse(int argc, char** argv, struct ninja_options* o) {
+  struct {
+    const char* name;
+    long* value;
+    long min;
+  } known[] = {{"--iterations", &o->iterations, 1}, {"--messages", &o->messages, 1},
+               {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0},
+               {"--seed", &o->seed, 0},             {"--x-rounds", &o->x_rounds, 0}};
+  const int count = (int)(sizeof known / sizeof known[0]);
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--safe") == 0 || strcmp(argv[i], "--races") == 0) {
+      o->safe = strcmp(argv[i], "--safe") == 0; /* --races: the buggy variant (the default) */
+      continue;
+    }
+    int found = 0;
+    for (int k = 0; k < count && !found; ++k) {
+      if (strcmp(argv[i], known[k].name) != 0) continue;
+      found = 1;
+      if (i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs a value\n", argv[0], argv[i]);
+        return -1;
+      }
+      char* end = NULL;
+      errno = 0;
+      /* --seed takes any unsigned 64-bit value (a campaign's {seed}). */
+      long v = strcmp(argv[i], "--seed") == 0 ? (long)strtoull(argv[i + 1], &end, 10) : strtol(argv[i + 1], &end, 10);
+      if (strcmp(argv[i], "--seed") == 0 && v < 0) v = -(v + 1);
+      if (errno != 0 || end == argv[i + 1] || *end != '\0' || v < known[k].min) {
+        fprintf(stderr, "%s: %s wants an integer >= %ld, got '%s'\n", argv[0], argv[i], known[k].min, argv[i + 1]);
+        return -1;
+      }
+      *known[k].value = v;
+      ++i;
+    }
+    if (!found) {
+      fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], argv[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static uint64_t ninja_mix(uint64_t x) { /* splitmix64 */
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* A random number in [0, n) determined by (seed, a, b, c, d) alone. */
+static int ninja_pick(long seed, long a, long b, long c, long d, int n) {
+  uint64_t h = ninja_mix((uint64_t)seed);
+  h = ninja_mix(h ^ (uint64_t)a);
+  h = ninja_mix(h ^ (uint64_t)b);
+  h = ninja_mix(h ^ (uint64_t)c);
+  h = ninja_mix(h ^ (uint64_t)d);
+  return (int)(h % (uint64_t)n);
+}
+
+static double ninja_now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Busy computation for `us` microseconds (Routine X, tool overhead). */
+static void ninja_busy(long us) {
+  if (us <= 0) return;
+  const double end = ninja_now_us() + (double)us;
+  volatile double sink = 0;
+  while (ninja_now_us() < end) sink += 1.0;
+}
+
+static void ninja_fill(int* payload, int routine, long iteration, int sender) {
+  payload[0] = kPayloadMagic;
+  payload[1] = routine;
+  payload[2] = (int)iteration;
+  payload[3] = sender;
+}
+
+/* Per-rank tally of wrong matches. */
+struct ninja_tally {
+  long wrong;
+  long first_iteration; /* -1: none */
+};
+
+/* Checks a received payload against the routine and iteration that posted
+ * the receive; reports the first wrong match of this rank on stderr. */
+static void ninja_check(const char* scenario, struct ninja_tally* t, const int* payload, int routine,
+                        long iteration, int rank) {
+  if (payload[0] == kPayloadMagic && payload[1] == routine && payload[2] == (int)iteration) return;
+  ++t->wrong;
+  if (t->first_iteration >= 0) return;
+  t->first_iteration = iteration;
+  fprintf(stderr, "%s: WRONG MATCH at iteration %ld on rank %d: the receive of routine %c got routine %c of "
+          "iteration %d from rank %d\n", scenario, iteration, rank, routine == kRoutineA ? 'A' : 'B',
+          payload[1] == kRoutineA ? 'A' : 'B', payload[2], payload[3]);
+  fflush(stderr);
+}
+
+/* Sums the tallies and prints rank 0's verdict line:
+ *   "<scenario>: OK ranks=N iterations=I us_per_iteration=T"
+ *   "<scenario>: WRONG MATCH first_iteration=F wrong_matches=W ranks=N ..."
+ * Returns 0 when no rank saw a wrong match. */
+static int ninja_finish(const char* scenario, const struct ninja_tally* t, long iterations, double loop_us, int rank,
+                        int size) {
+  long wrong = 0, first = 0;
+  long mine_first = t->first_iteration >= 0 ? t->first_iteration : iterations;
+  double max_us = 0;
+  MPI_Allreduce(&t->wrong, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine_first, &first, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&loop_us, &max_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0) {
+    if (wrong == 0)
+      printf("%s: OK ranks=%d iterations=%ld us_per_iteration=%.2f\n", scenario, size, iterations,
+             max_us / (double)iterations);
+    else
+      printf("%s: WRONG MATCH first_iteration=%ld wrong_matches=%ld ranks=%d iterations=%ld us_per_iteration=%.2f\n",
+             scenario, first, wrong, size, iterations, max_us / (double)iterations);
+    fflush(stdout);
+  }
+  return wrong == 0 ? 0 : 1;
+}
+
+#endif

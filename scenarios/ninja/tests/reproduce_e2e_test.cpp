@@ -1,0 +1,111 @@
+// End-to-end: `scalefuzz reproduce --until hang` on NINJA case 3 finds the
+// hang within its run budget, and the replay command it prints hangs again
+// (or shows the wrong match) when run as printed. The seed replays the noise
+// decisions, not the OS scheduler: the replay gets three tries.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using scalefuzz::e2e::read_file;
+using scalefuzz::e2e::run_scalefuzz;
+using scalefuzz::e2e::TempDir;
+using scalefuzz::e2e::write_file;
+
+// Splits a printed command line: words separated by spaces, '...' quoting.
+std::vector<std::string> split_shell_words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool quoted = false, any = false;
+  for (char c : line) {
+    if (c == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (c == ' ' && !quoted) {
+      if (any) words.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += c;
+      any = true;
+    }
+  }
+  if (any) words.push_back(word);
+  return words;
+}
+
+TEST(ReproduceE2E, Case3HangIsFoundAndItsReplayCommandReproducesIt) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "case3.yaml", out = tmp.path() / "out";
+  write_file(file,
+             "campaign: case3-reproduce\n"
+             "app:\n"
+             "  command: [\"{build}/scenarios/ninja_case3\", \"--iterations\", \"100\", \"--seed\", \"{seed}\", "
+             "\"{variant}\"]\n"
+             "  check: { stdout-must-match: \"^case3: OK ranks=\" }\n"
+             "scales: [4]\n"
+             "parameters: { variant: [\"--safe\", \"--races\"] }\n"
+             "noise: [ { mode: none } ]\n"
+             "timeout: 6s\n"
+             "detectors: [races]\n");
+  auto r = run_scalefuzz({"reproduce", file.string(), "--until", "hang", "--max-runs", "7", "--filter",
+                          "variant=--races", "--out", out.string()},
+                         std::chrono::seconds(170));
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("reproduced hang in try "), std::string::npos) << r.out;
+  const auto at = r.out.find("replay:\n  ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at + 10, r.out.find('\n', at + 10) - (at + 10));
+  auto argv = split_shell_words(line);
+  ASSERT_GT(argv.size(), 6u) << line;
+  EXPECT_EQ(fs::path(argv[0]), scalefuzz::e2e::scalefuzz_binary());
+  EXPECT_NE(line.find("--seed "), std::string::npos);
+  EXPECT_NE(line.find("--races"), std::string::npos);
+
+  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  const fs::path replay_dir = out / "replay";
+  std::string log;
+  bool reproduced = false;
+  for (int attempt = 0; attempt < 3 && !reproduced; ++attempt) {
+    auto replay = run_scalefuzz(args, std::chrono::seconds(60));
+    const std::string stderr_text = read_file(replay_dir / "stderr.txt");
+    const bool hung = replay.out.find("outcome: hang") != std::string::npos;
+    const bool wrong_match = stderr_text.find("case3: WRONG MATCH") != std::string::npos;
+    reproduced = replay.exit_code == 1 && (hung || wrong_match);
+    log += replay.out + stderr_text;
+  }
+  EXPECT_TRUE(reproduced) << log;
+}
+
+TEST(ReproduceE2E, SafeTwinDoesNotHangWithinTheBudget) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "case3.yaml", out = tmp.path() / "out";
+  write_file(file,
+             "campaign: case3-safe\n"
+             "app:\n"
+             "  command: [\"{build}/scenarios/ninja_case3\", \"--iterations\", \"40\", \"--safe\"]\n"
+             "  check: { stdout-must-match: \"^case3: OK ranks=\" }\n"
+             "scales: [4]\n"
+             "timeout: 20s\n"
+             "detectors: [races]\n");
+  auto r = run_scalefuzz({"reproduce", file.string(), "--until", "any", "--max-runs", "3", "--out", out.string()},
+                         std::chrono::seconds(120));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("not reproduced: no any in 3 runs"), std::string::npos) << r.out;
+}
+
+TEST(ReproduceE2E, UsageErrorsExitTwo) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file, "campaign: c\napp: { command: [\"{build}/scenarios/ring\"] }\nscales: [2]\n");
+  EXPECT_EQ(run_scalefuzz({"reproduce", file.string()}).exit_code, 2);                         // no --until
+  EXPECT_EQ(run_scalefuzz({"reproduce", file.string(), "--until", "slow"}).exit_code, 2);       // bad target
+  EXPECT_EQ(run_scalefuzz({"reproduce", file.string(), "--until", "hang", "--filter", "np=3"}).exit_code, 2);
+  EXPECT_EQ(run_scalefuzz({"reproduce", (tmp.path() / "missing.yaml").string(), "--until", "hang"}).exit_code, 2);
+}
+
+}  // namespace
