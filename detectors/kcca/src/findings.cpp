@@ -108,7 +108,8 @@ std::vector<detectors::Finding> kcca_findings(const KccaModel& model, const std:
     if (!divergences.empty() && divergences.front().test_frame) {
       const auto& d = divergences.front();
       f.location = location_of(*d.test_frame);
-      f.title += "; diverges in " + f.location + " (" + d.where + ")";
+      const std::string where = d.test_frame->function.empty() ? f.location : d.test_frame->function;
+      f.title += "; diverges in " + where + " (" + d.where + ")";
     }
     if (!first_finding.count(run.nprocs)) first_finding[run.nprocs] = out.size();
     out.push_back(std::move(f));

@@ -20,7 +20,8 @@ namespace {
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys = {
       "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
-      "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "stall"};
+      "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "stall",
+      "kcca"};
   return keys;
 }
 
@@ -163,6 +164,8 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
         campaign.mpiexec.push_back(reader.non_empty_string(items[i], what));
         mpiexec_sites.push_back({items[i], what});
       }
+    } else if (key == "kcca") {
+      campaign.kcca = read_kcca(reader, value, campaign.campaign_dir);
     } else if (key == "stall") {
       for (const auto& knob : reader.map(value, "stall", {"enabled"}))
         campaign.stall.enabled = reader.boolean(knob.value, "stall.enabled");

@@ -29,6 +29,8 @@ AppSection read_app(const YamlReader& reader, const YAML::Node& node);
 ScaleSet read_scales(const YamlReader& reader, const YAML::Node& node);
 std::vector<Parameter> read_parameters(const YamlReader& reader, const YAML::Node& node);
 SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node);
+// `campaign_dir` resolves a relative model path.
+KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::filesystem::path& campaign_dir);
 
 // Placeholder names every template may use besides the parameters.
 const std::vector<std::string>& builtin_placeholders();

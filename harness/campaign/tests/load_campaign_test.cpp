@@ -199,6 +199,32 @@ TEST(LoadCampaign, DuplicateParameterValuesAndNoiseProfiles) {
               HasSubstr("inline.yaml:6:5: noise[1] repeats noise[0] (system-latency1us)"));
 }
 
+TEST(LoadCampaign, KccaSection) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
+  const Campaign defaults = parse(head);
+  EXPECT_TRUE(defaults.kcca.model.empty());
+  EXPECT_EQ(defaults.kcca.components, 2);
+  EXPECT_EQ(defaults.kcca.volume, "total");
+  const auto some_file = *std::filesystem::directory_iterator(data_dir() / "good");  // any existing file
+  const Campaign c = parse(head + "kcca: { model: \"" + some_file.path().string() +
+                           "\", components: 3, gamma: 0.01, control_width: 64, observation_width: 128, volume: sent }\n");
+  EXPECT_EQ(c.kcca.model, some_file.path().lexically_normal());
+  EXPECT_EQ(c.kcca.components, 3);
+  EXPECT_DOUBLE_EQ(c.kcca.gamma, 0.01);
+  EXPECT_DOUBLE_EQ(c.kcca.control_width, 64);
+  EXPECT_DOUBLE_EQ(c.kcca.observation_width, 128);
+  EXPECT_EQ(c.kcca.volume, "sent");
+  // A relative model path is resolved against the campaign's directory.
+  EXPECT_THAT(parse_error(head + "kcca: { model: night1/kcca-model.json }\n"),
+              HasSubstr("inline.yaml:4:16: kcca.model: no such file /campaigns/night1/kcca-model.json"));
+  EXPECT_THAT(parse_error(head + "kcca: { components: 0 }\n"),
+              HasSubstr("inline.yaml:4:21: kcca.components must be between 1 and 64"));
+  EXPECT_THAT(parse_error(head + "kcca: { gamma: -1 }\n"), HasSubstr("inline.yaml:4:16: kcca.gamma must be > 0"));
+  EXPECT_THAT(parse_error(head + "kcca: { volume: bytes }\n"),
+              HasSubstr("inline.yaml:4:17: kcca.volume must be total, sent or sent-and-received"));
+  EXPECT_THAT(parse_error(head + "kcca: { width: 3 }\n"), HasSubstr("inline.yaml:4:9: unknown key 'width' in kcca"));
+}
+
 TEST(LoadCampaign, FileErrorsNameTheFile) {
   try {
     load_campaign(data_dir() / "does-not-exist.yaml");

@@ -1,7 +1,9 @@
 #include "analysis.hpp"
+#include "analysis_kcca.hpp"
 #include "analysis_localize.hpp"
 
 #include <map>
+#include <optional>
 #include <ostream>
 
 #include "scalefuzz/detectors/races.hpp"
@@ -58,6 +60,8 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
   CampaignAccumulator acc;
   SiteNames names;
   const auto enabled = [&](const char* d) { return options.detectors.count(d) > 0; };
+  std::optional<KccaAnalysis> kcca;
+  if (enabled("kcca")) kcca.emplace(options.kcca, runs, options.out_dir);
 
   for (const auto& run : runs) {
     if (!run.finished()) continue;
@@ -81,6 +85,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
     }
 
     for (auto& f : localize_run(run, trace, options.detectors)) findings.push_back(std::move(f));
+    if (kcca) kcca->add(run, trace);
 
     if (enabled("races")) {
       trace::Matching matching = trace::match_messages(trace);
@@ -98,6 +103,8 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
     };
     for (auto& f : detectors::races::race_findings(report, namer)) findings.push_back(std::move(f));
   }
+  if (kcca)
+    for (auto& f : kcca->finish(options.log)) findings.push_back(std::move(f));
   return findings;
 }
 

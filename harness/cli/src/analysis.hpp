@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
 namespace scalefuzz::cli {
@@ -16,6 +17,7 @@ namespace scalefuzz::cli {
 struct AnalysisOptions {
   std::set<std::string> detectors;       // races, kcca, dmtracker, mpipd, pdg
   std::filesystem::path out_dir;         // campaign output (models are stored here)
+  harness::KccaSpec kcca;                // the campaign's kcca: section
   std::ostream* log = nullptr;           // progress notes; nullptr = quiet
 };
 

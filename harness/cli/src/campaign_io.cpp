@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "args.hpp"
+#include "scalefuzz/detectors/kcca/kcca.hpp"
+#include "scalefuzz/harness/atomic_file.hpp"
 
 namespace scalefuzz::cli {
 
@@ -32,6 +34,66 @@ std::string campaign_fingerprint(const std::filesystem::path& file) {
   std::ostringstream hex;
   hex << std::hex << std::setw(16) << std::setfill('0') << h;
   return hex.str();
+}
+
+harness::RunStore open_result_store(const std::filesystem::path& dir, harness::StoreAccess access) {
+  if (!std::filesystem::exists(dir / harness::RunStore::kDbFileName))
+    throw UsageError(dir.string() + ": not a campaign output directory (no " + harness::RunStore::kDbFileName + ")");
+  try {
+    return harness::RunStore::open_existing(dir, access);
+  } catch (const harness::StoreError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+harness::RunStore open_campaign_store(const std::filesystem::path& out, const harness::Campaign& campaign,
+                                      const std::filesystem::path& campaign_file,
+                                      const std::filesystem::path& build_dir, const std::string& command_line) {
+  std::optional<harness::RunStore> store;
+  try {
+    store.emplace(harness::RunStore::open(out, campaign.name, campaign_fingerprint(campaign_file)));
+  } catch (const harness::StoreError& e) {
+    throw UsageError(std::string(e.what()) + "\n(choose another --out directory; nothing was changed)");
+  }
+  std::ifstream in(campaign_file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  harness::write_file_atomic(out / kStoredCampaignName, text.str());
+  store->set_meta("command_line", command_line);
+  store->set_meta("campaign_dir", campaign.campaign_dir.string());
+  store->set_meta("build_dir", std::filesystem::absolute(build_dir).string());
+  if (!store->meta("started_at")) store->set_meta("started_at", harness::utc_timestamp_now());
+  return std::move(*store);
+}
+
+std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& store,
+                                                      const std::filesystem::path& default_build_dir) {
+  const std::filesystem::path file = store.out_dir() / kStoredCampaignName;
+  if (!std::filesystem::exists(file)) return std::nullopt;
+  harness::LoadOptions options;
+  options.build_dir = store.meta("build_dir") ? std::filesystem::path(*store.meta("build_dir")) : default_build_dir;
+  try {
+    if (const auto dir = store.meta("campaign_dir")) {
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      // Parsed as if it were still in its own directory: {campaign_dir} and
+      // relative paths mean what they meant when the campaign ran.
+      return harness::parse_campaign(text.str(), std::filesystem::path(*dir) / kStoredCampaignName, options);
+    }
+    return harness::load_campaign(file, options);
+  } catch (const harness::CampaignError& e) {
+    throw UsageError(file.string() + " (stored with the results): " + e.what());
+  }
+}
+
+void check_kcca_model(const harness::Campaign& campaign) {
+  if (campaign.kcca.model.empty()) return;
+  try {
+    (void)detectors::kcca::load_model(campaign.kcca.model.string());
+  } catch (const std::exception& e) {
+    throw UsageError(campaign.file.string() + ": kcca.model: " + e.what());
+  }
 }
 
 std::set<std::string> detector_set(const harness::Campaign& campaign) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -19,6 +20,27 @@ std::string campaign_fingerprint(const std::filesystem::path& file);
 
 // The campaign file stored with the results, so `analyze`/`report` work on OUT alone.
 inline constexpr const char* kStoredCampaignName = "campaign.yaml";
+
+// Opens (or resumes) the store of `campaign` in `out` and keeps with it the
+// campaign file, its directory, the command line and the build directory.
+// UsageError when `out` holds another campaign's results (nothing is changed).
+// Opens the store of an existing campaign output directory; UsageError when
+// `dir` is not one.
+harness::RunStore open_result_store(const std::filesystem::path& dir, harness::StoreAccess access);
+
+harness::RunStore open_campaign_store(const std::filesystem::path& out, const harness::Campaign& campaign,
+                                      const std::filesystem::path& campaign_file,
+                                      const std::filesystem::path& build_dir, const std::string& command_line);
+
+// The campaign stored with the results in `store`, its relative paths (e.g.
+// kcca.model) resolved against the original file's directory. nullopt when
+// the store has no campaign file (results of an older scalefuzz).
+std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& store,
+                                                      const std::filesystem::path& default_build_dir);
+
+// UsageError when kcca.model is set but is not a readable model: found before
+// any run is launched rather than after the campaign.
+void check_kcca_model(const harness::Campaign& campaign);
 
 // Enabled detectors of a campaign, as a set.
 std::set<std::string> detector_set(const harness::Campaign& campaign);

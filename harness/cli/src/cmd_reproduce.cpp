@@ -104,23 +104,10 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
 
   const fs::path out =
       args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / (campaign.name + "-reproduce");
-  std::optional<harness::RunStore> store;
-  try {
-    store.emplace(harness::RunStore::open(out, campaign.name, campaign_fingerprint(campaign_file)));
-  } catch (const harness::StoreError& e) {
-    throw UsageError(std::string(e.what()) + "\n(choose another --out directory; nothing was changed)");
-  }
-  {
-    std::ifstream in(campaign_file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    harness::write_file_atomic(out / kStoredCampaignName, text.str());
-  }
   std::string command_line = "scalefuzz reproduce";
   for (const auto& a : argv) command_line += " " + a;
-  store->set_meta("command_line", command_line);
-  store->set_meta("build_dir", fs::absolute(build_dir).string());
-  if (!store->meta("started_at")) store->set_meta("started_at", harness::utc_timestamp_now());
+  std::optional<harness::RunStore> store;
+  store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();
 
   std::cerr << "reproduce: " << campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
@@ -164,7 +151,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
     if (!manifests(*target, outcome.kind, race)) continue;
 
     store->set_meta("finished_at", harness::utc_timestamp_now());
-    analyze_store(*store, detector_set(campaign));
+    analyze_store(*store, detector_set(campaign), campaign.kcca);
     write_reports(*store);
     const fs::path replay_dir = fs::absolute(out / "replay");
     std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
@@ -181,7 +168,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
     return kExitFindings;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_store(*store, detector_set(campaign));
+  analyze_store(*store, detector_set(campaign), campaign.kcca);
   write_reports(*store);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
             << campaign_point(point) << " (results in " << out.string() << ")\n";

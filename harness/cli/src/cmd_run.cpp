@@ -59,6 +59,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (campaign.scheduler.type != "local")
     throw UsageError(campaign_file.string() + ": scheduler type '" + campaign.scheduler.type +
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
+  check_kcca_model(campaign);
   int jobs = campaign.scheduler.jobs;
   if (auto j = args.int_value("--jobs", 1, 256)) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
@@ -93,23 +94,10 @@ int cmd_run(const std::vector<std::string>& argv) {
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
 
   const fs::path out = args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / campaign.name;
-  std::optional<harness::RunStore> store;
-  try {
-    store.emplace(harness::RunStore::open(out, campaign.name, campaign_fingerprint(campaign_file)));
-  } catch (const harness::StoreError& e) {
-    throw UsageError(std::string(e.what()) + "\n(choose another --out directory; nothing was changed)");
-  }
-  {
-    std::ifstream in(campaign_file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    harness::write_file_atomic(out / kStoredCampaignName, text.str());
-  }
   std::string command_line = "scalefuzz run";
   for (const auto& a : argv) command_line += " " + a;
-  store->set_meta("command_line", command_line);
-  store->set_meta("build_dir", fs::absolute(build_dir).string());
-  if (!store->meta("started_at")) store->set_meta("started_at", harness::utc_timestamp_now());
+  std::optional<harness::RunStore> store;
+  store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
 
   harness::become_subreaper();
   std::signal(SIGINT, on_interrupt);
@@ -156,7 +144,7 @@ int cmd_run(const std::vector<std::string>& argv) {
     return 130;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_store(*store, detector_set(campaign));
+  analyze_store(*store, detector_set(campaign), campaign.kcca);
   return write_reports(*store);
 }
 

@@ -18,21 +18,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-harness::RunStore open_store(const fs::path& dir, harness::StoreAccess access) {
-  if (!fs::exists(dir / harness::RunStore::kDbFileName))
-    throw UsageError(dir.string() + ": not a campaign output directory (no " + harness::RunStore::kDbFileName + ")");
-  try {
-    return harness::RunStore::open_existing(dir, access);
-  } catch (const harness::StoreError& e) {
-    throw UsageError(e.what());
-  }
-}
 
-std::set<std::string> stored_detectors(const harness::RunStore& store) {
-  const fs::path file = store.out_dir() / kStoredCampaignName;
-  if (!fs::exists(file)) return {harness::known_detectors().begin(), harness::known_detectors().end()};
-  fs::path build = store.meta("build_dir") ? fs::path(*store.meta("build_dir")) : default_build_dir();
-  return detector_set(load_campaign_or_usage_error(file, build));
+// The detectors and their settings of the campaign stored in `store`.
+struct StoredAnalysis {
+  std::set<std::string> detectors;
+  harness::KccaSpec kcca;
+};
+StoredAnalysis stored_analysis(const harness::RunStore& store) {
+  auto campaign = load_stored_campaign(store, default_build_dir());
+  if (!campaign) return {{harness::known_detectors().begin(), harness::known_detectors().end()}, {}};
+  return {detector_set(*campaign), campaign->kcca};
 }
 
 // A single run directory (ranks/ + outcome.json) outside any store.
@@ -72,8 +67,9 @@ int cmd_analyze(const std::vector<std::string>& argv) {
     if (fs::exists(dir / "ranks") || fs::exists(dir / "outcome.json")) return analyze_single_run(dir);
     throw UsageError(dir.string() + ": neither a campaign output directory nor a run directory");
   }
-  harness::RunStore store = open_store(dir, harness::StoreAccess::ReadWrite);
-  analyze_store(store, stored_detectors(store));
+  harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadWrite);
+  const StoredAnalysis stored = stored_analysis(store);
+  analyze_store(store, stored.detectors, stored.kcca);
   return write_reports(store);
 }
 
@@ -82,7 +78,7 @@ int cmd_report(const std::vector<std::string>& argv) {
   spec.switch_flags = {"--help"};
   ParsedArgs args = parse_args(argv, spec);
   if (args.positionals.size() != 1) throw UsageError("expected exactly one DIR");
-  harness::RunStore store = open_store(args.positionals[0], harness::StoreAccess::ReadOnly);
+  harness::RunStore store = open_result_store(args.positionals[0], harness::StoreAccess::ReadOnly);
   return write_reports(store);
 }
 

@@ -71,6 +71,18 @@ const std::vector<Command>& commands() {
        "Exit: 1 the target manifested (replay command printed), 0 not within --max-runs,\n"
        "2 campaign or usage error, 3 infrastructure failure.\n",
        cmd_reproduce},
+      {"kcca-eval", "cross-validate the Vrisha scale model of a campaign's train runs",
+       "usage: scalefuzz kcca-eval DIR [--folds K] [--sensitivity]\n\n"
+       "DIR is a campaign output directory with runs of scale role 'train' (scales.train). Trains the\n"
+       "KCCA model with the campaign's kcca: settings on its clean train runs, prints the k-fold\n"
+       "cross-validated false-positive rate (folds hold whole scales when there are at least K of\n"
+       "them, else whole runs, else single ranks) and how many ranks of each test run the model\n"
+       "flags. Nothing is written.\n\n"
+       "  --folds K        folds of the cross-validation (default 5)\n"
+       "  --sensitivity    also the false-positive rate as N_comps (1-10), gamma (2^-20..2^0) and each\n"
+       "                   kernel width factor (x 2^-20..2^20) vary, one at a time (the paper's Table 1)\n\n"
+       "Exit: 0 evaluated, 2 not a campaign directory or no clean train runs.\n",
+       cmd_kcca_eval},
       {"trace", "print a run's recorded events and call sites, symbolized",
        "usage: scalefuzz trace RUN_DIR [--rank N] [--no-symbols]\n\n"
        "Lists every rank's recorded MPI calls (or only rank N) and its call sites with\n"

@@ -8,9 +8,11 @@
 
 namespace scalefuzz::cli {
 
-std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors) {
+std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
+                                              const harness::KccaSpec& kcca) {
   AnalysisOptions options;
   options.detectors = detectors;
+  options.kcca = kcca;
   options.out_dir = store.out_dir();
   options.log = &std::cerr;
   auto findings = analyze_runs(store.runs(), options);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "graphviz.hpp"
+#include "html_kcca.hpp"
 #include "html_localize.hpp"
 #include "html_races.hpp"
 #include "html_style.hpp"
@@ -93,6 +94,7 @@ class HtmlWriter {
     if (has_race_findings()) out_ << html::races_section(d_);  // html_races.cpp
     if (html::has_localize_findings(d_))  // html_localize.cpp
       out_ << html::localize_section(d_, opt_.dot_program, opt_.dot_timeout);
+    if (html::has_kcca_findings(d_)) out_ << html::kcca_section(d_);  // html_kcca.cpp
     runs();
     out_ << "</main>\n</body>\n</html>\n";
     return out_.str();
@@ -130,6 +132,7 @@ class HtmlWriter {
     out_ << "</dl>\n<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>"
          << (has_race_findings() ? "<a href=\"#races\">Races</a>" : "")
          << (html::has_localize_findings(d_) ? "<a href=\"#hangs\">Hangs and crashes</a>" : "")
+         << (html::has_kcca_findings(d_) ? "<a href=\"#scale-models\">Scale models</a>" : "")
          << "<a href=\"#runs\">Runs</a></nav>\n</div></header>\n";
   }
 
@@ -229,7 +232,11 @@ class HtmlWriter {
     if (!f.location.empty()) out_ << "<dt>location</dt><dd><code>" << esc(f.location) << "</code></dd>";
     out_ << "</dl>\n";
     details(f.details);
-    for (const auto& a : f.artifacts) artifact(a);
+    for (const auto& a : f.artifacts) {
+      if (f.detector == "kcca" && a.media_type == "image/svg+xml")  // drawn once, in the scale-models section
+        out_ << "<p class=\"muted\"><a href=\"#scale-models\">correlation plot: Scale models</a></p>\n";
+      else artifact(a);
+    }
     out_ << "</article>\n";
   }
 

@@ -86,6 +86,15 @@ details summary { cursor: pointer; color: var(--accent); white-space: nowrap; }
 details[open] { min-width: 480px; }
 details h5 { margin: 8px 0 2px; font-size: 12px; }
 p.none { color: var(--muted); font-style: italic; }
+table.kcca { width: 100%; font-size: 13px; } table.kcca td.num { text-align: right; white-space: nowrap; }
+table.kcca td:last-child { min-width: 220px; } table.kcca td code { word-break: break-all; }
+.kcca-plots { display: flex; flex-wrap: wrap; gap: 12px; }
+figure.kcca-plot { margin: 0; border: 1px solid var(--border); border-radius: 4px; padding: 8px; background: #fff;
+                   flex: 1 1 420px; max-width: 640px; }
+figure.kcca-plot figcaption { font-weight: 600; margin-bottom: 6px; }
+figure.kcca-plot svg { max-width: 100%; height: auto; }
+dl.kcca-model { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 13px; }
+dl.kcca-model dt { color: var(--muted); } dl.kcca-model dd { margin: 0; }
 )css";
 
 }  // namespace scalefuzz::harness::html

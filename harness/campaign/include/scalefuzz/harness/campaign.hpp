@@ -69,6 +69,20 @@ struct StallSpec {
   bool enabled = false;
 };
 
+// Vrisha's KCCA scale model (detector "kcca"). Defaults as in
+// detectors/kcca/README.md.
+struct KccaSpec {
+  // A model trained by an earlier campaign (OUT/kcca-model.json) to score this
+  // campaign's test runs with, instead of training on its train runs.
+  // Absolute (resolved against {campaign_dir}); empty = train.
+  std::filesystem::path model;
+  int components = 2;                // N_comps
+  double gamma = 1e-3;               // regularization γ
+  double control_width = 256.0;      // kernel width factor of the control vectors (σ_y)
+  double observation_width = 256.0;  // kernel width factor of the observation vectors (σ_x)
+  std::string volume = "total";      // total | sent | sent-and-received
+};
+
 inline constexpr std::uint64_t kDefaultCampaignSeed = 0x5ca1ef0225eedULL;
 
 struct Campaign {
@@ -94,6 +108,7 @@ struct Campaign {
   Oversubscribe oversubscribe = Oversubscribe::Auto;
   std::vector<std::string> mpiexec{"mpiexec"};  // launcher prefix, already interpolated
   StallSpec stall;
+  KccaSpec kcca;
 };
 
 // Reads and validates a campaign file. Throws CampaignError.

@@ -1,0 +1,39 @@
+// The `kcca:` section: Vrisha's model options and a stored model to reuse.
+#include <system_error>
+
+#include "sections.hpp"
+
+namespace scalefuzz::harness::detail {
+
+KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::filesystem::path& campaign_dir) {
+  KccaSpec spec;
+  const auto entries = reader.map(node, "kcca",
+                                  {"model", "components", "gamma", "control_width", "observation_width", "volume"});
+  for (const auto& e : entries) {
+    if (e.key == "model") {
+      std::filesystem::path p = reader.non_empty_string(e.value, "kcca.model");
+      if (p.is_relative()) p = campaign_dir / p;
+      p = p.lexically_normal();
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(p, ec))
+        reader.fail(e.value, "kcca.model: no such file " + p.string() +
+                                 " (a model written by an earlier campaign as OUT/kcca-model.json)");
+      spec.model = p;
+    } else if (e.key == "components") {
+      spec.components = static_cast<int>(reader.integer(e.value, "kcca.components", 1, 64));
+    } else if (e.key == "gamma") {
+      spec.gamma = reader.positive_number(e.value, "kcca.gamma");
+    } else if (e.key == "control_width") {
+      spec.control_width = reader.positive_number(e.value, "kcca.control_width");
+    } else if (e.key == "observation_width") {
+      spec.observation_width = reader.positive_number(e.value, "kcca.observation_width");
+    } else if (e.key == "volume") {
+      spec.volume = reader.scalar(e.value, "kcca.volume");
+      if (spec.volume != "total" && spec.volume != "sent" && spec.volume != "sent-and-received")
+        reader.fail(e.value, "kcca.volume must be total, sent or sent-and-received, got '" + spec.volume + "'");
+    }
+  }
+  return spec;
+}
+
+}  // namespace scalefuzz::harness::detail

@@ -1,0 +1,256 @@
+#include "analysis_kcca.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <ostream>
+
+
+namespace scalefuzz::cli {
+
+namespace fs = std::filesystem;
+namespace kc = detectors::kcca;
+using detectors::Finding;
+using harness::OutcomeKind;
+using harness::RunRecord;
+
+namespace {
+
+std::optional<double> as_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+bool is_crash(OutcomeKind k) { return k == OutcomeKind::Crashed || k == OutcomeKind::MpiAbort; }
+
+std::string percent(double rate) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %%", 100 * rate);
+  return buf;
+}
+
+std::string fixed(double v, int digits = 3) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+Finding warning(const std::string& title) {
+  Finding f;
+  f.detector = "kcca";
+  f.kind = "model-unavailable";
+  f.severity = detectors::Severity::Warning;
+  f.title = title;
+  return f;
+}
+
+}  // namespace
+
+std::vector<std::string> numeric_parameter_names(const std::vector<RunRecord>& runs) {
+  std::map<std::string, bool> numeric;  // name -> every value a number so far
+  for (const auto& run : runs)
+    for (const auto& [name, value] : run.spec.params) {
+      const bool is_num = as_number(value).has_value();
+      auto [it, fresh] = numeric.emplace(name, is_num);
+      if (!fresh) it->second = it->second && is_num;
+    }
+  std::vector<std::string> names;
+  for (const auto& [name, ok] : numeric)
+    if (ok) names.push_back(name);
+  return names;
+}
+
+kc::KccaOptions kcca_options(const harness::KccaSpec& spec) {
+  kc::KccaOptions o;
+  o.components = spec.components;
+  o.gamma = spec.gamma;
+  o.control_width_factor = spec.control_width;
+  o.observation_width_factor = spec.observation_width;
+  return o;
+}
+
+kc::VolumeFeature kcca_volume(const harness::KccaSpec& spec) {
+  if (spec.volume == "sent") return kc::VolumeFeature::Sent;
+  if (spec.volume == "sent-and-received") return kc::VolumeFeature::SentAndReceived;
+  return kc::VolumeFeature::Total;
+}
+
+KccaAnalysis::KccaAnalysis(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs, fs::path out_dir)
+    : spec_(spec), out_dir_(std::move(out_dir)), numeric_names_(numeric_parameter_names(runs)) {}
+
+kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
+  kc::RunParams p;
+  p.run_id = run.spec.run_id;
+  for (const auto& name : numeric_names)
+    if (auto it = run.spec.params.find(name); it != run.spec.params.end()) p.numeric[name] = *as_number(it->second);
+  return p;
+}
+
+// addr2line per rank is the slow part: a training run is symbolized only for
+// ranks with call sites no earlier training run had (the merged profile takes
+// each site's frames from the first run that has it).
+void KccaAnalysis::symbolize_new_sites(const fs::path& dir, trace::RunTrace& trace) {
+  for (auto& rank : trace.ranks) {
+    if (rank.rank < 0) continue;
+    bool fresh = false;
+    for (const auto& s : rank.sites) fresh = fresh || !symbolized_hashes_.count(s.stable_hash);
+    if (!fresh) continue;
+    bool done = true;
+    for (const auto& s : rank.sites) done = done && !s.symbolized.empty();
+    if (!done) trace::symbolize(dir, rank);
+    for (const auto& s : rank.sites) symbolized_hashes_.insert(s.stable_hash);
+  }
+}
+
+void KccaAnalysis::add(const RunRecord& run, trace::RunTrace& trace) {
+  const kc::VolumeFeature volume = kcca_volume(spec_);
+  if (run.spec.scale_role == "train") {
+    if (!spec_.model.empty() || run.outcome->kind != OutcomeKind::Ok) return;  // the model learns from clean runs only
+    symbolize_new_sites(run.dir, trace);
+    const auto samples = kc::samples_from_run(trace, kcca_run_params(run, numeric_names_), volume);
+    train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
+    train_profiles_.push_back(kc::volume_profile(trace, {}, volume));
+    train_runs_.insert(run.spec.run_id);
+  } else if (run.spec.scale_role == "test") {
+    PendingTest t;
+    t.run_id = run.spec.run_id;
+    t.dir = run.dir;
+    t.crashed = is_crash(run.outcome->kind);
+    t.params = kcca_run_params(run, numeric_names_);
+    t.test.run_id = run.spec.run_id;
+    t.test.samples = kc::samples_from_run(trace, t.params, volume);
+    t.test.nprocs = run.spec.nprocs;
+    if (application_module_.empty() && !run.spec.argv.empty()) application_module_ = run.spec.argv.front();
+    tests_.push_back(std::move(t));
+  }
+}
+
+std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
+  auto note = [&](const std::string& line) {
+    if (log) *log << "analysis: kcca: " << line << "\n";
+  };
+  std::vector<Finding> out;
+  kc::KccaModel model;
+  std::optional<kc::CrossValidation> cv;
+  const kc::KccaOptions options = kcca_options(spec_);
+  if (!spec_.model.empty()) {
+    try {
+      model = kc::load_model(spec_.model.string());
+    } catch (const std::exception& e) {
+      out.push_back(warning("KCCA model not loaded: " + std::string(e.what())));
+      return out;
+    }
+    note("scoring with the stored model " + spec_.model.string());
+  } else if (train_samples_.empty()) {
+    if (!tests_.empty()) note("no clean train runs (scales.train) and no kcca.model: test runs not scored");
+    return out;
+  } else {
+    std::vector<std::string> names = kc::control_names([&] {
+      kc::RunParams p;
+      for (const auto& n : numeric_names_) p.numeric[n] = 0;
+      return p;
+    }());
+    try {
+      model = kc::train(train_samples_, names, options);
+    } catch (const std::exception& e) {
+      const std::string why = "KCCA model not trained from " + std::to_string(train_runs_.size()) +
+                              " clean train runs (" + std::to_string(train_samples_.size()) + " ranks): " + e.what();
+      if (tests_.empty()) note(why + " (no test runs to score)");  // e.g. a --filter picked a few train runs
+      else out.push_back(warning(why));
+      return out;
+    }
+    model.reference_profile = kc::merge_profiles(train_profiles_);
+    const fs::path file = out_dir_ / kKccaModelFile;
+    const fs::path tmp = out_dir_ / (std::string(kKccaModelFile) + ".tmp");
+    kc::save_model(model, tmp.string());
+    fs::rename(tmp, file);
+    try {
+      cv = kc::cross_validate(train_samples_, options, 5);
+    } catch (const std::exception& e) {
+      note(std::string("cross-validation skipped: ") + e.what());
+    }
+    note("trained on " + std::to_string(model.n_train) + " ranks of " + std::to_string(train_runs_.size()) +
+         " runs at scales " + detectors::rank_ranges(model.training_scales) + "; threshold correlation < " +
+         fixed(1 - model.threshold) +
+         (cv ? "; cross-validated false-positive rate " + percent(cv->false_positive_rate) + " (" +
+                   std::to_string(cv->flagged) + " of " + std::to_string(cv->samples) + " ranks)"
+             : std::string()) +
+         "; saved " + file.string());
+  }
+
+  // Score everything; only runs that are off the trend (or crashed) need the
+  // symbolized volume profile that localization compares.
+  std::vector<kc::TestRun> runs;
+  std::size_t flagged_runs = 0;
+  for (auto& t : tests_) {
+    bool flagged = false;
+    try {
+      for (const auto& s : kc::score(model, t.test.samples)) flagged = flagged || s.flagged;
+    } catch (const std::exception& e) {
+      out.push_back(warning("KCCA cannot score " + t.run_id + " with this model: " + e.what()));
+      return out;
+    }
+    if (flagged || t.crashed) {
+      flagged_runs += flagged;
+      try {
+        trace::RunTrace trace = trace::read_run(t.dir);
+        for (auto& r : trace.ranks)
+          if (r.rank >= 0) trace::symbolize(t.dir, r);
+        kc::TestRun full = kc::test_run_from_trace(trace, t.params, t.crashed, kcca_volume(spec_));
+        full.nprocs = t.test.nprocs;
+        t.test = std::move(full);
+      } catch (const std::exception& e) {
+        note("cannot localize " + t.run_id + ": " + e.what());
+      }
+    }
+    runs.push_back(std::move(t.test));
+  }
+  kc::FindingOptions fopt;
+  fopt.localize.application_module = application_module_;
+  auto findings = kc::kcca_findings(model, runs, fopt);
+
+  Finding summary;
+  summary.detector = "kcca";
+  summary.kind = "scale-model";
+  summary.severity = detectors::Severity::Info;
+  const std::string scales = model.training_scales.empty() ? "?" : detectors::rank_ranges(model.training_scales);
+  summary.title = "KCCA scale model from " + std::to_string(model.n_train) + " ranks at " + scales +
+                  " ranks: flags correlation < " + fixed(1 - model.threshold) +
+                  (cv ? "; cross-validated false-positive rate " + percent(cv->false_positive_rate) : std::string()) +
+                  "; " + std::to_string(flagged_runs) + " of " + std::to_string(runs.size()) + " test runs off the trend";
+  nlohmann::json rho = nlohmann::json::array();
+  for (Eigen::Index k = 0; k < model.canonical_correlations.size(); ++k) rho.push_back(model.canonical_correlations(k));
+  summary.details = {{"training_ranks", model.n_train},
+                     {"training_runs", train_runs_.size()},
+                     {"training_scales", model.training_scales},
+                     {"control_features", model.control_names},
+                     {"observation_features", model.feature_keys.size()},
+                     {"solver", kc::to_string(model.solver_used)},
+                     {"canonical_correlations", rho},
+                     {"threshold", model.threshold},
+                     {"correlation_threshold", 1 - model.threshold},
+                     {"test_runs", runs.size()},
+                     {"test_runs_flagged", flagged_runs},
+                     {"components", model.options.components},
+                     {"gamma", model.options.gamma},
+                     {"control_width", model.options.control_width_factor},
+                     {"observation_width", model.options.observation_width_factor}};
+  if (!spec_.model.empty()) summary.details["model_loaded_from"] = spec_.model.string();
+  else summary.details["model_file"] = (out_dir_ / kKccaModelFile).string();
+  if (cv)
+    summary.details["cross_validation"] = {{"folds", cv->folds},
+                                           {"fold_unit", kc::to_string(cv->unit)},
+                                           {"ranks", cv->samples},
+                                           {"flagged", cv->flagged},
+                                           {"false_positive_rate", cv->false_positive_rate}};
+  out.push_back(std::move(summary));
+  for (auto& f : findings) out.push_back(std::move(f));
+  note(std::to_string(flagged_runs) + " of " + std::to_string(runs.size()) + " test runs off the scale trend");
+  return out;
+}
+
+}  // namespace scalefuzz::cli
