@@ -18,6 +18,7 @@
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "record.hpp"
+#include "stall.hpp"
 #include "scalefuzz/trace/header.hpp"
 
 namespace scalefuzz::inject {
@@ -255,6 +256,7 @@ SCALEFUZZ_HANDLER(init) {
   g_enabled = true;
   g_recording = g_state->recording;
   noise_start();
+  stall_start(g_state->rank);
   if (g_state->recording) {
     trace::Event e = blank_event();
     e.comm = trace::kCommWorld;

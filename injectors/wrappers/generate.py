@@ -87,6 +87,8 @@ def gen_wrapper(op_id, name, params, handler, opts):
         lines.append(f"  if (!guard_.outermost()) return P{name}({args});")
     else:
         lines.append(f"  if (!guard_.enabled()) return P{name}({args});")
+        if handler not in ("finalize", "abort"):
+            lines.append("  ::scalefuzz::inject::stall_check();  // injectors/stall")
     lines.append("  ::scalefuzz::inject::Call c_;")
     lines.append(f"  c_.op = ops::{short};")
     lines.append(f"  c_.cls = OpClass::{opts['cls']};")
@@ -163,6 +165,7 @@ def main():
          "#include <mpi.h>", "",
          '#include "handlers.hpp"',
          '#include "hooks.hpp"',
+         '#include "stall.hpp"',
          '#include "scalefuzz/trace/ops.hpp"', "",
          "namespace ops = ::scalefuzz::trace::ops;",
          "using ::scalefuzz::trace::OpClass;",

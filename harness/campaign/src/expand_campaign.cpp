@@ -169,12 +169,26 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
     values["seed"] = std::to_string(r.seed);
     for (const auto& arg : c.command) r.argv.push_back(expand_template(arg, values));
     for (const auto& [name, value] : c.env) r.env[name] = expand_template(value, values);
+    if (c.stall.enabled) {  // read by injectors/stall; kept with the run as ground truth
+      const StallPoint at = stall_point(r.seed, r.nprocs, c.stall.calls);
+      r.env["SCALEFUZZ_STALL_RANK"] = std::to_string(at.rank);
+      r.env["SCALEFUZZ_STALL_CALL"] = std::to_string(at.call);
+    }
     runs.push_back(std::move(r));
   }
   std::unordered_map<std::string, int> final_count;
   for (const auto& r : runs)
     if (++final_count[r.run_id] > 1) throw std::logic_error("run id collision: " + r.run_id);
   return runs;
+}
+
+StallPoint stall_point(std::uint64_t run_seed, int nprocs, int calls) {
+  const std::uint64_t a = splitmix64(run_seed ^ 0x57a11ULL);
+  const std::uint64_t b = splitmix64(a);
+  StallPoint p;
+  p.rank = nprocs > 0 ? static_cast<int>(a % static_cast<std::uint64_t>(nprocs)) : 0;
+  p.call = 1 + static_cast<long>(b % static_cast<std::uint64_t>(calls > 0 ? calls : 1));
+  return p;
 }
 
 }  // namespace scalefuzz::harness

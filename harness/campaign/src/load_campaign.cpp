@@ -167,8 +167,10 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     } else if (key == "kcca") {
       campaign.kcca = read_kcca(reader, value, campaign.campaign_dir);
     } else if (key == "stall") {
-      for (const auto& knob : reader.map(value, "stall", {"enabled"}))
-        campaign.stall.enabled = reader.boolean(knob.value, "stall.enabled");
+      for (const auto& knob : reader.map(value, "stall", {"enabled", "calls"})) {
+        if (knob.key == "enabled") campaign.stall.enabled = reader.boolean(knob.value, "stall.enabled");
+        else campaign.stall.calls = static_cast<int>(reader.integer(knob.value, "stall.calls", 1, 100000000));
+      }
     }
   }
 

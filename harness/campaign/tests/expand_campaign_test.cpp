@@ -76,6 +76,26 @@ TEST(ExpandCampaign, SeedsAreDeterministicDistinctAndFollowTheCampaignSeed) {
   EXPECT_EQ(with_seed[0].seed, derive_run_seed(7, "np2-none-r0"));
 }
 
+TEST(ExpandCampaign, StallPointsComeFromTheRunSeedAndCoverEveryRank) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [8]\nrepetitions: 400\n";
+  for (const auto& r : expand_campaign(parse(head))) EXPECT_FALSE(r.env.count("SCALEFUZZ_STALL_RANK")) << r.run_id;
+  const auto runs = expand_campaign(parse(head + "stall: { enabled: true, calls: 5 }\n"));
+  std::set<int> ranks;
+  std::set<long> calls;
+  for (const auto& r : runs) {
+    const StallPoint at = stall_point(r.seed, r.nprocs, 5);
+    EXPECT_EQ(r.env.at("SCALEFUZZ_STALL_RANK"), std::to_string(at.rank));
+    EXPECT_EQ(r.env.at("SCALEFUZZ_STALL_CALL"), std::to_string(at.call));
+    ranks.insert(at.rank);
+    calls.insert(at.call);
+  }
+  EXPECT_EQ(ranks, (std::set<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(calls, (std::set<long>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(stall_point(42, 8, 5).rank, stall_point(42, 8, 5).rank);  // deterministic
+  EXPECT_EQ(stall_point(42, 1, 1).rank, 0);
+  EXPECT_EQ(stall_point(42, 1, 1).call, 1);
+}
+
 TEST(ExpandCampaign, SeedDerivationIsSplitmixOverFnv1a) {
   // Published reference values of both functions.
   EXPECT_EQ(detail::fnv1a64(""), 0xcbf29ce484222325ULL);

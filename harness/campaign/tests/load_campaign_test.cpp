@@ -140,6 +140,10 @@ TEST(LoadCampaign, OversubscribeStallAndDetectors) {
   EXPECT_THAT(parse_error(head + "oversubscribe: maybe\n"),
               HasSubstr("inline.yaml:4:16: oversubscribe must be auto, on or off"));
   EXPECT_TRUE(parse(head + "stall: { enabled: true }\n").stall.enabled);
+  EXPECT_EQ(parse(head + "stall: { enabled: true }\n").stall.calls, 50);
+  EXPECT_EQ(parse(head + "stall: { enabled: true, calls: 7 }\n").stall.calls, 7);
+  EXPECT_THAT(parse_error(head + "stall: { enabled: true, calls: 0 }\n"),
+              HasSubstr("inline.yaml:4:32: stall.calls must be between 1 and 100000000, got 0"));
   EXPECT_THAT(parse_error(head + "stall: { enabled: sometimes }\n"),
               HasSubstr("inline.yaml:4:19: expected true or false for stall.enabled"));
   EXPECT_THAT(parse_error(head + "stall: { probability: 0.5 }\n"),

@@ -1,6 +1,7 @@
 #include "analysis.hpp"
 #include "analysis_kcca.hpp"
 #include "analysis_localize.hpp"
+#include "analysis_stall.hpp"
 
 #include <map>
 #include <optional>
@@ -40,6 +41,14 @@ Finding outcome_finding(const RunRecord& run) {
                {"seed", std::to_string(run.spec.seed)}, {"wall_seconds", o.wall_seconds}};
   for (const auto& s : o.stacks)
     if (s.rank >= 0) f.ranks.push_back(s.rank);
+  // A hang the campaign caused on purpose is expected; whether it was
+  // localized is judged by the stall evaluation.
+  if (const auto at = planned_stall(run.spec); at && o.kind == OutcomeKind::Hang && stall_fired(run.dir)) {
+    f.severity = detectors::Severity::Info;
+    f.title += " (injected stall: rank " + std::to_string(at->rank) + " at its MPI call " + std::to_string(at->call) + ")";
+    f.details["stalled_rank"] = at->rank;
+    f.details["stalled_call"] = at->call;
+  }
   return f;
 }
 
@@ -62,12 +71,16 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
   const auto enabled = [&](const char* d) { return options.detectors.count(d) > 0; };
   std::optional<KccaAnalysis> kcca;
   if (enabled("kcca")) kcca.emplace(options.kcca, runs, options.out_dir);
+  StallEvaluation stall;
 
   for (const auto& run : runs) {
     if (!run.finished()) continue;
     const harness::Outcome& outcome = *run.outcome;
     if (outcome.kind != OutcomeKind::Ok) findings.push_back(outcome_finding(run));
-    if (!has_traces(run)) continue;
+    if (!has_traces(run)) {
+      stall.add(run, {});
+      continue;
+    }
     acc.run_dirs[run.spec.run_id] = run.dir;
 
     trace::RunTrace trace;
@@ -81,10 +94,15 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
       f.run_id = run.spec.run_id;
       f.title = run.spec.run_id + ": trace not analysed: " + e.what();
       findings.push_back(std::move(f));
+      stall.add(run, {});
       continue;
     }
 
-    for (auto& f : localize_run(run, trace, options.detectors)) findings.push_back(std::move(f));
+    auto localized = localize_run(run, trace, options.detectors);
+    if (planned_stall(run.spec) && outcome.kind == OutcomeKind::Hang && stall_fired(run.dir))
+      for (auto& f : localized) f.severity = detectors::Severity::Info;  // expected; the stall evaluation judges it
+    stall.add(run, localized);
+    for (auto& f : localized) findings.push_back(std::move(f));
     if (kcca) kcca->add(run, trace);
 
     if (enabled("races")) {
@@ -105,6 +123,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
   }
   if (kcca)
     for (auto& f : kcca->finish(options.log)) findings.push_back(std::move(f));
+  for (auto& f : stall.finish(options.log)) findings.push_back(std::move(f));
   return findings;
 }
 

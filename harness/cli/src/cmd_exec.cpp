@@ -57,7 +57,7 @@ std::chrono::milliseconds parse_seconds(const std::string& text) {
 
 int cmd_exec(const std::vector<std::string>& argv) {
   ArgSpec spec_args;
-  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe"};
+  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe", "--stall"};
   spec_args.multi_flags = {"--noise-set"};
   spec_args.switch_flags = {"--help", "--no-record"};
   spec_args.allow_tail = true;
@@ -96,6 +96,24 @@ int cmd_exec(const std::vector<std::string>& argv) {
     }
   } else {
     spec.seed = harness::derive_run_seed(harness::kDefaultCampaignSeed, "exec");
+  }
+  if (auto stall = args.value("--stall")) {  // injectors/stall
+    const auto colon = stall->find(':');
+    long rank = -1, call = 0;
+    try {
+      if (colon == std::string::npos) throw std::invalid_argument("no colon");
+      std::size_t used_rank = 0, used_call = 0;
+      rank = std::stol(stall->substr(0, colon), &used_rank);
+      call = std::stol(stall->substr(colon + 1), &used_call);
+      if (used_rank != colon || used_call != stall->size() - colon - 1) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      rank = -1;
+    }
+    if (rank < 0 || rank >= spec.nprocs || call < 1)
+      throw UsageError("--stall: expected RANK:CALL with 0 <= RANK < " + std::to_string(spec.nprocs) +
+                       " and CALL >= 1, got '" + *stall + "'");
+    spec.env["SCALEFUZZ_STALL_RANK"] = std::to_string(rank);
+    spec.env["SCALEFUZZ_STALL_CALL"] = std::to_string(call);
   }
   spec.timeout = parse_seconds(args.value("--timeout").value_or("300s"));
   spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + spec.noise.mode;
@@ -136,6 +154,11 @@ int cmd_exec(const std::vector<std::string>& argv) {
     std::cout << "recorded in " << options.run_dir.string() << " (scalefuzz trace " << options.run_dir.string()
               << ", scalefuzz analyze " << options.run_dir.string() << ")\n";
   }
+  if (spec.env.count("SCALEFUZZ_STALL_RANK"))
+    std::cout << "stall: rank " << spec.env["SCALEFUZZ_STALL_RANK"] << " at its MPI call "
+              << spec.env["SCALEFUZZ_STALL_CALL"]
+              << (fs::exists(options.run_dir / "stall") ? ": fired" : ": never reached (the rank made fewer calls)")
+              << "\n";
   std::cout << "replay: " << display_command(spec, options) << "\n";
   switch (outcome.kind) {
     case harness::OutcomeKind::Ok: return kExitOk;

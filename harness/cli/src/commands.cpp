@@ -46,6 +46,8 @@ const std::vector<Command>& commands() {
        "  --seed N              seed for the noise decisions (default: fixed)\n"
        "  --timeout DUR         e.g. 30s, 2m (default 300s)\n"
        "  --oversubscribe MODE  auto|on|off: complete blocking calls by test-and-sleep (default auto)\n"
+       "  --stall RANK:CALL     rank RANK stops progressing at the entry of its CALL-th MPI call (stall\n"
+       "                        fault injection; the run hangs until --timeout)\n"
        "  --no-record           run without the injector\n"
        "Exit: 0 the run ended ok, 1 it did not, 2 usage error, 3 launcher or injector missing.\n",
        cmd_exec},

@@ -73,11 +73,16 @@ std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const ha
                                           const std::string& oversubscribe, const std::string& analysis_dir,
                                           const std::string& out_dir) {
   std::vector<std::string> argv;
-  if (!spec.env.empty()) {  // the campaign's app.env: exec has no flag for it
+  std::vector<std::string> app_env;  // the campaign's app.env: exec has no flag for it
+  for (const auto& [k, v] : spec.env)
+    if (k.rfind("SCALEFUZZ_STALL_", 0) != 0) app_env.push_back(k + "=" + v);
+  if (!app_env.empty()) {
     argv.push_back("env");
-    for (const auto& [k, v] : spec.env) argv.push_back(k + "=" + v);
+    argv.insert(argv.end(), app_env.begin(), app_env.end());
   }
   argv.insert(argv.end(), {scalefuzz, "exec", "--noise", spec.noise.mode});
+  if (spec.env.count("SCALEFUZZ_STALL_RANK") && spec.env.count("SCALEFUZZ_STALL_CALL"))
+    argv.insert(argv.end(), {"--stall", spec.env.at("SCALEFUZZ_STALL_RANK") + ":" + spec.env.at("SCALEFUZZ_STALL_CALL")});
   for (const auto& [k, v] : spec.noise.settings) {
     argv.push_back("--noise-set");
     argv.push_back(k + "=" + v);

@@ -65,6 +65,7 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
   const auto stdout_path = run_dir / "stdout.txt";
   const auto stderr_path = run_dir / "stderr.txt";
   std::filesystem::remove_all(run_dir / "stacks", ec);  // left over from an earlier attempt
+  std::filesystem::remove(run_dir / "stall", ec);       // injectors/stall marker, likewise
 
   const std::string launch_id = new_launch_id();
   auto env = run_environment(spec, options, launch_id);

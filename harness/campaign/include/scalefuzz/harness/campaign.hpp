@@ -64,10 +64,23 @@ struct SchedulerSpec {
 enum class Oversubscribe { Auto, On, Off };
 const char* to_string(Oversubscribe mode);
 
-// Fault injection that makes runs stall on purpose (to test hang handling).
+// Stall fault injection (AutomaDeD §5.2): in every run one rank, drawn from
+// the run's seed, stops progressing at the entry of its K-th MPI call, K
+// drawn uniformly from 1..calls. The run hangs; the analysis checks whether
+// the progress-dependence graph names that rank as least progressed.
 struct StallSpec {
   bool enabled = false;
+  int calls = 50;  // K is drawn from 1..calls; keep it below the calls a rank makes
 };
+
+// The injected stall of one run: which world rank, at which call.
+struct StallPoint {
+  int rank = 0;
+  long call = 1;
+};
+// Deterministic from the run seed: rank uniform in [0, nprocs), call uniform
+// in [1, calls].
+StallPoint stall_point(std::uint64_t run_seed, int nprocs, int calls);
 
 // Vrisha's KCCA scale model (detector "kcca"). Defaults as in
 // detectors/kcca/README.md.

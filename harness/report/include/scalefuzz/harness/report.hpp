@@ -35,7 +35,7 @@ ReportData report_data_from_store(const RunStore& store);
 struct ReportSummary {
   std::size_t runs = 0, finished = 0, unfinished = 0;
   std::map<std::string, std::size_t> by_outcome;   // "ok", "hang", ... ("unfinished" too)
-  std::size_t failed_runs = 0;                     // finished and not ok
+  std::size_t failed_runs = 0;                     // finished, not ok and not expected to fail
   std::size_t findings = 0;
   std::size_t serious_findings = 0;                // severity warning or error
   std::map<std::string, std::size_t> findings_by_detector;
@@ -45,6 +45,10 @@ struct ReportSummary {
   std::string verdict;
 };
 ReportSummary summarize(const ReportData& data);
+
+// True when a run's findings mark its failed outcome as expected: an
+// informational "outcome" finding (e.g. the hang of an injected stall).
+bool outcome_expected(const std::vector<const detectors::Finding*>& run_findings);
 
 // "ok", "hang", ... or "unfinished".
 std::string outcome_label(const RunRecord& run);

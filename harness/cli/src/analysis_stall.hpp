@@ -1,0 +1,54 @@
+// Stall fault injection, scored (AutomaDeD §5.2): for every run whose
+// injected stall fired (OUT/runs/<id>/stall, written by injectors/stall), is
+// the stalled rank among the PDG's least-progressed tasks (accuracy), and
+// are no other ranks among them (precision)?
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::cli {
+
+// The stall planned for a run (from its SCALEFUZZ_STALL_* environment).
+std::optional<harness::StallPoint> planned_stall(const harness::RunSpec& spec);
+
+// True when the run's stall fired (its rank wrote run_dir/stall).
+bool stall_fired(const std::filesystem::path& run_dir);
+
+// Accuracy and precision as the paper defines them, over injections whose
+// stall fired and whose run hung.
+struct StallScore {
+  std::size_t injected = 0, fired = 0, evaluated = 0, accurate = 0, precise = 0;
+  double accuracy() const { return evaluated ? static_cast<double>(accurate) / static_cast<double>(evaluated) : 0; }
+  double precision() const { return evaluated ? static_cast<double>(precise) / static_cast<double>(evaluated) : 0; }
+};
+
+class StallEvaluation {
+ public:
+  // One finished run and the findings analysis produced for it.
+  void add(const harness::RunRecord& run, const std::vector<detectors::Finding>& run_findings);
+  // An Info "stall-evaluation" finding with the score and the runs, plus a
+  // Warning per run whose LP tasks do not single out the stalled rank.
+  std::vector<detectors::Finding> finish(std::ostream* log) const;
+  const StallScore& score() const { return score_; }
+
+ private:
+  struct Case {
+    std::string run_id;
+    int nprocs = 0;
+    harness::StallPoint at;
+    std::vector<int> lp_tasks;
+    bool accurate = false, precise = false;
+  };
+  StallScore score_;
+  std::vector<Case> cases_;
+  std::size_t not_hung_ = 0;  // fired, yet the run did not end in a hang
+};
+
+}  // namespace scalefuzz::cli

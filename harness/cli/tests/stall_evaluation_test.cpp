@@ -1,0 +1,103 @@
+// Scoring of stall fault injection (analysis_stall.cpp): which runs count,
+// and accuracy / precision as AutomaDeD §5.2 defines them.
+#include "analysis_stall.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "reproduce_plan.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using scalefuzz::cli::StallEvaluation;
+using scalefuzz::detectors::Finding;
+using scalefuzz::harness::OutcomeKind;
+using scalefuzz::harness::RunRecord;
+
+class StallEvaluationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("sf-stall-eval-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // A finished run of 8 ranks that planned a stall of `rank`; `fired` writes the marker.
+  RunRecord run(const std::string& id, int rank, bool fired, OutcomeKind kind = OutcomeKind::Hang) {
+    RunRecord r;
+    r.spec.run_id = id;
+    r.spec.nprocs = 8;
+    r.spec.env = {{"SCALEFUZZ_STALL_RANK", std::to_string(rank)}, {"SCALEFUZZ_STALL_CALL", "12"}};
+    r.dir = root_ / id;
+    fs::create_directories(r.dir);
+    if (fired) std::ofstream(r.dir / "stall") << "rank " << rank << " call 12\n";
+    r.outcome.emplace();
+    r.outcome->kind = kind;
+    return r;
+  }
+  static Finding lp(std::vector<int> ranks) {
+    Finding f;
+    f.detector = "pdg";
+    f.kind = "lp-task";
+    f.ranks = std::move(ranks);
+    return f;
+  }
+  fs::path root_;
+};
+
+TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {
+  StallEvaluation e;
+  e.add(run("exact", 3, true), {lp({3})});               // accurate and precise
+  e.add(run("two-groups", 5, true), {lp({5}), lp({1})});  // accurate, not precise
+  e.add(run("missed", 2, true), {lp({6})});               // neither
+  e.add(run("none-found", 4, true), {});                  // neither
+  e.add(run("not-fired", 1, false, OutcomeKind::Ok), {});  // the rank finished first: not evaluated
+  e.add(run("fired-no-hang", 1, true, OutcomeKind::Crashed), {lp({1})});
+  RunRecord plain = run("no-stall", 0, false, OutcomeKind::Hang);
+  plain.spec.env.clear();
+  e.add(plain, {lp({0})});  // no injection planned: ignored
+
+  EXPECT_EQ(e.score().injected, 6u);
+  EXPECT_EQ(e.score().fired, 5u);
+  EXPECT_EQ(e.score().evaluated, 4u);
+  EXPECT_EQ(e.score().accurate, 2u);
+  EXPECT_EQ(e.score().precise, 1u);
+  EXPECT_DOUBLE_EQ(e.score().accuracy(), 0.5);
+  EXPECT_DOUBLE_EQ(e.score().precision(), 0.25);
+
+  std::ostringstream log;
+  const auto findings = e.finish(&log);
+  ASSERT_EQ(findings.size(), 4u);  // the summary + a warning per imprecise or missed run
+  EXPECT_EQ(findings[0].kind, "stall-evaluation");
+  EXPECT_EQ(findings[0].details["accurate"], 2);
+  EXPECT_EQ(findings[0].details["runs"].size(), 4u);
+  EXPECT_EQ(findings[1].kind, "stall-imprecise");
+  EXPECT_EQ(findings[1].run_id, "two-groups");
+  EXPECT_EQ(findings[2].kind, "stall-missed");
+  EXPECT_EQ(findings[3].kind, "stall-missed");
+  EXPECT_NE(log.str().find("LP-task accuracy 50.0 % (2 of 4), precision 25.0 % (1 of 4)"), std::string::npos)
+      << log.str();
+}
+
+TEST_F(StallEvaluationTest, NothingInjectedNothingReported) {
+  StallEvaluation e;
+  EXPECT_TRUE(e.finish(nullptr).empty());
+}
+
+TEST(StallReplay, ExecCommandCarriesTheStallAsAFlagNotAsEnvironment) {
+  scalefuzz::harness::RunSpec spec;
+  spec.nprocs = 8;
+  spec.noise.mode = "none";
+  spec.argv = {"./ring"};
+  spec.env = {{"SCALEFUZZ_STALL_RANK", "5"}, {"SCALEFUZZ_STALL_CALL", "40"}, {"OMP_NUM_THREADS", "1"}};
+  const auto argv = scalefuzz::cli::replay_exec_argv("scalefuzz", spec, {"mpiexec"}, "auto", "", "out/x");
+  const std::vector<std::string> head = {"env", "OMP_NUM_THREADS=1", "scalefuzz", "exec", "--noise", "none",
+                                         "--stall", "5:40"};
+  ASSERT_GE(argv.size(), head.size());
+  EXPECT_EQ(std::vector<std::string>(argv.begin(), argv.begin() + static_cast<long>(head.size())), head);
+}
+
+}  // namespace
