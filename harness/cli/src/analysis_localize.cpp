@@ -62,45 +62,10 @@ void add_mpipd(const harness::RunRecord& run, const trace::RunTrace& trace, std:
   }
 }
 
-// Integration-level extension of §4.3 (documented in the README): when
-// several LP groups remain and the tasks of one group wait point-to-point on
-// another LP group that does not wait back on it, the waiting group cannot be
-// the least progressed: it is dropped (never every group).
-void drop_lp_groups_waiting_on_lp(detectors::pdg::PdgResult& r) {
-  using detectors::pdg::EdgeKind;
-  if (r.lp_nodes.size() < 2) return;
-  auto is_lp = [&](std::size_t n) { return std::find(r.lp_nodes.begin(), r.lp_nodes.end(), n) != r.lp_nodes.end(); };
-  auto waits = [&](std::size_t a, std::size_t b) {
-    for (const auto& e : r.edges)
-      if (e.kind == EdgeKind::PointToPoint && e.from == a && e.to == b) return true;
-    return false;
-  };
-  std::vector<std::size_t> kept;
-  for (std::size_t a : r.lp_nodes) {
-    bool drop = false;
-    for (std::size_t b : r.lp_nodes)
-      if (a != b && is_lp(b) && waits(a, b) && !waits(b, a)) drop = true;
-    if (!drop) kept.push_back(a);
-  }
-  if (kept.empty() || kept.size() == r.lp_nodes.size()) return;
-  std::vector<int> tasks;
-  for (std::size_t a : r.lp_nodes) {
-    auto& node = r.nodes[a];
-    const bool keep = std::find(kept.begin(), kept.end(), a) != kept.end();
-    node.lp = keep;
-    for (int t : node.ranks) (keep ? tasks : r.eliminated_tasks).push_back(t);
-  }
-  std::sort(tasks.begin(), tasks.end());
-  std::sort(r.eliminated_tasks.begin(), r.eliminated_tasks.end());
-  r.lp_nodes = kept;
-  r.lp_tasks = tasks;
-  r.notes.push_back("LP groups waiting point-to-point on another LP group were dropped (scalefuzz extension)");
-}
-
 void add_pdg(const harness::RunRecord& run, const trace::RunTrace& trace, std::vector<Finding>& out) {
   detectors::pdg::PdgOptions options;
   auto result = detectors::pdg::analyze_progress(trace, options);
-  drop_lp_groups_waiting_on_lp(result);
+  detectors::pdg::drop_lp_groups_waiting_on_lp(result);
   for (auto& f : detectors::pdg::pdg_findings(result, run.spec.run_id)) {
     const auto& site = f.details["site"];
     if (site.is_object() && site["id"].is_number()) {

@@ -45,9 +45,9 @@ bool stall_fired(const fs::path& run_dir) {
 void StallEvaluation::add(const harness::RunRecord& run, const std::vector<Finding>& run_findings) {
   const auto at = planned_stall(run.spec);
   if (!at || !run.finished()) return;
-  ++score_.injected;
+  ++injected_;
   if (!stall_fired(run.dir)) return;  // the rank finished before its K-th call
-  ++score_.fired;
+  ++fired_;
   if (run.outcome->kind != harness::OutcomeKind::Hang) {
     ++not_hung_;
     return;
@@ -55,27 +55,30 @@ void StallEvaluation::add(const harness::RunRecord& run, const std::vector<Findi
   Case c;
   c.run_id = run.spec.run_id;
   c.nprocs = run.spec.nprocs;
-  c.at = *at;
+  c.call = at->call;
+  c.outcome.injected_rank = at->rank;
   std::set<int> lp;
   for (const auto& f : run_findings)
     if (f.detector == "pdg" && f.kind == "lp-task") lp.insert(f.ranks.begin(), f.ranks.end());
-  c.lp_tasks.assign(lp.begin(), lp.end());
-  c.accurate = lp.count(at->rank) > 0;
-  c.precise = c.accurate && lp.size() == 1;
-  ++score_.evaluated;
-  score_.accurate += c.accurate;
-  score_.precise += c.precise;
+  c.outcome.lp_tasks.assign(lp.begin(), lp.end());
   cases_.push_back(std::move(c));
+}
+
+StallScore StallEvaluation::score() const {
+  std::vector<detectors::pdg::InjectionOutcome> outcomes;
+  for (const auto& c : cases_) outcomes.push_back(c.outcome);
+  return {injected_, fired_, detectors::pdg::coverage(outcomes)};
 }
 
 std::vector<Finding> StallEvaluation::finish(std::ostream* log) const {
   std::vector<Finding> out;
-  if (score_.injected == 0) return out;
-  const std::string line = std::to_string(score_.injected) + " stalls injected, " + std::to_string(score_.fired) +
-                           " fired, " + std::to_string(score_.evaluated) + " hung and localized: LP-task accuracy " +
-                           percent(score_.accuracy()) + " (" + std::to_string(score_.accurate) + " of " +
-                           std::to_string(score_.evaluated) + "), precision " + percent(score_.precision()) + " (" +
-                           std::to_string(score_.precise) + " of " + std::to_string(score_.evaluated) + ")";
+  if (injected_ == 0) return out;
+  const auto cov = score().coverage;
+  const std::string n = std::to_string(cov.injections);
+  const std::string line = std::to_string(injected_) + " stalls injected, " + std::to_string(fired_) + " fired, " +
+                           n + " hung and localized: LP-task accuracy " + percent(cov.accuracy) + " (" +
+                           std::to_string(cov.accurate) + " of " + n + "), precision " + percent(cov.precision) +
+                           " (" + std::to_string(cov.precise) + " of " + n + ")";
   if (log) *log << "analysis: stall injection: " << line << "\n";
   Finding summary;
   summary.detector = "pdg";
@@ -84,32 +87,36 @@ std::vector<Finding> StallEvaluation::finish(std::ostream* log) const {
   summary.title = "stall injection: " + line;
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& c : cases_) {
-    runs.push_back({{"run_id", c.run_id}, {"nprocs", c.nprocs}, {"stalled_rank", c.at.rank}, {"stalled_call", c.at.call},
-                    {"lp_tasks", c.lp_tasks}, {"accurate", c.accurate}, {"precise", c.precise}});
-    if (c.precise) continue;
+    const int rank = c.outcome.injected_rank;
+    const auto& lp = c.outcome.lp_tasks;
+    const bool accurate = std::find(lp.begin(), lp.end(), rank) != lp.end();
+    const bool precise = std::all_of(lp.begin(), lp.end(), [&](int r) { return r == rank; });
+    runs.push_back({{"run_id", c.run_id}, {"nprocs", c.nprocs}, {"stalled_rank", rank}, {"stalled_call", c.call},
+                    {"lp_tasks", lp}, {"accurate", accurate}, {"precise", precise}});
+    if (accurate && precise) continue;
     Finding w;
     w.detector = "pdg";
-    w.kind = c.accurate ? "stall-imprecise" : "stall-missed";
+    w.kind = accurate ? "stall-imprecise" : "stall-missed";
     w.severity = detectors::Severity::Warning;
     w.run_id = c.run_id;
-    w.ranks = c.lp_tasks;
-    w.title = (c.accurate ? "least-progressed tasks include others besides the stalled rank "
-                          : "least-progressed tasks miss the stalled rank ") +
-              std::to_string(c.at.rank) + " (stalled at its MPI call " + std::to_string(c.at.call) + "; LP tasks: " +
-              (c.lp_tasks.empty() ? std::string("none") : detectors::rank_ranges(c.lp_tasks)) + ")";
-    w.details = {{"stalled_rank", c.at.rank}, {"stalled_call", c.at.call}, {"lp_tasks", c.lp_tasks}};
+    w.ranks = lp;
+    w.title = (accurate ? "least-progressed tasks include others besides the stalled rank "
+                        : "least-progressed tasks miss the stalled rank ") +
+              std::to_string(rank) + " (stalled at its MPI call " + std::to_string(c.call) + "; LP tasks: " +
+              (lp.empty() ? std::string("none") : detectors::rank_ranges(lp)) + ")";
+    w.details = {{"stalled_rank", rank}, {"stalled_call", c.call}, {"lp_tasks", lp}};
     out.push_back(std::move(w));
   }
-  summary.details = {{"injected", score_.injected},
-                     {"fired", score_.fired},
+  summary.details = {{"injected", injected_},
+                     {"fired", fired_},
                      {"fired_without_hang", not_hung_},
-                     {"evaluated", score_.evaluated},
-                     {"accurate", score_.accurate},
-                     {"precise", score_.precise},
-                     {"accuracy", score_.accuracy()},
-                     {"precision", score_.precision()},
+                     {"evaluated", cov.injections},
+                     {"accurate", cov.accurate},
+                     {"precise", cov.precise},
+                     {"accuracy", cov.accuracy},
+                     {"precision", cov.precision},
                      {"definition", "accuracy: the LP tasks include the stalled rank; precision: they include no "
-                                    "other rank (AutomaDeD §5.2)"},
+                                    "other rank (AutomaDeD §5.2.2)"},
                      {"runs", std::move(runs)}};
   out.insert(out.begin(), std::move(summary));
   return out;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/detectors/pdg.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
@@ -21,12 +22,11 @@ std::optional<harness::StallPoint> planned_stall(const harness::RunSpec& spec);
 // True when the run's stall fired (its rank wrote run_dir/stall).
 bool stall_fired(const std::filesystem::path& run_dir);
 
-// Accuracy and precision as the paper defines them, over injections whose
-// stall fired and whose run hung.
+// How many stalls were planned and fired; accuracy and precision (the pdg
+// library's coverage(), §5.2.2) over those whose run hung.
 struct StallScore {
-  std::size_t injected = 0, fired = 0, evaluated = 0, accurate = 0, precise = 0;
-  double accuracy() const { return evaluated ? static_cast<double>(accurate) / static_cast<double>(evaluated) : 0; }
-  double precision() const { return evaluated ? static_cast<double>(precise) / static_cast<double>(evaluated) : 0; }
+  std::size_t injected = 0, fired = 0;
+  detectors::pdg::Coverage coverage;
 };
 
 class StallEvaluation {
@@ -36,17 +36,16 @@ class StallEvaluation {
   // An Info "stall-evaluation" finding with the score and the runs, plus a
   // Warning per run whose LP tasks do not single out the stalled rank.
   std::vector<detectors::Finding> finish(std::ostream* log) const;
-  const StallScore& score() const { return score_; }
+  StallScore score() const;
 
  private:
   struct Case {
     std::string run_id;
     int nprocs = 0;
-    harness::StallPoint at;
-    std::vector<int> lp_tasks;
-    bool accurate = false, precise = false;
+    long call = 0;
+    detectors::pdg::InjectionOutcome outcome;
   };
-  StallScore score_;
+  std::size_t injected_ = 0, fired_ = 0;
   std::vector<Case> cases_;
   std::size_t not_hung_ = 0;  // fired, yet the run did not end in a hang
 };

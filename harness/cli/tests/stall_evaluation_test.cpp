@@ -53,20 +53,21 @@ TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {
   e.add(run("exact", 3, true), {lp({3})});               // accurate and precise
   e.add(run("two-groups", 5, true), {lp({5}), lp({1})});  // accurate, not precise
   e.add(run("missed", 2, true), {lp({6})});               // neither
-  e.add(run("none-found", 4, true), {});                  // neither
+  e.add(run("none-found", 4, true), {});                  // not accurate, yet no false positive
   e.add(run("not-fired", 1, false, OutcomeKind::Ok), {});  // the rank finished first: not evaluated
   e.add(run("fired-no-hang", 1, true, OutcomeKind::Crashed), {lp({1})});
   RunRecord plain = run("no-stall", 0, false, OutcomeKind::Hang);
   plain.spec.env.clear();
   e.add(plain, {lp({0})});  // no injection planned: ignored
 
-  EXPECT_EQ(e.score().injected, 6u);
-  EXPECT_EQ(e.score().fired, 5u);
-  EXPECT_EQ(e.score().evaluated, 4u);
-  EXPECT_EQ(e.score().accurate, 2u);
-  EXPECT_EQ(e.score().precise, 1u);
-  EXPECT_DOUBLE_EQ(e.score().accuracy(), 0.5);
-  EXPECT_DOUBLE_EQ(e.score().precision(), 0.25);
+  const auto score = e.score();
+  EXPECT_EQ(score.injected, 6u);
+  EXPECT_EQ(score.fired, 5u);
+  EXPECT_EQ(score.coverage.injections, 4u);
+  EXPECT_EQ(score.coverage.accurate, 2u);
+  EXPECT_EQ(score.coverage.precise, 2u);  // "exact", and "none-found": no non-faulty task named
+  EXPECT_DOUBLE_EQ(score.coverage.accuracy, 0.5);
+  EXPECT_DOUBLE_EQ(score.coverage.precision, 0.5);
 
   std::ostringstream log;
   const auto findings = e.finish(&log);
@@ -78,7 +79,7 @@ TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {
   EXPECT_EQ(findings[1].run_id, "two-groups");
   EXPECT_EQ(findings[2].kind, "stall-missed");
   EXPECT_EQ(findings[3].kind, "stall-missed");
-  EXPECT_NE(log.str().find("LP-task accuracy 50.0 % (2 of 4), precision 25.0 % (1 of 4)"), std::string::npos)
+  EXPECT_NE(log.str().find("LP-task accuracy 50.0 % (2 of 4), precision 50.0 % (2 of 4)"), std::string::npos)
       << log.str();
 }
 

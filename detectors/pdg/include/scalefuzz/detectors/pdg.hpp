@@ -101,6 +101,13 @@ struct PdgResult {
 PdgResult analyze_progress(const ProgressModel& model, const PdgOptions& options = {});
 PdgResult analyze_progress(const trace::RunTrace& run, const PdgOptions& options = {});
 
+// An extension of the §4.3 elimination step (scalefuzz's, not the paper's):
+// when several LP groups remain and the tasks of one group wait
+// point-to-point on another LP group that does not wait back on it, the
+// waiting group cannot be the least progressed and is dropped; never every
+// group. Applied by the harness after analyze_progress().
+void drop_lp_groups_waiting_on_lp(PdgResult& result);
+
 // One finding of kind "lp-task" per LP node (detector "pdg"), with the PDG as
 // a "text/vnd.graphviz" artifact. `location` is left empty: details.site holds
 // {rank, id, stable_hash} for the caller to symbolize.
