@@ -1,8 +1,10 @@
 #include "analysis_localize.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
+#include <string_view>
 
 #include "scalefuzz/detectors/mpipd.hpp"
 #include "scalefuzz/detectors/pdg.hpp"
@@ -64,6 +66,11 @@ void add_mpipd(const harness::RunRecord& run, const trace::RunTrace& trace, std:
 
 void add_pdg(const harness::RunRecord& run, const trace::RunTrace& trace, std::vector<Finding>& out) {
   detectors::pdg::PdgOptions options;
+  // Groups in one loop are ordered by how often they entered their state
+  // (detectors/pdg's extension; measured by bench/pdg_stall, README).
+  // SCALEFUZZ_PDG_VISIT_COUNTS=0 gives the paper's §4 analysis alone.
+  const char* visits = std::getenv("SCALEFUZZ_PDG_VISIT_COUNTS");
+  options.resolve_with_visit_counts = visits == nullptr || std::string_view(visits) != "0";
   auto result = detectors::pdg::analyze_progress(trace, options);
   detectors::pdg::drop_lp_groups_waiting_on_lp(result);
   for (auto& f : detectors::pdg::pdg_findings(result, run.spec.run_id)) {
