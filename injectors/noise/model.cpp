@@ -87,12 +87,40 @@ void SendSetAnalyzer::end_epoch(std::uint64_t min_noise, double scale, Analysis&
   epoch_.clear();
 }
 
+bool DeferredEpochs::mark(std::uint64_t local_sends, std::uint64_t local_recvs) {
+  at_.push_back(sends_.size());
+  counts_.push_back(local_sends);
+  counts_.push_back(local_recvs);
+  return at_.size() >= batch_;
+}
+
+void DeferredEpochs::resolve(const std::vector<unsigned long long>& global, SendSetAnalyzer& analyzer,
+                             std::uint64_t min_noise, Analysis& out) {
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < at_.size(); ++k) {
+    for (; next < at_[k]; ++next) analyzer.send(sends_[next].id, sends_[next].t);
+    const bool ends = global.size() < 2 * (k + 1) || epoch_ends(global[2 * k], global[2 * k + 1]);
+    if (ends) {
+      analyzer.end_epoch(min_noise, 1.0, out);
+      out.epoch_ends_at.push_back(resolved_marks_ + k);
+    }
+  }
+  for (; next < sends_.size(); ++next) analyzer.send(sends_[next].id, sends_[next].t);  // the open epoch
+  resolved_marks_ += at_.size();
+  sends_.clear();
+  at_.clear();
+  counts_.clear();
+}
+
 std::string format_analysis(const Analysis& a) {
   std::ostringstream o;
-  o << "ninja-analysis 1\n";
+  o << "ninja-analysis 2\n";
   o << "rank " << a.rank << " size " << a.size << "\n";
   o << "min_noise_ns " << a.min_noise << "\n";
   o << "epochs " << a.epochs << "\n";
+  o << "epoch_ends_at";
+  for (std::uint64_t k : a.epoch_ends_at) o << " " << k;
+  o << "\n";
   for (const auto& [id, v] : a.noise) {
     o << "msgid " << id.first << " " << id.second;
     for (double x : v) o << " " << static_cast<std::uint64_t>(std::llround(x));
@@ -119,7 +147,8 @@ std::optional<Analysis> parse_analysis(const std::string& text, std::string& err
     };
     if (!header) {
       int version = 0;
-      if (key != "ninja-analysis" || !(ls >> version) || version != 1) return bad("not a ninja-analysis 1 file");
+      if (key != "ninja-analysis" || !(ls >> version)) return bad("not a ninja-analysis file");
+      if (version != 2) return bad("ninja-analysis version is not 2 (written by an older scalefuzz: rerun the system-centric run)");
       header = true;
     } else if (key == "rank") {
       std::string s;
@@ -128,6 +157,10 @@ std::optional<Analysis> parse_analysis(const std::string& text, std::string& err
       if (!(ls >> a.min_noise)) return bad("bad min_noise_ns");
     } else if (key == "epochs") {
       if (!(ls >> a.epochs)) return bad("bad epochs");
+    } else if (key == "epoch_ends_at") {
+      std::uint64_t k = 0;
+      while (ls >> k) a.epoch_ends_at.push_back(k);
+      if (!ls.eof()) return bad("bad epoch_ends_at");
     } else if (key == "msgid" || key == "unsafe") {
       MsgId id;
       if (!(ls >> id.first >> id.second)) return bad("bad message id");

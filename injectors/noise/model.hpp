@@ -65,6 +65,9 @@ struct Analysis {
   int rank = 0, size = 0;
   std::uint64_t min_noise = 0;  // D_m: smallest injected delay (0: none injected)
   std::uint64_t epochs = 0;
+  // 0-based indices of the global collectives that ended an epoch: the
+  // application-centric run starts its epochs there without communicating.
+  std::vector<std::uint64_t> epoch_ends_at;
   std::map<MsgId, std::vector<double>> noise;  // V_i per send set, max over epochs
   std::vector<MsgId> unsafe;                   // violate both C_msgid and C_sync
 };
@@ -78,6 +81,40 @@ class SendSetAnalyzer {
 
  private:
   std::map<MsgId, std::vector<std::uint64_t>> epoch_;
+};
+
+// Epoch detection without a collective of its own at every global
+// collective: the local send/receive counts at each one are kept with the
+// sends between them, and summed across ranks in batches (one extra
+// Allreduce per `batch` global collectives, and one at the end); then the
+// sends are replayed into a SendSetAnalyzer with the epochs where they ended.
+// Every rank enters the same global collectives in the same order, so the
+// batches line up.
+class DeferredEpochs {
+ public:
+  explicit DeferredEpochs(std::size_t batch = 256) : batch_(batch) {}
+  void send(MsgId id, std::uint64_t t) { sends_.push_back({id, t}); }
+  // Entering a global collective with these local counts. True when the
+  // batch is full: sum pending_counts() across ranks and call resolve().
+  bool mark(std::uint64_t local_sends, std::uint64_t local_recvs);
+  // [sends_0, recvs_0, sends_1, recvs_1, ...] of the marks not yet resolved.
+  const std::vector<unsigned long long>& pending_counts() const { return counts_; }
+  std::size_t pending_marks() const { return counts_.size() / 2; }
+  // `global` = element-wise sums of every rank's pending_counts() (or empty:
+  // every pending mark ends an epoch, e.g. when receives are not counted).
+  void resolve(const std::vector<unsigned long long>& global, SendSetAnalyzer& analyzer, std::uint64_t min_noise,
+               Analysis& out);
+
+ private:
+  struct Send {
+    MsgId id;
+    std::uint64_t t;
+  };
+  std::size_t batch_;
+  std::vector<Send> sends_;
+  std::vector<std::size_t> at_;  // sends_ index at each pending mark
+  std::vector<unsigned long long> counts_;
+  std::uint64_t resolved_marks_ = 0;
 };
 
 std::string format_analysis(const Analysis& a);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "config.hpp"
 #include "hooks.hpp"
 #include "model.hpp"
+#include "oversub.hpp"
 #include "record.hpp"
 #include "scalefuzz/trace/ops.hpp"
 #include "sender.hpp"
@@ -40,7 +42,9 @@ struct Runtime {
   std::unique_ptr<noise::VirtualBufferQueue> vbq;
   noise::DueOrder order;
   noise::SendSetAnalyzer analyzer;
+  noise::DeferredEpochs epochs;  // system: epoch detection, batched
   noise::SendSetTracker tracker;
+  std::uint64_t global_collectives = 0;  // application: index of the next one
   noise::Analysis analysis;      // system: being built; application: loaded
   std::uint64_t min_injected = 0;
   std::atomic<std::uint64_t> sends{0}, recvs{0};
@@ -83,7 +87,7 @@ std::uint64_t decide(Runtime& rt, const SendIssue& s, std::uint64_t now, std::ui
     case Mode::System: {
       std::uint64_t bytes = static_cast<std::uint64_t>(type_bytes(s.type, s.count));
       std::uint64_t d = rt.vbq->offer(now, bytes);
-      rt.analyzer.send({s.tag, comm_id(s.comm)}, app_now);
+      rt.epochs.send({s.tag, comm_id(s.comm)}, app_now);
       if (d > 0 && (rt.min_injected == 0 || d < rt.min_injected)) rt.min_injected = d;
       return d;
     }
@@ -173,29 +177,53 @@ bool is_global(MPI_Comm comm, int world) {
   return PMPI_Comm_size(comm, &n) == MPI_SUCCESS && n == world;
 }
 
-// Epoch detection (4.2.1): every rank enters the same global collectives in
-// the same order, so the extra Allreduce on the same communicator matches.
+// Sums `counts` element-wise over `comm`, completed like the application's
+// own blocking calls (test-and-sleep when ranks outnumber cores).
+bool sum_over(std::vector<unsigned long long>& counts, std::vector<unsigned long long>& global, MPI_Comm comm) {
+  global.assign(counts.size(), 0);
+  const int n = static_cast<int>(counts.size());
+  if (!oversubscribed())
+    return PMPI_Allreduce(counts.data(), global.data(), n, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm) == MPI_SUCCESS;
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (PMPI_Iallreduce(counts.data(), global.data(), n, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm, &r) != MPI_SUCCESS)
+    return false;
+  return poll_request(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+}
+
+// System mode's epoch log is summed across ranks (one Allreduce per batch
+// of global collectives) and folded into the analysis.
+void resolve_epochs(Runtime& rt, MPI_Comm comm) {
+  std::vector<unsigned long long> global;
+  std::vector<unsigned long long> local = rt.epochs.pending_counts();
+  // Without recorded receive counts every global collective ends an epoch.
+  if (rt.count_recvs && !local.empty() && !sum_over(local, global, comm)) global.clear();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  rt.epochs.resolve(global, rt.analyzer, min_noise(rt), rt.analysis);
+}
+
+// Epoch detection (4.2.1) at every global collective: every rank enters the
+// same ones in the same order. System mode logs the counts there and checks
+// them in batches (DeferredEpochs); application mode starts its epochs where
+// the system run found them, with no communication of its own.
 void before_collective(void* ctx, std::uint16_t, MPI_Comm comm) {
   auto& rt = *static_cast<Runtime*>(ctx);
   if (rt.cfg.mode != Mode::System && rt.cfg.mode != Mode::Application) return;
   if (!is_global(comm, rt.size)) return;
-  bool ends = true;
-  if (rt.count_recvs) {
-    unsigned long long local[2] = {rt.sends.load(), rt.recvs.load()}, global[2] = {0, 0};
-    MPI_Request r = MPI_REQUEST_NULL;
-    if (PMPI_Iallreduce(local, global, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm, &r) != MPI_SUCCESS) return;
-    // Polled with naps: ranks may outnumber cores (MPICH would spin).
-    int flag = 0;
-    while (PMPI_Test(&r, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag) {
-      timespec ts{0, 2000};
-      nanosleep(&ts, nullptr);
+  if (rt.cfg.mode == Mode::Application) {
+    const std::uint64_t k = rt.global_collectives++;
+    const auto& ends = rt.analysis.epoch_ends_at;
+    if (std::binary_search(ends.begin(), ends.end(), k)) {
+      std::lock_guard<std::mutex> lock(rt.mu);
+      rt.tracker.new_epoch();
     }
-    ends = noise::epoch_ends(global[0], global[1]);
+    return;
   }
-  if (!ends) return;
-  std::lock_guard<std::mutex> lock(rt.mu);
-  if (rt.cfg.mode == Mode::System) rt.analyzer.end_epoch(min_noise(rt), 1.0, rt.analysis);
-  else rt.tracker.new_epoch();
+  bool full;
+  {
+    std::lock_guard<std::mutex> lock(rt.mu);
+    full = rt.epochs.mark(rt.sends.load(), rt.recvs.load());
+  }
+  if (full) resolve_epochs(rt, comm);
 }
 
 void after_call(void* ctx, std::uint16_t, std::uint8_t cls) {
@@ -314,6 +342,8 @@ void noise_stop() {
   if (rt->delays != nullptr) std::fclose(rt->delays);
   rt->delays = nullptr;
   if (rt->cfg.mode == Mode::System && !rt->cfg.run_dir.empty()) {
+    // The last, partial batch: every rank has the same number pending.
+    resolve_epochs(*rt, MPI_COMM_WORLD);
     // MPI_Finalize is the last global synchronization: it ends the last epoch.
     rt->analyzer.end_epoch(min_noise(*rt), 1.0, rt->analysis);
     rt->analysis.min_noise = min_noise(*rt);

@@ -27,7 +27,7 @@ RunRecord record(const fs::path& root, const std::string& id, const std::string&
   if (finished) r.outcome = scalefuzz::harness::Outcome{};
   fs::create_directories(r.dir / "ninja");
   if (analysis)
-    for (int k = 0; k < np; ++k) std::ofstream(r.dir / "ninja" / (std::to_string(k) + ".analysis")) << "ninja-analysis 1\n";
+    for (int k = 0; k < np; ++k) std::ofstream(r.dir / "ninja" / (std::to_string(k) + ".analysis")) << "ninja-analysis 2\n";
   return r;
 }
 

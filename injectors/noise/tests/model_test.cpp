@@ -97,6 +97,7 @@ TEST(NoiseModel, AnalysisFileRoundTripsAndRejectsGarbage) {
   a.size = 4;
   a.min_noise = 1500;
   a.epochs = 2;
+  a.epoch_ends_at = {0, 7};
   a.noise[{5, 0}] = {1000, 2000};
   a.unsafe = {{5, 0}};
   std::string err;
@@ -106,11 +107,81 @@ TEST(NoiseModel, AnalysisFileRoundTripsAndRejectsGarbage) {
   EXPECT_EQ(b->size, 4);
   EXPECT_EQ(b->min_noise, 1500u);
   EXPECT_EQ(b->epochs, 2u);
+  EXPECT_EQ(b->epoch_ends_at, (std::vector<std::uint64_t>{0, 7}));
   EXPECT_EQ(b->noise[(MsgId{5, 0})], (std::vector<double>{1000, 2000}));
   EXPECT_EQ(b->unsafe, a.unsafe);
   EXPECT_FALSE(parse_analysis("hello\n", err));
-  EXPECT_FALSE(parse_analysis("ninja-analysis 1\nmsgid x\n", err));
+  EXPECT_FALSE(parse_analysis("ninja-analysis 2\nmsgid x\n", err));
   EXPECT_NE(err.find("line 2"), std::string::npos);
+}
+
+TEST(NoiseModel, OldAnalysisVersionIsRejectedWithAHint) {
+  std::string err;
+  EXPECT_FALSE(parse_analysis("ninja-analysis 1\nrank 0 size 2\n", err));
+  EXPECT_NE(err.find("rerun the system-centric run"), std::string::npos) << err;
+}
+
+// The deferred epoch log gives the same analysis as ending epochs on the spot.
+TEST(NoiseModel, DeferredEpochsMatchImmediateEpochDetection) {
+  const MsgId a{1, 0}, b{2, 0};
+  // (time, id) sends and, between them, global collectives with the global
+  // send/recv sums seen there: in flight at the 2nd, quiet at the 1st and 3rd.
+  struct Step {
+    bool collective;
+    MsgId id;
+    std::uint64_t t;
+    unsigned long long gs, gr;
+  };
+  const std::vector<Step> steps = {{false, a, 0, 0, 0},      {false, a, 10, 0, 0},  {false, a, 5000, 0, 0},
+                                   {true, a, 0, 6, 6},       {false, b, 6000, 0, 0}, {false, b, 6010, 0, 0},
+                                   {true, a, 0, 9, 8},       {false, b, 9000, 0, 0}, {false, a, 9100, 0, 0},
+                                   {true, a, 0, 12, 12},     {false, a, 20000, 0, 0}};
+  SendSetAnalyzer now_analyzer;
+  Analysis now_out;
+  std::vector<std::uint64_t> now_ends;
+  std::uint64_t k = 0;
+  for (const auto& s : steps) {
+    if (!s.collective) {
+      now_analyzer.send(s.id, s.t);
+      continue;
+    }
+    if (epoch_ends(s.gs, s.gr)) {
+      now_analyzer.end_epoch(100, 1.0, now_out);
+      now_ends.push_back(k);
+    }
+    ++k;
+  }
+  now_analyzer.end_epoch(100, 1.0, now_out);
+
+  for (std::size_t batch : {1u, 2u, 100u}) {
+    DeferredEpochs log(batch);
+    SendSetAnalyzer analyzer;
+    Analysis out;
+    std::vector<unsigned long long> global;
+    for (const auto& s : steps) {
+      if (!s.collective) {
+        log.send(s.id, s.t);
+        continue;
+      }
+      global.push_back(s.gs);
+      global.push_back(s.gr);
+      if (log.mark(0, 0)) {  // local counts are summed by the caller; here `global` stands for the sums
+        log.resolve(global, analyzer, 100, out);
+        global.clear();
+      }
+    }
+    EXPECT_EQ(log.pending_marks(), global.size() / 2);
+    log.resolve(global, analyzer, 100, out);
+    analyzer.end_epoch(100, 1.0, out);
+    EXPECT_EQ(out.epoch_ends_at, now_ends) << "batch " << batch;
+    EXPECT_EQ(out.epochs, now_out.epochs) << "batch " << batch;
+    EXPECT_EQ(out.noise, now_out.noise) << "batch " << batch;
+    EXPECT_EQ(out.unsafe, now_out.unsafe) << "batch " << batch;
+  }
+  EXPECT_EQ(now_ends, (std::vector<std::uint64_t>{0, 2}));
+  // a: sets {0,10} {5000} in epoch 0; b: {6000,6010} {9000} in the epoch
+  // that spans the collective with a message in flight.
+  EXPECT_EQ(now_out.unsafe, (std::vector<MsgId>{a, b}));
 }
 
 TEST(NoiseModel, TrackerDelaysAllButTheLastSetOfUnsafeIds) {

@@ -158,7 +158,7 @@ TEST(NoiseModes, SystemDelayFollowsFormula1AndWritesAnalysis) {
   check_delays_match_trace(r, 2);
   for (int k = 0; k < 2; ++k) {
     std::string a = slurp(r.dir / "ninja" / (std::to_string(k) + ".analysis"));
-    EXPECT_EQ(a.rfind("ninja-analysis 1\nrank " + std::to_string(k) + " size 2\n", 0), 0u) << a;
+    EXPECT_EQ(a.rfind("ninja-analysis 2\nrank " + std::to_string(k) + " size 2\n", 0), 0u) << a;
   }
 }
 
