@@ -12,10 +12,7 @@
 set -u
 scalefuzz=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-fail=0
-check() {  # file, description, jq expression that must be true
-  if jq -e "$3" "$1" >/dev/null; then echo "ok:   $2"; else echo "FAIL: $2"; fail=1; fi
-}
+source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
 run() {  # name, campaign, expected exit code, extra args
   local name=$1 campaign=$2 want=$3; shift 3
   "$scalefuzz" run "$campaign" --out "$work/$name" "$@" >"$work/$name.log" 2>&1

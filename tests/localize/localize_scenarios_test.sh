@@ -10,11 +10,7 @@
 set -u
 scalefuzz=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-fail=0
-check() {  # description, jq expression over findings.json that must be true
-  local file=$1 what=$2 expr=$3
-  if jq -e "$expr" "$file" >/dev/null; then echo "ok:   $what"; else echo "FAIL: $what"; fail=1; fi
-}
+source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
 
 "$scalefuzz" run "$src/configs/scenarios/mpipd_writer_nomination.yaml" --out "$work/wn" --filter 'np>=6' >"$work/wn.log" 2>&1
 f="$work/wn/findings.json"

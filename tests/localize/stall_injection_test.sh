@@ -9,10 +9,7 @@
 set -u
 scalefuzz=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-fail=0
-check() {  # file, description, jq expression that must be true
-  if jq -e "$3" "$1" >/dev/null; then echo "ok:   $2"; else echo "FAIL: $2"; fail=1; fi
-}
+source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
 "$scalefuzz" run "$src/configs/scenarios/stall_ring.yaml" --out "$work/ring" >"$work/ring.log" 2>&1
 rc=$?
 [ $rc = 0 ] && echo "ok:   campaign exits 0" || { echo "FAIL: campaign exits $rc"; tail -20 "$work/ring.log"; fail=1; }
