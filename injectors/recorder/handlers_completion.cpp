@@ -1,6 +1,7 @@
 // Wait/Test family, Request_free and Cancel: one Completion record per call
 // and one RequestDone child per completed request.
 #include <memory>
+#include <type_traits>
 
 #include "hooks.hpp"
 #include "oversub.hpp"
@@ -13,15 +14,22 @@ using trace::OpClass;
 
 namespace {
 
-// Stack storage for small arrays, heap beyond.
+// Stack storage for small arrays, heap beyond. The stack part is raw storage:
+// default-constructing 32 elements on every Waitall cost more than the
+// recording itself (T must be trivially destructible; callers fill what they use).
 template <class T>
 class Scratch {
+  static_assert(std::is_trivially_destructible_v<T>);
+
  public:
-  explicit Scratch(int n) : p_(n <= 32 ? small_ : (heap_ = std::make_unique<T[]>(static_cast<std::size_t>(n))).get()) {}
+  explicit Scratch(int n)
+      : p_(n <= kSmall ? reinterpret_cast<T*>(small_)
+                       : (heap_ = std::make_unique<T[]>(static_cast<std::size_t>(n))).get()) {}
   T* get() { return p_; }
 
  private:
-  T small_[32];
+  static constexpr int kSmall = 32;
+  alignas(T) unsigned char small_[sizeof(T) * kSmall];
   std::unique_ptr<T[]> heap_;
   T* p_;
 };

@@ -75,8 +75,10 @@ bool EventLog::grow_locked(std::uint64_t records) {
   if (ok && prefault_running_) {
     // Wake the helper again when the writers are half the lead short of the
     // end, so it stays ahead of them.
+    // (Before the first wake-up: halfway into the first chunk, so a rank
+    // that records little never pays for populating the lead.)
     const std::uint64_t slack = ahead_records_ / 2;
-    __atomic_store_n(&prefault_mark_, capacity_ > slack ? capacity_ - slack : 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&prefault_mark_, capacity_ > slack ? capacity_ - slack : capacity_ / 2, __ATOMIC_RELEASE);
   }
   __atomic_store_n(&grow_lock_, 0, __ATOMIC_RELEASE);
   return ok;
@@ -87,10 +89,20 @@ void* EventLog::prefault_main(void* self) {
   for (;;) {
     while (sem_wait(&log->prefault_wake_) != 0) {
     }
-    if (__atomic_load_n(&log->prefault_stop_, __ATOMIC_ACQUIRE)) return nullptr;
-    const std::uint64_t want = log->used() + log->ahead_records_;
-    // A failure (disk full) leaves growth to the writers, which report it.
-    if (!log->grow_locked(want)) return nullptr;
+    for (;;) {
+      const std::uint64_t want = log->used() + log->ahead_records_;
+      // One chunk per lock hold: a writer that reaches the end waits for
+      // one chunk at most, not for the whole lead.
+      while (__atomic_load_n(&log->capacity_, __ATOMIC_ACQUIRE) < want) {
+        if (__atomic_load_n(&log->prefault_stop_, __ATOMIC_ACQUIRE)) return nullptr;
+        // A failure (disk full) leaves growth to the writers, which report it.
+        if (!log->grow_locked(__atomic_load_n(&log->capacity_, __ATOMIC_ACQUIRE) + 1)) return nullptr;
+      }
+      if (__atomic_load_n(&log->prefault_stop_, __ATOMIC_ACQUIRE)) return nullptr;
+      // Writers post only at the exact mark: if they passed it while it
+      // moved, nobody will; keep going.
+      if (log->used() < __atomic_load_n(&log->prefault_mark_, __ATOMIC_ACQUIRE)) break;
+    }
   }
 }
 
@@ -106,7 +118,6 @@ bool EventLog::start_prefault(unsigned ahead_chunks) {
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (!prefault_running_) return false;
   grow_locked(1);  // sets the first wake-up mark
-  sem_post(&prefault_wake_);
   return true;
 }
 
@@ -119,9 +130,8 @@ void EventLog::stop_prefault() {
   prefault_running_ = false;
 }
 
-trace::Event* EventLog::reserve(std::uint64_t& seq) {
-  if (base_ == nullptr) return nullptr;
-  std::uint64_t index = threaded_ ? __atomic_fetch_add(&next_, 1, __ATOMIC_RELAXED) : next_++;
+// Growth, or waking the prefault helper (reserve() checked both).
+trace::Event* EventLog::reserve_slow(std::uint64_t index, std::uint64_t& seq) {
   if (index >= __atomic_load_n(&capacity_, __ATOMIC_ACQUIRE)) {
     if (!grow_locked(index + 1)) return nullptr;
   } else if (index == __atomic_load_n(&prefault_mark_, __ATOMIC_RELAXED)) {

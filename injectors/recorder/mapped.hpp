@@ -50,11 +50,20 @@ class EventLog {
   void set_threaded(bool threaded) { threaded_ = threaded; }
   // Reserves the next slot (1-based seq = index + 1); grows the file if needed.
   // Returns nullptr if the file cannot grow (disk full, reservation used up).
-  trace::Event* reserve(std::uint64_t& seq);
+  trace::Event* reserve(std::uint64_t& seq) {  // inline: 1-2 per MPI call
+    if (base_ == nullptr) return nullptr;
+    std::uint64_t index = threaded_ ? __atomic_fetch_add(&next_, 1, __ATOMIC_RELAXED) : next_++;
+    if (index >= __atomic_load_n(&capacity_, __ATOMIC_ACQUIRE) ||
+        index == __atomic_load_n(&prefault_mark_, __ATOMIC_RELAXED)) [[unlikely]]
+      return reserve_slow(index, seq);
+    seq = index + 1;
+    return reinterpret_cast<trace::Event*>(base_ + sizeof(trace::FileHeader)) + index;
+  }
   std::uint64_t used() const { return __atomic_load_n(&next_, __ATOMIC_RELAXED); }
   void truncate_to_used();
 
  private:
+  trace::Event* reserve_slow(std::uint64_t index, std::uint64_t& seq);
   bool grow_to(std::uint64_t records);
   bool grow_locked(std::uint64_t records);
   static void* prefault_main(void* self);

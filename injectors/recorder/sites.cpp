@@ -1,12 +1,17 @@
-// Call-site identification: unw_backtrace (libunwind's fast frame walk), a
-// hash map keyed by the raw return addresses, and for a new site only the
-// (module, offset) stable hash and the N.sites record.
+// Call-site identification: a libunwind walk that also notes where each
+// return address was read (stack_cache.hpp explains why), a per-thread cache
+// in front of it, a hash map keyed by the raw return addresses, and for a new
+// site only the (module, offset) stable hash and the N.sites record.
 #include <dlfcn.h>
+#include <pthread.h>
 #define UNW_LOCAL_ONLY  // the fast local-only libunwind API (_UL* symbols)
 #include <libunwind.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
+#include "stack_cache.hpp"
 #include "state.hpp"
 
 namespace scalefuzz::inject {
@@ -22,6 +27,12 @@ std::uint64_t mix_frames(std::uint16_t op, void* const* frames, int n) {
     h ^= h >> 32;
   }
   return h;
+}
+
+bool same_frames(void* const* a, void* const* b, int n) {
+  for (int i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 std::uint64_t fnv(std::uint64_t h, const void* p, std::size_t n) {
@@ -57,9 +68,139 @@ std::uint64_t stable_hash(std::uint16_t op, void* const* frames, int n) {
 
 constinit bool g_recording = false;
 
-__attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return_address) {
-  StateLock lock;
-  return g_state->sites.current(op, return_address);
+namespace {
+// Stack walk mode: the cache in front of the slot-noting walk (default), the
+// slot-noting walk alone (after the cache disagreed with a re-walk), or
+// unw_backtrace alone (SCALEFUZZ_STACK_CACHE=0). One mode per process, so a
+// stack always yields the same frames.
+enum class WalkMode : int { Cached, Walk, Backtrace };
+constinit WalkMode g_walk_mode = WalkMode::Cached;
+constexpr unsigned kRecheckEvery = 128;  // cache hits per thread between checks
+
+struct ThreadSites {
+  StackCache cache;
+  std::uintptr_t stack_lo = 0, stack_hi = 0;  // this thread's stack; [0, 0) = unknown
+  unsigned hits = 0;
+  ThreadSites() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void* lo = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
+      stack_lo = reinterpret_cast<std::uintptr_t>(lo);
+      stack_hi = stack_lo + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+};
+thread_local std::unique_ptr<ThreadSites> tl_sites;
+
+// The application's frames at this point, innermost first, skipping the
+// injector's own; slots[k] = the stack address frames[k]'s return address was
+// read from (x86-64: the callee's CFA - 8), first_sp = frame 0's stack pointer.
+int walk_with_slots(int depth, void** frames, std::uintptr_t* slots, std::uintptr_t& first_sp) {
+  unw_context_t ctx;
+  unw_cursor_t cursor;
+  if (unw_getcontext(&ctx) != 0 || unw_init_local(&cursor, &ctx) != 0) return 0;
+  const State& s = *g_state;
+  int nf = 0, own = 0;
+  do {
+    unw_word_t ip = 0, sp = 0;
+    if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 || unw_get_reg(&cursor, UNW_REG_SP, &sp) != 0) break;
+    if (nf == 0 && ip >= s.self_begin && ip < s.self_end && own < kOwnFramesMax + 2) {
+      ++own;
+      continue;
+    }
+    if (nf == 0) first_sp = sp;
+    frames[nf] = reinterpret_cast<void*>(ip);
+    slots[nf] = sp - sizeof(void*);
+    ++nf;
+  } while (nf < depth && unw_step(&cursor) > 0);
+  return nf;
+}
+
+// The same frames by libunwind's cached fast walk (no slots): cheap enough
+// to re-check one cache hit in kRecheckEvery.
+int walk_fast(int depth, void** frames) {
+  void* raw[trace::kMaxFrames + kOwnFramesMax + 2];
+  int n = unw_backtrace(raw, depth + kOwnFramesMax + 2);
+  const State& s = *g_state;
+  int skip = 0;
+  while (skip < n && skip < kOwnFramesMax + 2) {
+    auto a = reinterpret_cast<std::uintptr_t>(raw[skip]);
+    if (a < s.self_begin || a >= s.self_end) break;
+    ++skip;
+  }
+  int nf = n - skip < depth ? n - skip : depth;
+  for (int k = 0; k < nf; ++k) frames[k] = raw[skip + k];
+  return nf < 0 ? 0 : nf;
+}
+
+// True when find() may trust the walked chain: frame 0 was called with
+// stack pointer `cfa` and every further return address was read from this
+// thread's stack at the noted slot.
+bool cacheable(const ThreadSites& t, std::uintptr_t cfa, std::uintptr_t first_sp, void* const* frames,
+               const std::uintptr_t* slots, int nf) {
+  if (first_sp != cfa || t.stack_hi == 0 || cfa < t.stack_lo || cfa >= t.stack_hi) return false;
+  for (int k = 1; k < nf; ++k) {
+    if (slots[k] < cfa || slots[k] + sizeof(void*) > t.stack_hi) return false;
+    if (*reinterpret_cast<const std::uintptr_t*>(slots[k]) != reinterpret_cast<std::uintptr_t>(frames[k]))
+      return false;
+  }
+  return true;
+}
+}  // namespace
+
+void init_stack_walk() {
+  const char* env = std::getenv("SCALEFUZZ_STACK_CACHE");
+  g_walk_mode = env != nullptr && std::strcmp(env, "0") == 0 ? WalkMode::Backtrace : WalkMode::Cached;
+}
+
+__attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_address) {
+  State& s = *g_state;
+  const WalkMode mode = __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED);
+  if (mode == WalkMode::Backtrace || return_address == nullptr || frame_address == nullptr) {
+    StateLock lock;
+    return s.sites.current(op, return_address);
+  }
+  const int depth = s.sites.depth();
+  // The caller's stack pointer before it called the wrapper: the wrapper's
+  // CFA, two words above its frame pointer.
+  const auto ra = reinterpret_cast<std::uintptr_t>(return_address);
+  const auto cfa = reinterpret_cast<std::uintptr_t>(frame_address) + 2 * sizeof(void*);
+  ThreadSites* t = tl_sites.get();
+  if (t == nullptr) t = (tl_sites = std::make_unique<ThreadSites>()).get();
+  std::uint32_t cached = StackCache::kMiss;
+  if (mode == WalkMode::Cached) {
+    cached = t->cache.find(op, ra, cfa);
+    // Depth 1: the key is the whole stack, nothing to re-check.
+    if (cached != StackCache::kMiss) {
+      if (depth == 1 || ++t->hits % kRecheckEvery != 0) return cached;
+      void* now[trace::kMaxFrames];
+      const int n = walk_fast(depth, now);
+      if (n >= 1 && now[0] == return_address && t->cache.holds(op, ra, cfa, now, n)) return cached;
+      // The cache would have named another stack: stop trusting it, everywhere.
+      __atomic_store_n(&g_walk_mode, WalkMode::Walk, __ATOMIC_RELAXED);
+      __atomic_fetch_add(&s.stack_cache_mismatches, 1, __ATOMIC_RELAXED);
+      t->cache.clear();
+    }
+  }
+  void* frames[trace::kMaxFrames];
+  std::uintptr_t slots[trace::kMaxFrames];
+  std::uintptr_t first_sp = cfa;
+  int nf = 1;
+  if (depth == 1)
+    frames[0] = return_address;  // innermost frame only: no stack walk
+  else
+    nf = walk_with_slots(depth, frames, slots, first_sp);
+  std::uint32_t site;
+  {
+    StateLock lock;
+    site = s.sites.lookup(op, frames, nf);
+  }
+  if (__atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED) == WalkMode::Cached && site != kSiteOverflow && cacheable(*t, cfa, first_sp, frames, slots, nf))
+    t->cache.insert(op, ra, cfa, slots, frames, nf, site);
+  return site;
 }
 
 void SiteTable::init(int depth) {
@@ -70,33 +211,22 @@ void SiteTable::init(int depth) {
 }
 
 std::uint32_t SiteTable::current(std::uint16_t op, void* return_address) {
-  void* raw[trace::kMaxFrames + kOwnFramesMax];
-  void* const* frames = raw;
-  int nf = 0;
-  if (depth_ == 1 && return_address != nullptr) {
-    raw[0] = return_address;  // innermost frame only: no stack walk
-    nf = 1;
-  } else {
-    int n = unw_backtrace(raw, depth_ + kOwnFramesMax);
-    const State& s = *g_state;
-    int skip = 0;
-    while (skip < n && skip < kOwnFramesMax) {
-      auto a = reinterpret_cast<std::uintptr_t>(raw[skip]);
-      if (a < s.self_begin || a >= s.self_end) break;
-      ++skip;
-    }
-    frames = raw + skip;
-    nf = n - skip < depth_ ? n - skip : depth_;
-    if (nf < 0) nf = 0;
-  }
+  void* frames[trace::kMaxFrames];
+  int nf = 1;
+  if (depth_ == 1 && return_address != nullptr)
+    frames[0] = return_address;  // innermost frame only: no stack walk
+  else
+    nf = walk_fast(depth_, frames);
+  return lookup(op, frames, nf);
+}
+
+std::uint32_t SiteTable::lookup(std::uint16_t op, void* const* frames, int nf) {
   std::uint64_t h = mix_frames(op, frames, nf);
   std::size_t mask = table_.size() - 1;
   for (std::size_t i = h & mask;; i = (i + 1) & mask) {
     Entry& e = table_[i];
     if (!e.used) break;
-    if (e.hash == h && e.op == op && e.nframes == nf &&
-        std::memcmp(e.frames, frames, sizeof(void*) * static_cast<std::size_t>(nf)) == 0)
-      return e.id;
+    if (e.hash == h && e.op == op && e.nframes == nf && same_frames(e.frames, frames, nf)) return e.id;
   }
   return add(h, op, frames, nf);
 }

@@ -204,6 +204,7 @@ void setup(const Call& c) {
     int depth = 8;
     if (const char* d = std::getenv("SCALEFUZZ_STACK_DEPTH")) depth = std::atoi(d);
     s->sites.init(depth);
+    init_stack_walk();
     s->recording = open_files(*s, dir);
     if (s->recording) {
       // Page population of the events file happens on a helper thread
@@ -296,6 +297,11 @@ SCALEFUZZ_HANDLER(finalize) {
     s.events.truncate_to_used();
     s.sites_file.truncate_to(s.sites.size());
     s.features_file.truncate_to(s.sites.size());
+    if (s.stack_cache_mismatches != 0)
+      std::fprintf(stderr,
+                   "scalefuzz: rank %d: the call-site cache disagreed with a stack walk; it was switched off "
+                   "(SCALEFUZZ_STACK_CACHE=0 avoids it)\n",
+                   s.rank);
   }
   return rc;
 }

@@ -69,6 +69,9 @@ class SiteTable {
   // `return_address` (the wrapper's, may be null) replaces the stack walk
   // when the configured depth is 1.
   std::uint32_t current(std::uint16_t op, void* return_address = nullptr);
+  // The id of the stack `frames` (innermost first); records a new site.
+  std::uint32_t lookup(std::uint16_t op, void* const* frames, int nframes);
+  int depth() const { return depth_; }
   std::size_t size() const { return count_; }
   trace::CallSite* file_records = nullptr;  // N.sites records
   std::size_t file_capacity = 0;
@@ -110,6 +113,7 @@ struct State {
   std::size_t markov_capacity = 0;  // power of two
   std::size_t markov_used = 0;
   std::uint64_t markov_dropped = 0;
+  std::uint64_t stack_cache_mismatches = 0;  // call-site cache vs. re-walk disagreements (sites.cpp)
   trace::LiveState* live = nullptr;
 
   IntMap<CommInfo*> comms;

@@ -437,6 +437,40 @@ TEST(CallSites, DepthOneUsesTheReturnAddressAlone) {
   EXPECT_NE(rt.sites[barriers[0]->callsite].symbolized[0].function.find("barrier_a"), std::string::npos);
 }
 
+// The call-site cache (recorder/stack_cache.hpp) keys on the innermost return
+// address and stack pointer, which are equal for both callers here; only the
+// saved return addresses differ. 600 calls: several cache re-checks per rank.
+TEST(CallSites, CacheTellsCallersAtTheSameDepthApart) {
+  Result rec = run("callers", 2, {"callers", "600"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.err.find("disagreed"), std::string::npos) << rec.err;
+  Result walk = run("callers_nocache", 2, {"callers", "600"}, true, {"SCALEFUZZ_STACK_CACHE=0"});
+  ASSERT_EQ(walk.rc, 0) << walk.err;
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    RankTrace rt = read_rank(rec.dir, rank);
+    auto barriers = find(rt, ops::Barrier);
+    ASSERT_EQ(barriers.size(), 600u);
+    const std::uint32_t x = barriers[0]->callsite, y = barriers[2]->callsite;
+    ASSERT_NE(x, y);
+    for (std::size_t i = 0; i < barriers.size(); ++i)
+      ASSERT_EQ(barriers[i]->callsite, i % 3 == 2 ? y : x) << "call " << i;
+    EXPECT_EQ(rt.features[x].calls, 400u);
+    EXPECT_EQ(rt.features[y].calls, 200u);
+    ASSERT_GE(rt.sites[x].frames.size(), 2u);
+    EXPECT_EQ(rt.sites[x].frames[0], rt.sites[y].frames[0]);  // same return address in shared_leaf
+    symbolize(rec.dir, rt);
+    EXPECT_NE(rt.sites[x].symbolized[1].function.find("caller_x"), std::string::npos);
+    EXPECT_NE(rt.sites[y].symbolized[1].function.find("caller_y"), std::string::npos);
+    // The cached walk names the same stacks as libunwind's plain backtrace.
+    RankTrace plain = read_rank(walk.dir, rank);
+    std::set<std::uint64_t> cached_hashes, plain_hashes;
+    for (const auto& site : rt.sites) cached_hashes.insert(site.stable_hash);
+    for (const auto& site : plain.sites) plain_hashes.insert(site.stable_hash);
+    EXPECT_EQ(cached_hashes, plain_hashes);
+  }
+}
+
 TEST(Errors, TruncatedReceiveIsRecordedBeforeTheAbort) {
   Result rec = run("truncate", 2, {"truncate"}, true);
   EXPECT_NE(rec.rc, 0);

@@ -1,5 +1,5 @@
 /* MPI programs whose recorded traces the injector tests check. Usage:
- *   inject_scenarios p2p|more|threads|coll|comm|sites|truncate|loop [iterations]
+ *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop [iterations]
  * Rank 0 prints deterministic results, so output with and without the
  * injector can be compared. Compiled at -O0 so every call has its own line. */
 #include <mpi.h>
@@ -307,6 +307,23 @@ static void sites(void) {
   if (rank == 0) printf("sites done\n");
 }
 
+/* One MPI call reached through two callers at the same stack depth: the
+ * per-thread call-site cache, keyed by return address and stack pointer, must
+ * still tell the two stacks apart. */
+static __attribute__((noinline)) void shared_leaf(void) { MPI_Barrier(MPI_COMM_WORLD); }
+static __attribute__((noinline)) void caller_x(void) { shared_leaf(); }
+static __attribute__((noinline)) void caller_y(void) { shared_leaf(); }
+
+static void callers(int iterations) {
+  for (int i = 0; i < iterations; ++i) {
+    if (i % 3 == 2)
+      caller_y();
+    else
+      caller_x();
+  }
+  if (rank == 0) printf("callers done\n");
+}
+
 static void truncate_recv(void) {
   int buf[8] = {0};
   if (rank == 0) MPI_Send(buf, 8, MPI_INT, 1, 1, MPI_COMM_WORLD);
@@ -348,8 +365,9 @@ int main(int argc, char** argv) {
   else if (strcmp(what, "threads") == 0 && provided == MPI_THREAD_MULTIPLE) threads();
   else if (strcmp(what, "truncate") == 0) truncate_recv();
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
+  else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|truncate|loop [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|callers|truncate|loop [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }

@@ -1,0 +1,88 @@
+// Per-thread cache of call-site ids keyed by the innermost return address and
+// the stack pointer at the call, validated against the saved return addresses.
+//
+// Why: a depth-8 libunwind walk costs ~900 instructions per MPI call, more
+// than all the rest of the recording. In a loop, the same MPI call is made
+// from the same stack depth again and again. On x86-64 the return address of
+// frame k sits at CFA(k-1) - 8, and for frames whose CFA is SP + a constant at
+// their IP, the chain of slot addresses is a function of (innermost return
+// address, its stack pointer, the return addresses read so far). So if those
+// two keys are equal and every cached slot still holds the cached return
+// address, the walk would produce the cached frames again. Frames whose CFA
+// depends on a frame pointer (alloca) break that induction in principle; a
+// stale copy of the exact return-address chain would be needed to fool the
+// check, and site_here() re-walks every kRecheckEvery-th hit and switches the
+// cache off for the process on any disagreement.
+#pragma once
+
+#include <cstdint>
+
+#include "scalefuzz/trace/format.hpp"
+
+namespace scalefuzz::inject {
+
+class StackCache {
+ public:
+  static constexpr unsigned kEntries = 64;  // direct-mapped
+  static constexpr std::uint32_t kMiss = 0xFFFFFFFDu;
+
+  // The cached site id of the stack whose innermost return address is `ra`,
+  // made with stack pointer `cfa` at the call (the caller's SP before the
+  // call pushed `ra`), or kMiss.
+  std::uint32_t find(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa) const {
+    const Entry& e = entries_[index(ra, cfa)];
+    if (e.ra != ra || e.cfa != cfa || e.op != op || e.n == 0) return kMiss;
+    for (unsigned k = 1; k < e.n; ++k)
+      if (*reinterpret_cast<const volatile std::uintptr_t*>(e.slot[k]) != e.value[k]) return kMiss;
+    return e.site;
+  }
+
+  // Remembers a walked stack: frames[0] == ra, frames[k] (k >= 1) was read
+  // from stack address slots[k]. Callers insert only stacks whose slots lie
+  // in the thread's own stack above `cfa`, so find() reads mapped memory.
+  void insert(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa, const std::uintptr_t* slots,
+              void* const* frames, int n, std::uint32_t site) {
+    if (n < 1 || n > static_cast<int>(trace::kMaxFrames)) return;
+    Entry& e = entries_[index(ra, cfa)];
+    e.n = 0;  // invalid while being rewritten
+    e.ra = ra;
+    e.cfa = cfa;
+    e.op = op;
+    e.site = site;
+    for (int k = 1; k < n; ++k) {
+      e.slot[k] = slots[k];
+      e.value[k] = reinterpret_cast<std::uintptr_t>(frames[k]);
+    }
+    e.n = static_cast<std::uint8_t>(n);
+  }
+
+  // True when the entry for (op, ra, cfa) holds exactly `frames` (frames[0] == ra).
+  bool holds(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa, void* const* frames, int n) const {
+    const Entry& e = entries_[index(ra, cfa)];
+    if (e.ra != ra || e.cfa != cfa || e.op != op || e.n != n) return false;
+    for (int k = 1; k < n; ++k)
+      if (e.value[k] != reinterpret_cast<std::uintptr_t>(frames[k])) return false;
+    return true;
+  }
+
+  void clear() {
+    for (Entry& e : entries_) e.n = 0;
+  }
+
+ private:
+  struct Entry {
+    std::uintptr_t ra = 0, cfa = 0;
+    std::uint32_t site = 0;
+    std::uint16_t op = 0;
+    std::uint8_t n = 0;  // frames; 0 = empty
+    std::uintptr_t slot[trace::kMaxFrames] = {};
+    std::uintptr_t value[trace::kMaxFrames] = {};
+  };
+  static unsigned index(std::uintptr_t ra, std::uintptr_t cfa) {
+    std::uint64_t h = (ra ^ (cfa << 17)) * 0x9E3779B97F4A7C15ull;
+    return static_cast<unsigned>(h >> 58) & (kEntries - 1);
+  }
+  Entry entries_[kEntries];
+};
+
+}  // namespace scalefuzz::inject
