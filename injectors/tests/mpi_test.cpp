@@ -474,11 +474,14 @@ TEST(CallSites, CacheTellsCallersAtTheSameDepthApart) {
 TEST(Errors, TruncatedReceiveIsRecordedBeforeTheAbort) {
   Result rec = run("truncate", 2, {"truncate"}, true);
   EXPECT_NE(rec.rc, 0);
-  EXPECT_NE(rec.err.find("truncated"), std::string::npos) << rec.err;
+  // Not checked: the handler's note on stderr. Hydra can tear the job down
+  // before it forwards the aborting rank's last output (seen under load in
+  // CI), which is why the code goes into the trace.
   RankTrace r1 = read_rank(rec.dir, 1);
   auto recv = find(r1, ops::Recv);
   ASSERT_EQ(recv.size(), 1u);
-  EXPECT_NE(recv[0]->error, 0);
+  // MPICH keeps the error class in the low 7 bits of the code; 14 = MPI_ERR_TRUNCATE.
+  EXPECT_EQ(recv[0]->error & 0x7f, 14) << recv[0]->error;
   EXPECT_NE(recv[0]->t_exit_ns, 0u);
   ASSERT_TRUE(r1.live.has_value());
   EXPECT_EQ(r1.live->current_seq, recv[0]->seq);
