@@ -2,11 +2,12 @@
 # Injector benchmarks, side by side in one run:
 #  (a) microbenchmark: ns per intercepted call, bare vs recorded
 #  (b) stencil at 2, 4, 8 ranks: time ratio recorded / bare
+#  (a'') the call-site cache on awkward stack shapes: with vs without
 #  (c) oversubscription: plain MPICH vs SCALEFUZZ_OVERSUBSCRIBE=on at 16, 32 ranks
 #  (d) SIGKILL crash-safety trials (default 100)
 # usage: bench/injector/run.sh [BUILD_DIR] [crash-trials]
 # (configure BUILD_DIR with -DSCALEFUZZ_BUILD_BENCH=ON and build the
-#  scalefuzz_inject, inject_microbench, inject_stencil, inject_oversub and
+#  scalefuzz_inject, inject_microbench, inject_stencil, inject_oversub, inject_stacks and
 #  inject_crash_bench targets first)
 set -euo pipefail
 BUILD=${1:-build}
@@ -14,7 +15,7 @@ TRIALS=${2:-100}
 LIB=$BUILD/injectors/libscalefuzz_inject.so
 BIN=$BUILD/bench/injector
 REPS=${REPS:-5}
-for f in "$LIB" "$BIN/inject_microbench" "$BIN/inject_stencil" "$BIN/inject_oversub" "$BIN/inject_crash_bench"; do
+for f in "$LIB" "$BIN/inject_microbench" "$BIN/inject_stencil" "$BIN/inject_oversub" "$BIN/inject_stacks" "$BIN/inject_crash_bench"; do
   [[ -e $f ]] || { echo "missing $f (build the bench targets first)" >&2; exit 2; }
 done
 RUNDIR=$(mktemp -d /tmp/scalefuzz-bench.XXXXXX)
@@ -94,6 +95,20 @@ if command -v valgrind >/dev/null; then
 else
   echo "valgrind not installed (ci/setup.sh installs it)"
 fi
+
+echo "== (a'') call-site cache on awkward stack shapes (1 rank, depth 8, best of $REPS, ns per call)"
+for shape in "callers 1" "callers 2" "callers 4" "depths 16" "depths 200"; do
+  read -r -a args <<<"$shape"
+  bare=(); cached=(); plain=()
+  for ((r = 0; r < REPS; ++r)); do
+    bare+=("$(measure bare 1 ns_per_call "$BIN/inject_stacks" "${args[@]}")")
+    cached+=("$(SCALEFUZZ_OVERSUBSCRIBE=off measure rec 1 ns_per_call "$BIN/inject_stacks" "${args[@]}")")
+    plain+=("$(SCALEFUZZ_STACK_CACHE=0 SCALEFUZZ_OVERSUBSCRIBE=off measure rec 1 ns_per_call "$BIN/inject_stacks" "${args[@]}")")
+  done
+  b=$(printf '%s\n' "${bare[@]}" | min); c=$(printf '%s\n' "${cached[@]}" | min); p=$(printf '%s\n' "${plain[@]}" | min)
+  awk -v s="$shape" -v b="$b" -v c="$c" -v p="$p" 'BEGIN {
+    printf "%-10s bare %.0f, recorded with cache %.0f (+%.0f), without cache %.0f (+%.0f)\n", s, b, c, c - b, p, p - b }'
+done
 
 echo "== (c) oversubscription: plain MPICH vs injector with SCALEFUZZ_OVERSUBSCRIBE=on ($(nproc) cores)"
 for n in 16 32; do

@@ -69,18 +69,47 @@ std::uint64_t stable_hash(std::uint16_t op, void* const* frames, int n) {
 constinit bool g_recording = false;
 
 namespace {
-// Stack walk mode: the cache in front of the slot-noting walk (default), the
-// slot-noting walk alone (after the cache disagreed with a re-walk), or
-// unw_backtrace alone (SCALEFUZZ_STACK_CACHE=0). One mode per process, so a
-// stack always yields the same frames.
-enum class WalkMode : int { Cached, Walk, Backtrace };
+// Stack walk mode: the cache in front of the walks (default), or
+// unw_backtrace alone (SCALEFUZZ_STACK_CACHE=0, or after the cache disagreed
+// with a re-walk). Both walks yield the same frames: libunwind's
+// unw_backtrace is unw_step with cached frame descriptions.
+enum class WalkMode : int { Cached, Backtrace };
 constinit WalkMode g_walk_mode = WalkMode::Cached;
 constexpr unsigned kRecheckEvery = 128;  // cache hits per thread between checks
 
 struct ThreadSites {
   StackCache cache;
   std::uintptr_t stack_lo = 0, stack_hi = 0;  // this thread's stack; [0, 0) = unknown
-  unsigned hits = 0;
+  std::uint64_t hits = 0, misses = 0;
+  // Thrash guard: when more than one call in 16 needs a slot-noting walk
+  // (e.g. three callers taking turns at one key), stop those walks for the
+  // next 65,536 misses.
+  unsigned slot_walks = 0, backoff = 0;
+  std::uint64_t window_start = 0;
+  bool may_slot_walk() {
+    if (backoff == 0) return true;
+    --backoff;
+    return false;
+  }
+  void note_slot_walk() {
+    if (++slot_walks < 64) return;
+    const std::uint64_t calls = hits + misses;
+    if (calls - window_start < 64 * 16) backoff = 1u << 16;
+    slot_walks = 0;
+    window_start = calls;
+  }
+  // Keys missed once. The slot-noting walk costs ~5 µs (libunwind blocks
+  // signals per frame); only a key missed twice is worth it, so a program
+  // whose stacks never repeat pays the plain walk only.
+  static constexpr unsigned kSeen = 256;
+  std::uint64_t seen[kSeen] = {};
+  bool seen_before(std::uintptr_t ra, std::uintptr_t cfa) {
+    const std::uint64_t tag = ((ra * 0x9E3779B97F4A7C15ull) ^ (cfa * 0xff51afd7ed558ccdull)) | 1;
+    std::uint64_t& slot = seen[(tag >> 40) & (kSeen - 1)];
+    if (slot == tag) return true;
+    slot = tag;
+    return false;
+  }
   ThreadSites() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
@@ -180,25 +209,35 @@ __attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return
       const int n = walk_fast(depth, now);
       if (n >= 1 && now[0] == return_address && t->cache.holds(op, ra, cfa, now, n)) return cached;
       // The cache would have named another stack: stop trusting it, everywhere.
-      __atomic_store_n(&g_walk_mode, WalkMode::Walk, __ATOMIC_RELAXED);
+      __atomic_store_n(&g_walk_mode, WalkMode::Backtrace, __ATOMIC_RELAXED);
       __atomic_fetch_add(&s.stack_cache_mismatches, 1, __ATOMIC_RELAXED);
       t->cache.clear();
+      StateLock lock;
+      return s.sites.lookup(op, now, n);
     }
   }
   void* frames[trace::kMaxFrames];
   std::uintptr_t slots[trace::kMaxFrames];
   std::uintptr_t first_sp = cfa;
   int nf = 1;
-  if (depth == 1)
+  bool to_cache = true;
+  ++t->misses;
+  if (depth == 1) {
     frames[0] = return_address;  // innermost frame only: no stack walk
-  else
+  } else if (t->may_slot_walk() && t->seen_before(ra, cfa)) {
     nf = walk_with_slots(depth, frames, slots, first_sp);
+    t->note_slot_walk();
+  } else {
+    to_cache = false;
+    nf = walk_fast(depth, frames);
+  }
   std::uint32_t site;
   {
     StateLock lock;
     site = s.sites.lookup(op, frames, nf);
   }
-  if (__atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED) == WalkMode::Cached && site != kSiteOverflow && cacheable(*t, cfa, first_sp, frames, slots, nf))
+  if (to_cache && site != kSiteOverflow && __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED) == WalkMode::Cached &&
+      cacheable(*t, cfa, first_sp, frames, slots, nf))
     t->cache.insert(op, ra, cfa, slots, frames, nf, site);
   return site;
 }

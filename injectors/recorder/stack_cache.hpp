@@ -23,27 +23,32 @@ namespace scalefuzz::inject {
 
 class StackCache {
  public:
-  static constexpr unsigned kEntries = 64;  // direct-mapped
+  static constexpr unsigned kSets = 64;  // two ways each: one key, two callers
   static constexpr std::uint32_t kMiss = 0xFFFFFFFDu;
 
   // The cached site id of the stack whose innermost return address is `ra`,
   // made with stack pointer `cfa` at the call (the caller's SP before the
   // call pushed `ra`), or kMiss.
-  std::uint32_t find(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa) const {
-    const Entry& e = entries_[index(ra, cfa)];
-    if (e.ra != ra || e.cfa != cfa || e.op != op || e.n == 0) return kMiss;
-    for (unsigned k = 1; k < e.n; ++k)
-      if (*reinterpret_cast<const volatile std::uintptr_t*>(e.slot[k]) != e.value[k]) return kMiss;
-    return e.site;
+  std::uint32_t find(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa) {
+    Set& set = sets_[index(ra, cfa)];
+    for (unsigned w = 0; w < 2; ++w)
+      if (valid(set.way[w], op, ra, cfa)) {
+        set.mru = static_cast<std::uint8_t>(w);
+        return set.way[w].site;
+      }
+    return kMiss;
   }
 
   // Remembers a walked stack: frames[0] == ra, frames[k] (k >= 1) was read
   // from stack address slots[k]. Callers insert only stacks whose slots lie
   // in the thread's own stack above `cfa`, so find() reads mapped memory.
+  // Replaces the set's least recently used way.
   void insert(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa, const std::uintptr_t* slots,
               void* const* frames, int n, std::uint32_t site) {
     if (n < 1 || n > static_cast<int>(trace::kMaxFrames)) return;
-    Entry& e = entries_[index(ra, cfa)];
+    Set& set = sets_[index(ra, cfa)];
+    const unsigned w = set.way[0].n == 0 ? 0u : set.way[1].n == 0 ? 1u : 1u - set.mru;
+    Entry& e = set.way[w];
     e.n = 0;  // invalid while being rewritten
     e.ra = ra;
     e.cfa = cfa;
@@ -54,19 +59,23 @@ class StackCache {
       e.value[k] = reinterpret_cast<std::uintptr_t>(frames[k]);
     }
     e.n = static_cast<std::uint8_t>(n);
+    set.mru = static_cast<std::uint8_t>(w);
   }
 
-  // True when the entry for (op, ra, cfa) holds exactly `frames` (frames[0] == ra).
+  // True when an entry for (op, ra, cfa) holds exactly `frames` (frames[0] == ra).
   bool holds(std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa, void* const* frames, int n) const {
-    const Entry& e = entries_[index(ra, cfa)];
-    if (e.ra != ra || e.cfa != cfa || e.op != op || e.n != n) return false;
-    for (int k = 1; k < n; ++k)
-      if (e.value[k] != reinterpret_cast<std::uintptr_t>(frames[k])) return false;
-    return true;
+    const Set& set = sets_[index(ra, cfa)];
+    for (const Entry& e : set.way) {
+      if (e.ra != ra || e.cfa != cfa || e.op != op || e.n != n) continue;
+      bool same = true;
+      for (int k = 1; k < n && same; ++k) same = e.value[k] == reinterpret_cast<std::uintptr_t>(frames[k]);
+      if (same) return true;
+    }
+    return false;
   }
 
   void clear() {
-    for (Entry& e : entries_) e.n = 0;
+    for (Set& set : sets_) set.way[0].n = set.way[1].n = 0;
   }
 
  private:
@@ -78,11 +87,21 @@ class StackCache {
     std::uintptr_t slot[trace::kMaxFrames] = {};
     std::uintptr_t value[trace::kMaxFrames] = {};
   };
+  struct Set {
+    Entry way[2];
+    std::uint8_t mru = 0;
+  };
+  static bool valid(const Entry& e, std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa) {
+    if (e.ra != ra || e.cfa != cfa || e.op != op || e.n == 0) return false;
+    for (unsigned k = 1; k < e.n; ++k)
+      if (*reinterpret_cast<const volatile std::uintptr_t*>(e.slot[k]) != e.value[k]) return false;
+    return true;
+  }
   static unsigned index(std::uintptr_t ra, std::uintptr_t cfa) {
     std::uint64_t h = (ra ^ (cfa << 17)) * 0x9E3779B97F4A7C15ull;
-    return static_cast<unsigned>(h >> 58) & (kEntries - 1);
+    return static_cast<unsigned>(h >> 58) & (kSets - 1);
   }
-  Entry entries_[kEntries];
+  Set sets_[kSets];
 };
 
 }  // namespace scalefuzz::inject

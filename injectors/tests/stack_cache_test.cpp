@@ -42,6 +42,32 @@ TEST(StackCache, KeyIsReturnAddressStackPointerAndOp) {
   EXPECT_EQ(cache.find(7, 0xA0, 0x5000), StackCache::kMiss);
 }
 
+// Two callers at the same depth share the key; both stay cached (two ways),
+// a third evicts the least recently used one.
+TEST(StackCache, OneKeyHoldsTwoCallersAndEvictsTheLeastRecentlyUsed) {
+  static StackCache cache;
+  FakeStack st;
+  auto as_caller = [&](std::uintptr_t ret) {
+    st.words[1] = ret;
+    st.frames[1] = reinterpret_cast<void*>(ret);
+  };
+  as_caller(0x2000);
+  cache.insert(7, 0xA0, 0x5000, st.slots, st.frames, 4, 42);
+  as_caller(0x2222);
+  EXPECT_EQ(cache.find(7, 0xA0, 0x5000), StackCache::kMiss);
+  cache.insert(7, 0xA0, 0x5000, st.slots, st.frames, 4, 43);
+  EXPECT_EQ(cache.find(7, 0xA0, 0x5000), 43u);
+  as_caller(0x2000);
+  EXPECT_EQ(cache.find(7, 0xA0, 0x5000), 42u);  // now the most recently used
+  as_caller(0x2444);
+  cache.insert(7, 0xA0, 0x5000, st.slots, st.frames, 4, 44);  // evicts 43
+  EXPECT_EQ(cache.find(7, 0xA0, 0x5000), 44u);
+  as_caller(0x2000);
+  EXPECT_EQ(cache.find(7, 0xA0, 0x5000), 42u);
+  as_caller(0x2222);
+  EXPECT_EQ(cache.find(7, 0xA0, 0x5000), StackCache::kMiss);
+}
+
 TEST(StackCache, SingleFrameNeedsNoSlots) {
   static StackCache cache;
   void* frames[1] = {reinterpret_cast<void*>(0xB0)};
