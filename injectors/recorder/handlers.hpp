@@ -85,8 +85,6 @@ extern constinit bool g_recording;
 // the wrapper's return address (used alone when the stack depth is 1) and
 // frame address (keys the per-thread call-site cache, stack_cache.hpp).
 std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_address);
-// Reads SCALEFUZZ_STACK_CACHE (state.cpp calls it at MPI_Init).
-void init_stack_walk();
 
 // True between MPI_Init(_thread) returning and MPI_Finalize: the process is an
 // MPI rank and the recorder is set up. Never set in mpiexec or the proxy.

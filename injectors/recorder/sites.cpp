@@ -165,6 +165,16 @@ int walk_fast(int depth, void** frames) {
   return nf < 0 ? 0 : nf;
 }
 
+// The frames to identify a call by: the return address alone at depth 1,
+// else walk_fast().
+int walk_frames(int depth, void* return_address, void** frames) {
+  if (depth == 1 && return_address != nullptr) {
+    frames[0] = return_address;  // innermost frame only: no stack walk
+    return 1;
+  }
+  return walk_fast(depth, frames);
+}
+
 // True when find() may trust the walked chain: frame 0 was called with
 // stack pointer `cfa` and every further return address was read from this
 // thread's stack at the noted slot.
@@ -180,11 +190,6 @@ bool cacheable(const ThreadSites& t, std::uintptr_t cfa, std::uintptr_t first_sp
 }
 }  // namespace
 
-void init_stack_walk() {
-  const char* env = std::getenv("SCALEFUZZ_STACK_CACHE");
-  g_walk_mode = env != nullptr && std::strcmp(env, "0") == 0 ? WalkMode::Backtrace : WalkMode::Cached;
-}
-
 __attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_address) {
   State& s = *g_state;
   const WalkMode mode = __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED);
@@ -199,37 +204,32 @@ __attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return
   const auto cfa = reinterpret_cast<std::uintptr_t>(frame_address) + 2 * sizeof(void*);
   ThreadSites* t = tl_sites.get();
   if (t == nullptr) t = (tl_sites = std::make_unique<ThreadSites>()).get();
-  std::uint32_t cached = StackCache::kMiss;
-  if (mode == WalkMode::Cached) {
-    cached = t->cache.find(op, ra, cfa);
+  const std::uint32_t cached = t->cache.find(op, ra, cfa);
+  if (cached != StackCache::kMiss) {
     // Depth 1: the key is the whole stack, nothing to re-check.
-    if (cached != StackCache::kMiss) {
-      if (depth == 1 || ++t->hits % kRecheckEvery != 0) return cached;
-      void* now[trace::kMaxFrames];
-      const int n = walk_fast(depth, now);
-      if (n >= 1 && now[0] == return_address && t->cache.holds(op, ra, cfa, now, n)) return cached;
-      // The cache would have named another stack: stop trusting it, everywhere.
-      __atomic_store_n(&g_walk_mode, WalkMode::Backtrace, __ATOMIC_RELAXED);
-      __atomic_fetch_add(&s.stack_cache_mismatches, 1, __ATOMIC_RELAXED);
-      t->cache.clear();
-      StateLock lock;
-      return s.sites.lookup(op, now, n);
-    }
+    if (depth == 1 || ++t->hits % kRecheckEvery != 0) return cached;
+    void* now[trace::kMaxFrames];
+    const int n = walk_fast(depth, now);
+    if (n >= 1 && now[0] == return_address && t->cache.holds(op, ra, cfa, now, n)) return cached;
+    // The cache would have named another stack: stop trusting it, everywhere.
+    __atomic_store_n(&g_walk_mode, WalkMode::Backtrace, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&s.stack_cache_mismatches, 1, __ATOMIC_RELAXED);
+    t->cache.clear();
+    StateLock lock;
+    return s.sites.lookup(op, now, n);
   }
   void* frames[trace::kMaxFrames];
   std::uintptr_t slots[trace::kMaxFrames];
   std::uintptr_t first_sp = cfa;
-  int nf = 1;
-  bool to_cache = true;
+  int nf;
+  bool to_cache = depth == 1;  // a depth-1 stack needs no slots
   ++t->misses;
-  if (depth == 1) {
-    frames[0] = return_address;  // innermost frame only: no stack walk
-  } else if (t->may_slot_walk() && t->seen_before(ra, cfa)) {
+  if (depth > 1 && t->may_slot_walk() && t->seen_before(ra, cfa)) {
     nf = walk_with_slots(depth, frames, slots, first_sp);
     t->note_slot_walk();
+    to_cache = true;
   } else {
-    to_cache = false;
-    nf = walk_fast(depth, frames);
+    nf = walk_frames(depth, return_address, frames);
   }
   std::uint32_t site;
   {
@@ -247,15 +247,13 @@ void SiteTable::init(int depth) {
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
   depth_ = depth < 1 ? 1 : depth > static_cast<int>(trace::kMaxFrames) ? static_cast<int>(trace::kMaxFrames) : depth;
   table_.assign(1024, Entry{});
+  const char* cache = std::getenv("SCALEFUZZ_STACK_CACHE");
+  g_walk_mode = cache != nullptr && std::strcmp(cache, "0") == 0 ? WalkMode::Backtrace : WalkMode::Cached;
 }
 
 std::uint32_t SiteTable::current(std::uint16_t op, void* return_address) {
   void* frames[trace::kMaxFrames];
-  int nf = 1;
-  if (depth_ == 1 && return_address != nullptr)
-    frames[0] = return_address;  // innermost frame only: no stack walk
-  else
-    nf = walk_fast(depth_, frames);
+  const int nf = walk_frames(depth_, return_address, frames);
   return lookup(op, frames, nf);
 }
 

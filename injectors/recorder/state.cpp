@@ -204,7 +204,6 @@ void setup(const Call& c) {
     int depth = 8;
     if (const char* d = std::getenv("SCALEFUZZ_STACK_DEPTH")) depth = std::atoi(d);
     s->sites.init(depth);
-    init_stack_walk();
     s->recording = open_files(*s, dir);
     if (s->recording) {
       // Page population of the events file happens on a helper thread

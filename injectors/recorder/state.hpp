@@ -64,7 +64,7 @@ struct MessageInfo {
 // Call-site table (sites.cpp).
 class SiteTable {
  public:
-  void init(int depth);
+  void init(int depth);  // also reads SCALEFUZZ_STACK_CACHE (sites.cpp)
   // Identifies the call stack of the current MPI call; records new sites.
   // `return_address` (the wrapper's, may be null) replaces the stack walk
   // when the configured depth is 1.
