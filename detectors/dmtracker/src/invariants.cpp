@@ -1,0 +1,260 @@
+// §4.4 FC-invariant violations and §4.5 chain-distribution outliers.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "scalefuzz/detectors/dmtracker.hpp"
+
+namespace scalefuzz::detectors::dmtracker {
+
+// Dynamic programming over suffix pairs, O(|a|·|b|): chain types are short
+// (the paper's generalized suffix tree gives O(|a|+|b|); not needed here).
+// The weight of a common run is its summed uniqueness (Eq. 6's U(C ∩ P)).
+CommonPart longest_common_substring(const ChainGroup& a, const ChainGroup& b) {
+  CommonPart best;
+  std::size_t n = a.type.size(), m = b.type.size();
+  std::vector<double> prev(m + 1, 0.0), cur(m + 1, 0.0);
+  std::vector<std::size_t> prev_len(m + 1, 0), cur_len(m + 1, 0);
+  for (std::size_t i = 1; i <= n; ++i) {
+    for (std::size_t j = 1; j <= m; ++j) {
+      if (a.type[i - 1] == b.type[j - 1]) {
+        cur[j] = prev[j - 1] + a.op_uniqueness[i - 1];
+        cur_len[j] = prev_len[j - 1] + 1;
+        if (cur[j] > best.uniqueness) {
+          best.uniqueness = cur[j];
+          best.length = cur_len[j];
+          best.a_pos = i - cur_len[j];
+          best.b_pos = j - cur_len[j];
+        }
+      } else {
+        cur[j] = 0;
+        cur_len[j] = 0;
+      }
+    }
+    std::swap(prev, cur);
+    std::swap(prev_len, cur_len);
+  }
+  return best;
+}
+
+double similarity(const ChainGroup& c, const ChainGroup& p, const CommonPart& common) {
+  double uni = c.uniqueness + p.uniqueness - common.uniqueness;
+  return uni > 0 ? common.uniqueness / uni : 0.0;
+}
+
+double rareness(std::size_t freq_c, std::size_t freq_p) {
+  if (freq_p == 0 || freq_c >= freq_p) return 0.0;
+  return static_cast<double>(freq_p - freq_c) / static_cast<double>(freq_p);
+}
+
+double abnormality(double sim, double rare) {
+  if (sim <= 0 || rare <= 0) return 0.0;
+  return 2.0 / (1.0 / sim + 1.0 / rare);
+}
+
+namespace {
+
+// Movements touching each process, in time order: a movement is "at" a rank
+// when it reads or writes there.
+struct Timeline {
+  std::map<int, std::vector<std::pair<std::uint64_t, std::size_t>>> at;  // rank -> (t, move)
+  explicit Timeline(const std::vector<Movement>& moves) {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const Movement& m = moves[i];
+      if (m.src.rank >= 0) at[m.src.rank].push_back({m.t_read, i});
+      if (m.dst.rank >= 0 && m.dst.rank != m.src.rank) at[m.dst.rank].push_back({m.t_write, i});
+    }
+    for (auto& [r, v] : at) std::sort(v.begin(), v.end());
+  }
+};
+
+bool same_operation(const Movement& m, const Symbol& s) { return m.kind == s.kind && m.site == s.site; }
+
+// §4.4.2: does a movement of the same process just before (after) the chain
+// instance perform P's unmatched part next to the common part? Compared at
+// the level of the DM-operation (kind and call site), not the buffers: a
+// broken chain is the same operation done on another buffer.
+std::size_t context_match(const std::vector<Movement>& moves, const Timeline& tl, const Chain& c,
+                          const ChainGroup& cg, const ChainGroup& pg, const CommonPart& common,
+                          std::size_t window) {
+  // Missing before: the chain starts where the common part starts, P has more before it.
+  if (common.a_pos == 0 && common.b_pos > 0) {
+    const Symbol& want = pg.type[common.b_pos - 1];
+    const Movement& first = moves[c.moves.front()];
+    int rank = first.src.rank >= 0 ? first.src.rank : first.dst.rank;
+    std::uint64_t t = first.src.rank >= 0 ? first.t_read : first.t_write;
+    auto it = tl.at.find(rank);
+    if (it != tl.at.end()) {
+      const auto& v = it->second;
+      auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(t, std::size_t{0}));
+      for (std::size_t n = 0; n < window && pos != v.begin(); ++n) {
+        --pos;
+        if (pos->second != c.moves.front() && same_operation(moves[pos->second], want)) return pos->second;
+      }
+    }
+  }
+  // Missing after: the chain ends where the common part ends, P goes on.
+  if (common.a_pos + common.length == cg.type.size() && common.b_pos + common.length < pg.type.size()) {
+    const Symbol& want = pg.type[common.b_pos + common.length];
+    const Movement& last = moves[c.moves.back()];
+    int rank = last.dst.rank >= 0 ? last.dst.rank : last.src.rank;
+    std::uint64_t t = last.dst.rank >= 0 ? last.t_write : last.t_read;
+    auto it = tl.at.find(rank);
+    if (it != tl.at.end()) {
+      const auto& v = it->second;
+      auto pos = std::upper_bound(v.begin(), v.end(), std::make_pair(t, SIZE_MAX));
+      for (std::size_t n = 0; n < window && pos != v.end(); ++n, ++pos)
+        if (pos->second != c.moves.back() && same_operation(moves[pos->second], want)) return pos->second;
+    }
+  }
+  return SIZE_MAX;
+}
+
+}  // namespace
+
+std::vector<Violation> fc_violations(const std::vector<Movement>& moves, const std::vector<Chain>& chains,
+                                     const Grouping& g, const std::vector<std::size_t>& invariants,
+                                     const Parameters& p) {
+  std::vector<Violation> out;
+  Timeline tl(moves);
+  for (std::size_t pi : invariants) {
+    const ChainGroup& pg = g.groups[pi];
+    for (std::size_t ci = 0; ci < g.groups.size(); ++ci) {
+      const ChainGroup& cg = g.groups[ci];
+      if (ci == pi || cg.frequency() >= pg.frequency()) continue;
+      CommonPart common = longest_common_substring(cg, pg);
+      if (common.length == 0) continue;
+      Violation v;
+      v.group = ci;
+      v.invariant = pi;
+      v.common = common;
+      v.similarity = similarity(cg, pg, common);
+      v.rareness = rareness(cg.frequency(), pg.frequency());
+      v.abnormality = abnormality(v.similarity, v.rareness);
+      if (v.abnormality <= p.abnormality_threshold) continue;
+      v.instances = cg.frequency();
+      v.example_chain = cg.chains.front();
+      for (std::size_t c : cg.chains) {
+        std::size_t m = context_match(moves, tl, chains[c], cg, pg, common, p.context_window);
+        if (m == SIZE_MAX) continue;
+        if (v.context_matches++ == 0) {
+          v.example_chain = c;
+          v.example_context_move = m;
+        }
+      }
+      out.push_back(v);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) {
+    bool ca = a.context_matches > 0, cb = b.context_matches > 0;
+    return ca != cb ? ca : a.abnormality > b.abnormality;
+  });
+  return out;
+}
+
+// ---- chain distributions ----------------------------------------------------
+
+std::vector<std::vector<double>> chain_distributions(const std::vector<Chain>& chains, const Grouping& g,
+                                                     const std::vector<int>& ranks, std::uint64_t t_from) {
+  std::map<int, std::size_t> row;
+  for (std::size_t i = 0; i < ranks.size(); ++i) row[ranks[i]] = i;
+  std::vector<std::vector<double>> cd(ranks.size(), std::vector<double>(g.groups.size(), 0.0));
+  std::vector<double> total(ranks.size(), 0.0);
+  for (std::size_t c = 0; c < chains.size(); ++c) {
+    if (chains[c].t_start < t_from) continue;
+    auto it = row.find(chains[c].start_rank);
+    if (it == row.end()) continue;
+    cd[it->second][g.group_of[c]] += 1.0;
+    total[it->second] += 1.0;
+  }
+  for (std::size_t i = 0; i < cd.size(); ++i)
+    if (total[i] > 0)
+      for (double& x : cd[i]) x /= total[i];
+  return cd;
+}
+
+double manhattan(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) d += std::fabs(a[i] - b[i]);
+  return d;
+}
+
+std::vector<double> distance_k(const std::vector<std::vector<double>>& cd, std::size_t k) {
+  std::size_t n = cd.size();
+  std::vector<double> out(n, 0.0);
+  if (n < 2) return out;
+  k = std::clamp<std::size_t>(k, 1, n - 1);
+  std::vector<double> d;
+  for (std::size_t i = 0; i < n; ++i) {
+    d.clear();
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) d.push_back(manhattan(cd[i], cd[j]));
+    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(k - 1), d.end());
+    out[i] = d[k - 1];
+  }
+  return out;
+}
+
+namespace {
+
+// The k-th nearest other rank of row i and the group contributing most to
+// that distance (§4.5's diagnosis information).
+std::pair<std::size_t, std::size_t> kth_neighbour(const std::vector<std::vector<double>>& cd, std::size_t i,
+                                                  std::size_t k) {
+  std::vector<std::pair<double, std::size_t>> d;
+  for (std::size_t j = 0; j < cd.size(); ++j)
+    if (j != i) d.push_back({manhattan(cd[i], cd[j]), j});
+  std::sort(d.begin(), d.end());
+  std::size_t j = d[std::clamp<std::size_t>(k, 1, d.size()) - 1].second;
+  std::size_t top = 0;
+  double top_diff = -1;
+  for (std::size_t gi = 0; gi < cd[i].size(); ++gi) {
+    double diff = std::fabs(cd[i][gi] - cd[j][gi]);
+    if (diff > top_diff) {
+      top_diff = diff;
+      top = gi;
+    }
+  }
+  return {j, top};
+}
+
+}  // namespace
+
+CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::vector<int> ranks,
+                     const Parameters& p, const std::vector<double>& good_distance_k) {
+  CdResult res;
+  if (ranks.empty()) {
+    for (const Chain& c : chains) ranks.push_back(c.start_rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  }
+  res.ranks = ranks;
+  if (ranks.size() < 3) return res;  // no peers to compare with
+  res.k = std::max<std::size_t>(1, static_cast<std::size_t>(p.k_fraction * static_cast<double>(ranks.size())));
+  std::uint64_t t_lo = UINT64_MAX, t_hi = 0;
+  for (const Chain& c : chains) {
+    t_lo = std::min(t_lo, c.t_start);
+    t_hi = std::max(t_hi, c.t_start);
+  }
+  for (int round = 0; round <= std::max(0, p.halving_rounds); ++round) {
+    std::uint64_t t_from = round == 0 ? 0 : t_hi - ((t_hi - t_lo) >> round);
+    auto cd = chain_distributions(chains, g, ranks, t_from);
+    auto dk = distance_k(cd, res.k);
+    double avg = std::accumulate(dk.begin(), dk.end(), 0.0) / static_cast<double>(dk.size());
+    if (round == 0) {
+      res.distance_k = dk;
+      res.average = avg;
+    }
+    for (std::size_t i = 0; i < dk.size(); ++i) {
+      if (!(dk[i] > p.outlier_factor * avg) || avg <= 0) continue;
+      if (i < good_distance_k.size() && !(dk[i] > p.outlier_factor * good_distance_k[i])) continue;
+      auto [j, top] = kth_neighbour(cd, i, res.k);
+      res.outliers.push_back(Outlier{ranks[i], dk[i], avg, top, ranks[j], round});
+    }
+    if (!res.outliers.empty()) break;
+  }
+  return res;
+}
+
+}  // namespace scalefuzz::detectors::dmtracker
