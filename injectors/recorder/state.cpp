@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 
+#include "alloc.hpp"
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "record.hpp"
@@ -212,6 +213,11 @@ void setup(const Call& c) {
       if (prefault == nullptr || std::strcmp(prefault, "0") != 0) s->events.start_prefault(4);
       write_modules();
       install_error_handler();
+      alloc_log_start((s->ranks_dir + "/" + std::to_string(s->rank) + ".allocs").c_str(),
+                      trace::make_header(trace::FileKind::Allocs, s->rank, s->size,
+                                         trace::record_size_of(trace::FileKind::Allocs), s->start_ns, ::getpid(),
+                                         std::getenv("SCALEFUZZ_RUN_ID")),
+                      s->start_ns);
     }
   }
 }
@@ -292,6 +298,7 @@ SCALEFUZZ_HANDLER(finalize) {
       s.live->finalized = 1;
     }
     // Shrink the preallocated files to what was written.
+    alloc_log_stop();
     s.events.stop_prefault();
     s.events.truncate_to_used();
     s.sites_file.truncate_to(s.sites.size());

@@ -29,6 +29,7 @@ enum class FileKind : std::uint32_t {
   Features = 3,
   Markov = 4,
   Live = 5,
+  Allocs = 6,
 };
 
 struct FileHeader {
@@ -261,5 +262,27 @@ struct LiveState {
 //   at the post for nonblocking collectives). Point-to-point receives add
 //   their status bytes to the posting call site's bytes_received.
 inline constexpr std::uint32_t kCommNull = 0xFFFFFFFFu;
+
+// Heap blocks (added by injectors/alloc for DMTracker's allocation sites and
+// the usage checks' buffer extents; additive). ranks/N.allocs: FileHeader +
+// AllocRecord[], written by the preloaded malloc/calloc/realloc/
+// posix_memalign/aligned_alloc/memalign/free for blocks of at least
+// SCALEFUZZ_ALLOC_MIN_BYTES (default 64) allocated by the application (not by
+// MPI or its transports). `t_ns` is on the events' clock and stored last: the
+// file is valid up to the first record with t_ns == 0. `site` is the return
+// address of the application frame that called the allocator (frames in libc
+// and libstdc++, e.g. operator new, are skipped); map it through
+// ranks/N.modules like a call-site frame. Blocks allocated before MPI_Init are
+// written at MPI_Init with their original times.
+enum class AllocKind : std::uint32_t { Alloc = 1, Free = 2 };
+struct AllocRecord {
+  std::uint64_t t_ns;
+  std::uint64_t addr;
+  std::uint64_t size;    // 0 for Free
+  std::uint64_t site;    // 0 for Free, or when no application frame was found
+  std::uint32_t kind;    // AllocKind
+  std::uint32_t reserved;
+};
+static_assert(sizeof(AllocRecord) == 40);
 
 }  // namespace scalefuzz::trace

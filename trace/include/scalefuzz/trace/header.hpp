@@ -19,6 +19,7 @@ constexpr std::uint32_t record_size_of(FileKind kind) {
     case FileKind::Features: return sizeof(SiteFeature);
     case FileKind::Markov: return sizeof(MarkovEdge);
     case FileKind::Live: return sizeof(LiveState);
+    case FileKind::Allocs: return sizeof(AllocRecord);
   }
   return 0;
 }
@@ -30,6 +31,7 @@ constexpr const char* file_kind_name(FileKind kind) {
     case FileKind::Features: return "features";
     case FileKind::Markov: return "markov";
     case FileKind::Live: return "live";
+    case FileKind::Allocs: return "allocs";
   }
   return "unknown";
 }

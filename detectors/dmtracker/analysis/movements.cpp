@@ -1,0 +1,160 @@
+#include "movements.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "scalefuzz/trace/allocs.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::detectors::dmtracker {
+
+namespace {
+
+namespace fs = std::filesystem;
+using trace::Event;
+using trace::OpClass;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0x100000001B3ull;
+}
+
+std::uint64_t fnv(std::uint64_t h, const std::string& s) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// Allocation-site keys equal across ranks and runs of one binary: the
+// allocating frame as (module, offset), like call sites' stable hashes.
+class AllocSiteKeys {
+ public:
+  explicit AllocSiteKeys(const std::vector<trace::ModuleSegment>& segments) : segments_(segments) {}
+  std::uint64_t key(std::uint64_t address) const {
+    for (const auto& s : segments_)
+      if (address >= s.begin && address < s.end)
+        return fnv_word(fnv(1469598103934665603ull, s.path), address - s.begin + s.offset) | 1;
+    return mix(0xA110C, address) | 1;  // outside every module: per-run key
+  }
+
+ private:
+  static std::uint64_t fnv_word(std::uint64_t h, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
+    return h;
+  }
+  using Segments = std::vector<trace::ModuleSegment>;
+  const Segments& segments_;
+};
+
+struct Query {
+  std::uint64_t t;
+  int rank;
+  std::uint64_t addr;
+  std::uint64_t* site_out;  // where the allocation-site key goes
+};
+
+std::uint64_t site_hash(const trace::RankTrace& r, const Event& e) {
+  return e.callsite < r.sites.size() ? r.sites[e.callsite].stable_hash : mix(0x5173, e.callsite);
+}
+
+}  // namespace
+
+RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) {
+  RunMovements out;
+  trace::Matching matching = trace::match_messages(run);
+  std::vector<Query> queries;
+  auto& moves = out.moves;
+  moves.reserve(matching.messages.size() + matching.unmatched_sends.size());
+
+  for (const trace::MatchedMessage& m : matching.messages) {
+    const trace::RankTrace& sr = run.ranks[m.send.rank];
+    const trace::RankTrace& rr = run.ranks[m.recv_post.rank];
+    const Event& s = sr.events[m.send.index];
+    const Event& rp = rr.events[m.recv_post.index];
+    const Event& rd = rr.events[m.recv_done.index];
+    Movement mv;
+    mv.kind = OpKind::Net;
+    mv.site = mix(site_hash(sr, s), site_hash(rr, rp));
+    std::uint64_t len = static_cast<std::uint64_t>(std::max<std::int64_t>(m.bytes, 0));
+    mv.src = BufferRange{m.send.rank, s.buffer, std::max<std::uint64_t>(len, 1), 0};
+    std::uint64_t got = rd.status_bytes > 0 ? static_cast<std::uint64_t>(rd.status_bytes) : len;
+    mv.dst = BufferRange{m.recv_post.rank, rp.buffer, std::max<std::uint64_t>(got, 1), 0};
+    mv.t_read = s.t_enter_ns;
+    mv.t_write = rd.t_exit_ns != 0 ? rd.t_exit_ns : rd.t_enter_ns;
+    mv.ref = make_ref(m.send.rank, m.send.index);
+    moves.push_back(mv);
+    out.recv_refs.push_back(make_ref(m.recv_post.rank, m.recv_post.index));
+  }
+  for (const trace::EventRef& ref : matching.unmatched_sends) {
+    const trace::RankTrace& sr = run.ranks[ref.rank];
+    const Event& s = sr.events[ref.index];
+    if (s.peer < 0) continue;  // PROC_NULL: no data moves
+    Movement mv;
+    mv.kind = OpKind::Net;
+    mv.site = mix(site_hash(sr, s), 0);
+    mv.src = BufferRange{ref.rank, s.buffer, static_cast<std::uint64_t>(std::max<std::int64_t>(s.bytes, 1)), 0};
+    mv.t_read = s.t_enter_ns;
+    mv.ref = make_ref(ref.rank, ref.index);
+    moves.push_back(mv);
+    out.recv_refs.push_back(SIZE_MAX);
+  }
+  // Collectives: this rank's contribution leaves its send buffer (the
+  // record's buffer). Where the result lands is not linked yet: a chain
+  // through a collective ends there.
+  for (const trace::RankTrace& r : run.ranks) {
+    if (r.rank < 0) continue;
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+      const Event& e = r.events[i];
+      auto cls = static_cast<OpClass>(e.op_class);
+      if ((cls != OpClass::Collective && cls != OpClass::Icollective) || e.buffer == 0 || e.error != 0) continue;
+      if ((e.flags & trace::kFlagChild) != 0) continue;
+      Movement mv;
+      mv.kind = OpKind::Coll;
+      mv.site = site_hash(r, e);
+      std::uint64_t len = static_cast<std::uint64_t>(std::max<std::int64_t>(e.bytes, 1));
+      mv.src = BufferRange{r.rank, e.buffer, len, 0};
+      mv.t_read = e.t_enter_ns;
+      mv.t_write = e.t_exit_ns != 0 ? e.t_exit_ns : e.t_enter_ns;
+      mv.ref = make_ref(r.rank, i);
+      moves.push_back(mv);
+      out.recv_refs.push_back(SIZE_MAX);
+    }
+  }
+
+  // Allocation sites: one sweep per rank over its heap-block log.
+  for (Movement& mv : moves) {
+    if (mv.src.rank >= 0) queries.push_back({mv.t_read, mv.src.rank, mv.src.addr, &mv.src.alloc_site});
+    if (mv.dst.rank >= 0) queries.push_back({mv.t_write, mv.dst.rank, mv.dst.addr, &mv.dst.alloc_site});
+  }
+  std::stable_sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.t < b.t;
+  });
+  std::map<std::uint64_t, RunMovements::AllocSite> seen;
+  std::size_t q = 0;
+  while (q < queries.size()) {
+    int rank = queries[q].rank;
+    std::vector<trace::AllocRecord> log;
+    std::vector<trace::ModuleSegment> segments;
+    try {
+      log = trace::read_allocs(run_dir, rank, &out.warnings);
+      std::error_code ec;
+      fs::path mods = run_dir / "ranks" / (std::to_string(rank) + ".modules");
+      if (fs::exists(mods, ec)) segments = trace::read_modules(mods);
+    } catch (const std::exception& e) {
+      out.warnings.push_back(e.what());
+    }
+    out.heap_blocks += log.size();
+    trace::HeapSweep sweep(std::move(log));
+    AllocSiteKeys keys(segments);
+    for (; q < queries.size() && queries[q].rank == rank; ++q) {
+      trace::HeapSweep::Block b = sweep.at(queries[q].addr, queries[q].t);
+      if (b.site == 0) continue;  // stack, globals or not a recorded block
+      std::uint64_t key = keys.key(b.site);
+      *queries[q].site_out = key;
+      seen.emplace(key, RunMovements::AllocSite{rank, b.site});
+    }
+  }
+  out.alloc_sites.assign(seen.begin(), seen.end());
+  return out;
+}
+
+}  // namespace scalefuzz::detectors::dmtracker

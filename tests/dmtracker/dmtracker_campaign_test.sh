@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# End-to-end DMTracker: `scalefuzz run` on the two DMTracker scenarios and
+# their clean twins (8 ranks, one run each), then checks of findings.json:
+#   pipeline_relay: a broken-chain violation ranked first (Error) with a
+#     context match, located at forward_panel's MPI_Send, the wrong buffer a
+#     heap block allocated in alloc_lookahead;
+#   stuck_retry: rank 5 the only outlier process, its top group the request
+#     send of request_token;
+#   clean twins: no violation, no outlier, exit 0.
+# Usage: dmtracker_campaign_test.sh SCALEFUZZ SOURCE_TREE WORK_DIR
+set -u
+scalefuzz=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
+run() {  # name, campaign, expected exit code
+  local name=$1 campaign=$2 want=$3
+  "$scalefuzz" run "$campaign" --out "$work/$name" >"$work/$name.log" 2>&1
+  local rc=$?
+  if [ "$rc" = "$want" ]; then echo "ok:   $name exits $rc"; else echo "FAIL: $name exits $rc, expected $want"; tail -20 "$work/$name.log"; fail=1; fi
+  [ -f "$work/$name/findings.json" ] || { echo "FAIL: no $work/$name/findings.json"; exit 1; }
+}
+cfg=$src/configs/scenarios
+dm='[.findings[] | select(.detector=="dmtracker" and .severity!="info")]'
+
+run pipeline "$cfg/dmtracker_pipeline_relay.yaml" 1
+f=$work/pipeline/findings.json
+check "$f" "pipeline: the first dmtracker finding is a broken chain (error) with a context match" \
+  "$dm | .[0] | .kind == \"broken-chain\" and .severity == \"error\" and .details.context_matches > 0 and .details.abnormality > 0.7"
+check "$f" "pipeline: located at forward_panel's MPI_Send in pipeline_relay.c" \
+  "$dm | .[0] | (.location | test(\"^forward_panel \\\\(.*pipeline_relay\\\\.c:[0-9]+\\\\)\$\")) and .details.context_match.from.call == \"MPI_Send\""
+check "$f" "pipeline: the wrong buffer is the look-ahead block, the expected one the panel" \
+  "$dm | .[0] | (.details.context_match.source_buffer | test(\"alloc_lookahead\")) and (.details.expected_source_buffer | test(\"alloc_panel\"))"
+check "$f" "pipeline: no outlier process" "$dm | map(select(.kind==\"outlier-process\")) | length == 0"
+
+run pipeline_clean "$cfg/dmtracker_pipeline_relay_clean.yaml" 0
+check "$work/pipeline_clean/findings.json" "pipeline clean twin: no dmtracker warning or error, chains analysed" \
+  "($dm | length == 0) and ([.findings[] | select(.detector==\"dmtracker\" and .kind==\"summary\") | .details.fc_invariants >= 1] == [true])"
+
+run stuck "$cfg/dmtracker_stuck_retry.yaml" 1
+f=$work/stuck/findings.json
+check "$f" "stuck: rank 5 is the only outlier process" \
+  "$dm | map(select(.kind==\"outlier-process\")) | length == 1 and .[0].ranks == [5]"
+check "$f" "stuck: its top group starts at request_token's MPI_Send" \
+  "$dm | map(select(.kind==\"outlier-process\")) | .[0] | (.location | test(\"^request_token \\\\(.*stuck_retry\\\\.c:[0-9]+\\\\)\$\")) and .details.top_group.first_movement.call == \"MPI_Send\""
+check "$f" "stuck: the distance chart is attached" \
+  "$dm | map(select(.kind==\"outlier-process\")) | .[0].artifacts | map(.name) | index(\"dmtracker-distance-k\") != null"
+
+run stuck_clean "$cfg/dmtracker_stuck_retry_clean.yaml" 0
+check "$work/stuck_clean/findings.json" "stuck clean twin: no outlier, no violation" "$dm | length == 0"
+exit $fail
