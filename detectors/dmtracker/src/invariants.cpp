@@ -207,15 +207,25 @@ std::pair<std::size_t, std::size_t> kth_neighbour(const std::vector<std::vector<
     if (j != i) d.push_back({manhattan(cd[i], cd[j]), j});
   std::sort(d.begin(), d.end());
   std::size_t j = d[std::clamp<std::size_t>(k, 1, d.size()) - 1].second;
+  // What the process does more of than its neighbour; if nothing, what it
+  // does less of (a process that stopped starting chains).
   std::size_t top = 0;
-  double top_diff = -1;
+  double top_excess = 0, top_diff = -1;
+  bool excess = false;
   for (std::size_t gi = 0; gi < cd[i].size(); ++gi) {
-    double diff = std::fabs(cd[i][gi] - cd[j][gi]);
-    if (diff > top_diff) {
-      top_diff = diff;
+    double diff = cd[i][gi] - cd[j][gi];
+    if (diff > top_excess) {
+      top_excess = diff;
       top = gi;
+      excess = true;
     }
   }
+  if (!excess)
+    for (std::size_t gi = 0; gi < cd[i].size(); ++gi)
+      if (std::fabs(cd[i][gi] - cd[j][gi]) > top_diff) {
+        top_diff = std::fabs(cd[i][gi] - cd[j][gi]);
+        top = gi;
+      }
   return {j, top};
 }
 
@@ -237,9 +247,11 @@ CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::v
     t_lo = std::min(t_lo, c.t_start);
     t_hi = std::max(t_hi, c.t_start);
   }
+  std::vector<std::vector<double>> whole;
   for (int round = 0; round <= std::max(0, p.halving_rounds); ++round) {
     std::uint64_t t_from = round == 0 ? 0 : t_hi - ((t_hi - t_lo) >> round);
     auto cd = chain_distributions(chains, g, ranks, t_from);
+    if (round == 0) whole = cd;
     auto dk = distance_k(cd, res.k);
     double avg = std::accumulate(dk.begin(), dk.end(), 0.0) / static_cast<double>(dk.size());
     if (round == 0) {
@@ -250,6 +262,14 @@ CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::v
       if (!(dk[i] > p.outlier_factor * avg) || avg <= 0) continue;
       if (i < good_distance_k.size() && !(dk[i] > p.outlier_factor * good_distance_k[i])) continue;
       auto [j, top] = kth_neighbour(cd, i, res.k);
+      // A process whose most different group no other process starts (over
+      // the whole run) plays another role (a root, a master): the paper's
+      // subset of processes, found from the data. An outlier does what its
+      // peers do, in other proportions (the paper's case 2: the
+      // connection-setup send).
+      bool shared = false;
+      for (std::size_t o = 0; o < whole.size() && !shared; ++o) shared = o != i && whole[o][top] > 0;
+      if (!shared) continue;
       res.outliers.push_back(Outlier{ranks[i], dk[i], avg, top, ranks[j], round});
     }
     if (!res.outliers.empty()) break;

@@ -252,7 +252,7 @@ TEST(DmtrackerCd, StuckRankIsTheOnlyOutlierAndIdenticalRanksGiveNone) {
   for (int r = 0; r < 8; ++r)
     for (int i = 0; i < 40; ++i) {
       chains.push_back(Chain{{}, r, ++t});
-      g.group_of.push_back(i % 4 == 0 ? 1 : 0);
+      g.group_of.push_back(i % 4 == 0 ? 1 : (i % 4 == 1 ? 2 : 0));  // every rank retries now and then
     }
   Parameters p;
   auto clean = cd_outliers(chains, g, {}, p);
@@ -281,6 +281,11 @@ TEST(DmtrackerCd, LastPhaseHalvingFindsALateOutlier) {
   Grouping g;
   g.groups.resize(2);
   std::uint64_t t = 0;
+  for (int r = 0; r < 8; ++r)
+    for (int i = 0; i < 2; ++i) {  // every rank retried twice at the start
+      chains.push_back(Chain{{}, r, t});
+      g.group_of.push_back(1);
+    }
   for (int i = 0; i < 1000; ++i)
     for (int r = 0; r < 8; ++r) {
       chains.push_back(Chain{{}, r, t});
@@ -293,7 +298,7 @@ TEST(DmtrackerCd, LastPhaseHalvingFindsALateOutlier) {
   }
   Parameters p;
   p.halving_rounds = 0;
-  // Over the whole run rank 3 has 60 of 1060 chains in group 1: 0.11 away,
+  // Over the whole run rank 3 has 62 of 1062 chains in group 1: 0.11 away,
   // the others are identical (distance 0): the paper's rule flags it anyway.
   auto whole = cd_outliers(chains, g, {}, p);
   ASSERT_EQ(whole.outliers.size(), 1u);
@@ -311,4 +316,24 @@ TEST(DmtrackerCd, LastPhaseHalvingFindsALateOutlier) {
   ASSERT_EQ(found.outliers.size(), 1u);
   EXPECT_EQ(found.outliers[0].rank, 3);
   EXPECT_GT(found.outliers[0].round, 0);
+}
+
+TEST(DmtrackerCd, AProcessWithARoleOfItsOwnIsNotAnOutlier) {
+  // Rank 0 is the source of a pipeline: it alone starts group 1 chains.
+  std::vector<Chain> chains;
+  Grouping g;
+  g.groups.resize(2);
+  std::uint64_t t = 0;
+  for (int i = 0; i < 100; ++i) {
+    chains.push_back(Chain{{}, 0, ++t});
+    g.group_of.push_back(1);
+  }
+  for (int r = 0; r < 8; ++r) {
+    chains.push_back(Chain{{}, r, ++t});
+    g.group_of.push_back(0);
+  }
+  Parameters p;
+  auto res = cd_outliers(chains, g, {}, p);
+  EXPECT_GT(res.distance_k[0], p.outlier_factor * res.average);  // far away by the paper's rule alone
+  EXPECT_TRUE(res.outliers.empty());
 }
