@@ -2,6 +2,7 @@
 // pipelined broadcast over 64 ranks, 4-hop chains with a rare broken
 // variant, analysed by the same calls as the campaign detector.
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
     }
   }
   Parameters p;
+  // CPU time of this process: on a shared machine wall time measures the
+  // neighbours (printed too).
+  std::clock_t c0 = std::clock();
   auto t0 = std::chrono::steady_clock::now();
   auto chains = build_chains(moves);
   auto t1 = std::chrono::steady_clock::now();
@@ -42,10 +46,11 @@ int main(int argc, char** argv) {
   auto t2 = std::chrono::steady_clock::now();
   auto cd = cd_outliers(chains, groups, {}, p);
   auto t3 = std::chrono::steady_clock::now();
+  std::clock_t c3 = std::clock();
   auto s = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
   std::printf("dmtracker analysis: %zu movements, %zu chains, %zu groups, %zu FC-invariants, %zu violations, %zu outliers\n",
               moves.size(), chains.size(), groups.groups.size(), fc.size(), violations.size(), cd.outliers.size());
-  std::printf("  chains %.2f s, FC-invariants and violations %.2f s, chain distributions %.2f s, total %.2f s (target < 5 s)\n",
-              s(t0, t1), s(t1, t2), s(t2, t3), s(t0, t3));
+  std::printf("  cpu %.2f s for the whole analysis (target < 5 s); wall: chains %.2f s, FC %.2f s, CD %.2f s, total %.2f s\n",
+              static_cast<double>(c3 - c0) / CLOCKS_PER_SEC, s(t0, t1), s(t1, t2), s(t2, t3), s(t0, t3));
   return violations.empty() ? 1 : 0;  // the broken variant must be found
 }
