@@ -45,5 +45,20 @@ for ((r = 0; r < REPS; ++r)); do
 done
 awk -v b="$(printf '%s\n' "${bare[@]}" | min)" -v a="$(printf '%s\n' "${on[@]}" | min)" -v o="$(printf '%s\n' "${off[@]}" | min)" 'BEGIN {
   printf "bare %.1f ns, preloaded with the allocation log off %.1f ns, on %.1f ns: +%.1f ns per pair for recording\n", b, o, a, a - o }'
+echo "== (b') the same under callgrind: instructions per malloc+free pair (stable on a shared machine)"
+if command -v valgrind >/dev/null; then
+  irefs() {  # mode pairs
+    local pre=()
+    case $1 in off) pre=(LD_PRELOAD=$LIB SCALEFUZZ_ALLOCS=0 SCALEFUZZ_RUN_DIR=$RUNDIR/cg) ;; on) pre=(LD_PRELOAD=$LIB SCALEFUZZ_RUN_DIR=$RUNDIR/cg) ;; esac
+    rm -rf "$RUNDIR/cg"
+    env "${pre[@]}" valgrind --tool=callgrind --callgrind-out-file="$RUNDIR/cg.out" "$CHURN" "$2" 4096 2>&1 |
+      awk '/Collected/ {print $NF}'
+  }
+  for mode in bare off on; do
+    a=$(irefs $mode 20000); b=$(irefs $mode 40000)
+    eval "ir_$mode=$(( (b - a) / 20000 ))"
+  done
+  echo "bare $ir_bare, allocation log off $ir_off (+$((ir_off - ir_bare))), on $ir_on (+$((ir_on - ir_bare))) instructions per pair"
+fi
 echo "== (c) analysis of 10^6 chains"
 "$ANALYSIS" 1000000
