@@ -240,6 +240,7 @@ CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::v
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   }
   res.ranks = ranks;
+  res.distance_k.assign(ranks.size(), 0.0);
   if (ranks.size() < 3) return res;  // no peers to compare with
   res.k = std::max<std::size_t>(1, static_cast<std::size_t>(p.k_fraction * static_cast<double>(ranks.size())));
   std::uint64_t t_lo = UINT64_MAX, t_hi = 0;
