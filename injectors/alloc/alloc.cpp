@@ -148,10 +148,27 @@ Owner owner_of(std::uintptr_t a) {
   return Owner::App;  // e.g. JIT or a library loaded after MPI_Init
 }
 
+// The allocator's callers repeat (MPI allocates from a few places per
+// message): a small per-thread cache of return address -> owner saves the
+// scan over the module ranges.
+struct OwnerCacheEntry {
+  std::uintptr_t addr;
+  Owner owner;
+};
+thread_local OwnerCacheEntry tl_owner_cache[16];
+
+Owner cached_owner_of(std::uintptr_t a) {
+  OwnerCacheEntry& e = tl_owner_cache[(a >> 3) & 15];
+  if (e.addr == a) return e.owner;
+  Owner o = owner_of(a);
+  e = OwnerCacheEntry{a, o};
+  return o;
+}
+
 // The application frame that allocated, or 0 when the block is MPI's.
 std::uint64_t app_site(void* ret) {
   auto a = reinterpret_cast<std::uintptr_t>(ret);
-  Owner o = owner_of(a);
+  Owner o = cached_owner_of(a);
   if (o == Owner::App) return a;
   if (o == Owner::Mpi) return 0;
   if (o == Owner::Self) return 0;  // the recorder's own bookkeeping

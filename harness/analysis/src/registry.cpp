@@ -3,6 +3,7 @@
 // here, its target in this folder's CMakeLists.txt (README.md).
 #include "scalefuzz/analysis/registry.hpp"
 
+#include "dmtracker_detector.hpp"
 #include "kcca_detector.hpp"
 #include "mpipd_detector.hpp"
 #include "pdg_detector.hpp"
@@ -24,6 +25,9 @@ const std::vector<DetectorInfo>& registry() {
        kEveryRun, detectors::races::make_races_detector},
       {"kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
        "scale-models", kEveryRun, detectors::kcca::make_kcca_detector},
+      {"dmtracker",
+       "silent data-movement bugs: broken frequent chains and outlier processes by their chain distribution (DMTracker)",
+       "dmtracker", kEveryRun, detectors::dmtracker::make_dmtracker_detector},
       {"mpipd", "hangs and crashes: failure situation and faulty processes (MPI-PreDebugger)", "hangs",
        kFailedRuns, detectors::mpipd::make_mpipd_detector},
       {"pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",

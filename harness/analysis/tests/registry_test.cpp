@@ -28,8 +28,8 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
     EXPECT_TRUE(detector->finish().empty()) << d.name << ": findings without any run";
     EXPECT_EQ(analysis::find_detector(d.name), &d);
   }
-  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "mpipd", "pdg"}));
-  EXPECT_EQ(analysis::find_detector("dmtracker"), nullptr);
+  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg"}));
+  EXPECT_EQ(analysis::find_detector("usage-checks"), nullptr);
 }
 
 std::string load_error(const std::string& detectors_line) {
@@ -46,9 +46,11 @@ std::string load_error(const std::string& detectors_line) {
 
 TEST(DetectorRegistry, CampaignNamesAreCheckedAgainstIt) {
   EXPECT_EQ(load_error("detectors: [races, pdg]\n"), "");
-  EXPECT_THAT(load_error("detectors: [races, dmtracker]\n"),
-              HasSubstr("/c/t.yaml:4:20: unknown detector 'dmtracker'"));
-  EXPECT_THAT(load_error("detectors: [dmtracker]\n"), HasSubstr("registered in this build: races, kcca, mpipd, pdg"));
+  EXPECT_EQ(load_error("detectors: [races, dmtracker]\n"), "");
+  EXPECT_THAT(load_error("detectors: [races, memtracker]\n"),
+              HasSubstr("/c/t.yaml:4:20: unknown detector 'memtracker'"));
+  EXPECT_THAT(load_error("detectors: [memtracker]\n"),
+              HasSubstr("registered in this build: races, kcca, dmtracker, mpipd, pdg"));
   EXPECT_THAT(load_error("detectors: [kca]\n"), HasSubstr("did you mean 'kcca'?"));
 }
 
