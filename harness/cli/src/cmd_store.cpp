@@ -9,6 +9,7 @@
 #include "paths.hpp"
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
@@ -72,7 +73,7 @@ int cmd_analyze(const std::vector<std::string>& argv) {
   }
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadWrite);
   const StoredAnalysis stored = stored_analysis(store);
-  analyze_store(store, stored.detectors, stored.kcca);
+  engine::analyze_store(store, stored.detectors, stored.kcca);
   return write_reports(store);
 }
 
