@@ -98,7 +98,7 @@ const char* to_string(Oversubscribe mode) {
 }
 
 const std::vector<std::string>& known_detectors() {
-  static const std::vector<std::string> names = {"races", "kcca", "dmtracker", "mpipd", "pdg"};
+  static const std::vector<std::string> names = {"races", "kcca", "dmtracker", "mpipd", "pdg", "usage"};
   return names;
 }
 

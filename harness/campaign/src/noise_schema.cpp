@@ -20,6 +20,7 @@ enum class KnobKind {
   PositiveInt,     // integer >= 1
   Duration,        // > 0, stored as integer nanoseconds
   Bandwidth,       // > 0 bytes/s, stored as bytes/s
+  Boolean,         // true/false, stored as 1/0
 };
 
 struct Knob {
@@ -41,13 +42,20 @@ const std::vector<Mode>& modes() {
                                           {"latency", KnobKind::Duration},
                                           {"threshold", KnobKind::PositiveInt},
                                           {"packet_size", KnobKind::PositiveInt}};
-  static const std::vector<Mode> all = {
-      {"none", {}},
-      {"random", {{"probability", KnobKind::Probability}, {"delay", KnobKind::Duration}}},
-      {"system", ninja},
-      {"application", ninja},
-      {"local", {{"delay", KnobKind::Duration}}},
-  };
+  // zero_buffer (every mode; issue 21): standard sends run as synchronous
+  // sends (injectors/recorder, SCALEFUZZ_NOISE_ZERO_BUFFER), so programs that
+  // rely on MPI buffering deadlock.
+  static const std::vector<Mode> all = [&] {
+    std::vector<Mode> modes = {
+        {"none", {}},
+        {"random", {{"probability", KnobKind::Probability}, {"delay", KnobKind::Duration}}},
+        {"system", ninja},
+        {"application", ninja},
+        {"local", {{"delay", KnobKind::Duration}}},
+    };
+    for (auto& m : modes) m.knobs.push_back({"zero_buffer", KnobKind::Boolean});
+    return modes;
+  }();
   return all;
 }
 
@@ -61,6 +69,8 @@ std::string normalise_knob(const YamlReader& reader, const YAML::Node& value, co
     }
     case KnobKind::PositiveNumber:
       return format_number(reader.positive_number(value, what));
+    case KnobKind::Boolean:
+      return reader.boolean(value, what) ? "1" : "0";
     case KnobKind::PositiveInt:
       return std::to_string(reader.integer(value, what, 1, 1'000'000'000'000LL));
     case KnobKind::Duration:

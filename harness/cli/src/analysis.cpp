@@ -2,6 +2,7 @@
 #include "analysis_kcca.hpp"
 #include "analysis_localize.hpp"
 #include "analysis_stall.hpp"
+#include "analysis_usage.hpp"
 
 #include <map>
 #include <optional>
@@ -98,7 +99,15 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
       continue;
     }
 
+    std::vector<Finding> usage;
+    if (enabled("usage")) usage = usage_run(run, trace);
     auto localized = localize_run(run, trace, options.detectors);
+    if (has_recorded_mpi_error(usage)) {
+      // The recorded MPI error is the root cause; a wait-for cycle after it
+      // is a consequence (issue 21: never call it a deadlock).
+      std::erase_if(localized, [](const Finding& f) { return f.detector == "mpipd" || f.detector == "pdg"; });
+    }
+    for (auto& f : usage) findings.push_back(std::move(f));
     if (planned_stall(run.spec) && outcome.kind == OutcomeKind::Hang && stall_fired(run.dir))
       for (auto& f : localized) f.severity = detectors::Severity::Info;  // expected; the stall evaluation judges it
     stall.add(run, localized);

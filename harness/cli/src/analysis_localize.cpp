@@ -26,6 +26,8 @@ std::optional<int> crashed_rank(const harness::Outcome& o) {
   return std::nullopt;
 }
 
+}  // namespace
+
 // {file, line, function, location} of a rank's call site, or null.
 nlohmann::json code_location(const trace::RunTrace& run, int rank, std::uint32_t site) {
   if (rank < 0 || static_cast<std::size_t>(rank) >= run.ranks.size()) return nullptr;
@@ -41,12 +43,22 @@ nlohmann::json code_location(const trace::RunTrace& run, int rank, std::uint32_t
   return j;
 }
 
+namespace {
+
 void add_mpipd(const harness::RunRecord& run, const trace::RunTrace& trace, std::vector<Finding>& out) {
   const harness::Outcome& o = *run.outcome;
   detectors::mpipd::MpipdInput input;
   input.outcome = harness::to_string(o.kind);
   input.crashed_rank = crashed_rank(o);
   input.signal = o.signal;
+  // The rank's own record of its fatal signal beats mpiexec's exit code,
+  // which names whichever signal ended the job (issue 21).
+  for (const auto& rt : trace.ranks)
+    if (rt.rank >= 0 && rt.fatal_signal) {
+      input.crashed_rank = rt.rank;
+      input.signal = rt.fatal_signal->signal;
+      break;
+    }
   auto result = detectors::mpipd::localize_failure(trace, input);
   for (auto& f : detectors::mpipd::mpipd_findings(result, trace, run.spec.run_id)) {
     // Code location of the first faulty process's failure event.

@@ -22,6 +22,10 @@ bool needs_localization(harness::OutcomeKind kind);
 std::vector<detectors::Finding> localize_run(const harness::RunRecord& run, trace::RunTrace& trace,
                                              const std::set<std::string>& detectors);
 
+// {file, line, function, location, rank, site, source} of a rank's call
+// site (the innermost application frame), or null. Needs a symbolized trace.
+nlohmann::json code_location(const trace::RunTrace& run, int rank, std::uint32_t site);
+
 // The lines [line - context, line + context] of `file` as
 // [{"line": n, "text": "..."}], empty when the file cannot be read.
 nlohmann::json source_snippet(const std::string& file, int line, int context = 3);

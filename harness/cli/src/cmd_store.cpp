@@ -39,7 +39,7 @@ int analyze_single_run(const fs::path& dir) {
   record.outcome = outcome ? *outcome : harness::Outcome{};
   if (!outcome) record.outcome->kind = harness::OutcomeKind::Hang;  // no outcome: assume it never ended
   AnalysisOptions options;
-  options.detectors = {"mpipd", "pdg", "races"};
+  options.detectors = {"mpipd", "pdg", "races", "usage"};
   options.log = &std::cerr;
   auto findings = analyze_runs({record}, options);
   std::size_t serious = 0;

@@ -1,0 +1,88 @@
+#include "analysis_usage.hpp"
+
+#include <csignal>
+#include <cstring>
+
+#include "analysis_localize.hpp"
+#include "scalefuzz/detectors/usage.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::cli {
+
+namespace {
+
+// A rank's own record of its fatal signal (ranks/N.signal) as a finding at
+// the innermost application frame of the stack it captured.
+std::vector<detectors::Finding> signal_findings(const harness::RunRecord& run, const trace::RunTrace& trace) {
+  std::vector<detectors::Finding> out;
+  for (const auto& rt : trace.ranks) {
+    if (rt.rank < 0 || !rt.fatal_signal) continue;
+    const auto& fs = *rt.fatal_signal;
+    detectors::Finding f;
+    f.detector = "usage";
+    f.kind = "fatal-signal";
+    f.run_id = run.spec.run_id;
+    f.ranks = {rt.rank};
+    const char* name = sigabbrev_np(fs.signal);
+    std::string sig = name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(fs.signal);
+    f.details["signal"] = fs.signal;
+    f.details["signal_name"] = sig;
+    f.details["in_mpi_call"] = fs.in_call;
+    try {
+      auto modules = trace::read_modules(run.dir / "ranks" / (std::to_string(rt.rank) + ".modules"));
+      auto frames = trace::symbolize_addresses(fs.frames, modules);
+      nlohmann::json stack = nlohmann::json::array();
+      for (const auto& fr : frames) {
+        stack.push_back(trace::format_frame(fr));
+        bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
+        if (f.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
+          f.location = trace::format_frame(fr);
+          f.details["code"] = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line},
+                               {"location", f.location}, {"rank", rt.rank}};
+        }
+      }
+      f.details["stack"] = stack;
+    } catch (const std::exception&) {
+      // no modules file: the finding keeps rank and signal
+    }
+    f.title = run.spec.run_id + ": fatal-signal — rank " + std::to_string(rt.rank) + " died of " + sig +
+              (f.location.empty() ? "" : " at " + f.location) + " (recorded by the rank)";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<detectors::Finding> usage_run(const harness::RunRecord& run, trace::RunTrace& trace) {
+  namespace usage = detectors::usage;
+  usage::Options options;
+  const auto kind = run.outcome->kind;
+  options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
+                          (kind == harness::OutcomeKind::Failed && run.outcome->signal == 0);
+  auto issues = usage::check_run(trace, options);
+  auto crashes = signal_findings(run, trace);
+  if (issues.empty()) return crashes;
+  for (auto& rt : trace.ranks) {
+    if (rt.rank < 0 || (!rt.sites.empty() && !rt.sites[0].symbolized.empty())) continue;
+    try {
+      trace::symbolize(run.dir, rt);
+    } catch (const std::exception&) {
+      // unsymbolized: findings keep ranks and calls
+    }
+  }
+  auto locate = [&](int rank, std::size_t event) {
+    return code_location(trace, rank, trace.ranks[static_cast<std::size_t>(rank)].events[event].callsite);
+  };
+  auto out = usage::usage_findings(issues, trace, run.spec.run_id, locate);
+  for (auto& f : crashes) out.push_back(std::move(f));
+  return out;
+}
+
+bool has_recorded_mpi_error(const std::vector<detectors::Finding>& findings) {
+  for (const auto& f : findings)
+    if (f.detector == "usage" && f.kind == "mpi-error") return true;
+  return false;
+}
+
+}  // namespace scalefuzz::cli
