@@ -8,12 +8,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
+#include "handlers.hpp"
 #include "record.hpp"
 #include "state.hpp"
 
@@ -23,6 +25,17 @@ namespace {
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 struct sigaction g_previous[sizeof kSignals / sizeof kSignals[0]];
 char g_path[512];
+char g_exit_path[512];
+
+// atexit: a rank leaving (exit, return from main) before MPI_Finalize.
+void on_exit_without_finalize() {
+  if (!g_enabled) return;  // true from MPI_Init's return until MPI_Finalize
+  int fd = ::open(g_exit_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    (void)!::write(fd, "exit-without-finalize\n", 22);
+    ::close(fd);
+  }
+}
 volatile sig_atomic_t g_in_handler = 0;
 
 char* put_hex(char* p, unsigned long v) {
@@ -86,6 +99,9 @@ void install_signal_handlers(const char* ranks_dir, int rank) {
   std::string path = std::string(ranks_dir) + "/" + std::to_string(rank) + ".signal";
   if (path.size() >= sizeof g_path) return;
   std::memcpy(g_path, path.c_str(), path.size() + 1);
+  std::string exit_path = std::string(ranks_dir) + "/" + std::to_string(rank) + ".exit";
+  std::memcpy(g_exit_path, exit_path.c_str(), exit_path.size() + 1);
+  std::atexit(on_exit_without_finalize);
   for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
     struct sigaction sa {};
     sa.sa_sigaction = on_fatal_signal;

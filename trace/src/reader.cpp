@@ -302,6 +302,7 @@ void read_usage_files(const fs::path& run_dir, RankTrace& rt) {
     std::getline(in >> std::ws, e.message);
     rt.errors.push_back(std::move(e));
   }
+  rt.exited_without_finalize = fs::exists(base + ".exit");
   std::ifstream sig(base + ".signal");
   if (std::getline(sig, line)) {
     std::istringstream in(line);

@@ -114,10 +114,11 @@ void check_recorded_errors(const trace::RunTrace& run, std::vector<Issue>& out) 
 
 // ---- at finalize ------------------------------------------------------------
 void check_finalize(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out) {
-  if (!options.run_completed) return;
   for (const auto& rt : run.ranks) {
     if (rt.rank < 0 || rt.events.empty()) continue;
-    if (!finished(rt)) {
+    // Hydra kills the other ranks when one exits without MPI_Finalize, so
+    // the rank's own exit note decides, not the run's outcome.
+    if (rt.exited_without_finalize || (options.run_completed && !finished(rt) && !rt.fatal_signal)) {
       Issue is;
       is.kind = "missing-finalize";
       is.section = "MPI-4.0 §11.2.2 (MPI_FINALIZE)";
@@ -127,6 +128,7 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
       out.push_back(std::move(is));
       continue;
     }
+    if (!options.run_completed) continue;
     const std::size_t fin = finalize_index(rt);
     struct Open {
       std::size_t post;

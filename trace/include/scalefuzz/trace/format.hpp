@@ -160,6 +160,11 @@ enum class ReduceOp : std::uint8_t {
 // longer one keeps the hash only and nruns = -1). Primitive keys are the
 // predefined types' keys. A freed derived type's key is never reused.
 //
+// ranks/N.signal (format 2, text): written by the rank's fatal-signal handler,
+// "<signal> <current seq> <in MPI call 0/1> <frame-hex> ...".
+// ranks/N.exit (format 2, text): written at process exit (atexit) by a rank
+// that called MPI_Init and never returned from MPI_Finalize.
+//
 // ranks/N.errors (format 2, text, append-only): one line per MPI error the
 // injector's error handler saw, "<seq> <error-code> <error-class> <message>",
 // seq naming the failing call's record.

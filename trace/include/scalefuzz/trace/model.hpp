@@ -86,6 +86,7 @@ struct RankTrace {
   std::vector<TypeEntry> types;         // ranks/N.types, in file order (format 2)
   std::vector<RecordedError> errors;    // ranks/N.errors (format 2)
   std::optional<FatalSignal> fatal_signal;  // ranks/N.signal (format 2)
+  bool exited_without_finalize = false;     // ranks/N.exit (format 2): exit()/return from main before MPI_Finalize
   std::vector<std::string> warnings;    // e.g. "events: 3 trailing bytes ignored"
 };
 
