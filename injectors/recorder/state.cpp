@@ -257,7 +257,8 @@ SCALEFUZZ_HANDLER(init) {
   int rc = level < 0 ? call() : PMPI_Init_thread(nullptr, nullptr, level, c.provided != nullptr ? c.provided : &granted);
   if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
   setup(c);
-  // Zero-buffer mode: a campaign's noise knob (zero_buffer) or exec --zero-buffer.
+  // Zero-buffer mode (not yet a campaign knob: the launcher drops SCALEFUZZ_* of
+  // the harness environment; see detectors/usage/README.md).
   for (const char* name : {"SCALEFUZZ_NOISE_ZERO_BUFFER", "SCALEFUZZ_ZERO_BUFFER"})
     if (const char* zb = std::getenv(name)) g_zero_buffer = g_zero_buffer || zb[0] == '1';
   g_enabled = true;
