@@ -20,7 +20,6 @@ int main(int argc, char** argv) {
     for (int it = 0; it < 3; ++it) MPI_Recv(&value, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) MPI_Request_free(&req);
   MPI_Finalize();
   return 0;
 }

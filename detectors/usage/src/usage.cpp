@@ -343,7 +343,8 @@ void check_collectives(const trace::RunTrace& run, const Options& options, std::
     for (std::size_t i = 0; i < rt.events.size(); ++i) {
       const Event& e = rt.events[i];
       if (cls(e) == OpClass::CommMgmt && e.op != ops::Comm_free && e.comm != trace::kCommNull) members[e.comm].insert(rt.rank);
-      if (is_collective(e) && e.error == 0) seqs[e.comm][rt.rank].push_back(i);
+      // Failed calls count too: MPICH may reject the mismatched collective itself.
+      if (is_collective(e)) seqs[e.comm][rt.rank].push_back(i);
     }
   }
   for (auto& [comm, per_rank] : seqs) {
@@ -463,7 +464,8 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
       const OpClass c = cls(e);
       // Aliased send and receive buffers (not MPI_IN_PLACE).
       if ((c == OpClass::Collective || c == OpClass::Icollective || c == OpClass::Sendrecv) && e.buffer != 0 &&
-          e.buffer == e.rbuffer && !(e.flags & trace::kFlagInPlace) && e.bytes > 0 && e.op != ops::Sendrecv_replace) {
+          e.buffer == e.rbuffer && !(e.flags & trace::kFlagInPlace) && e.bytes > 0 && e.op != ops::Sendrecv_replace &&
+          e.op != ops::Bcast && e.op != ops::Ibcast) {  // one buffer by definition
         Issue is;
         is.kind = "aliased-buffers";
         is.section = c == OpClass::Sendrecv ? "MPI-4.0 §3.10 (send and receive buffers must be disjoint)"
