@@ -6,19 +6,27 @@
 
 #include "record.hpp"
 #include "state.hpp"
+#include "types.hpp"
 
 namespace scalefuzz::inject {
 
 namespace {
 void on_mpi_error(MPI_Comm* comm, int* code, ...) {
+  // The recorder's own query about an application handle failed: return the
+  // code to the recorder (MPI_ERRORS_RETURN behaviour); the application's
+  // call reports the bad handle itself.
+  if (tl_probing) return;
   trace::Event* ev = tl_current;
-  if (ev != nullptr && ev->t_exit_ns == 0) {
-    ev->error = *code;
-    __atomic_store_n(&ev->t_exit_ns, now_ns(), __ATOMIC_RELEASE);
-  }
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   PMPI_Error_string(*code, text, &len);
+  if (ev != nullptr && ev->t_exit_ns == 0) {
+    write_error_line(ev->seq, *code, text);
+    ev->error = *code;
+    __atomic_store_n(&ev->t_exit_ns, now_ns(), __ATOMIC_RELEASE);
+  } else {
+    write_error_line(0, *code, text);
+  }
   std::fprintf(stderr, "scalefuzz injector: rank %d: fatal MPI error (recorded): %s\n",
                g_state != nullptr ? g_state->rank : -1, text);
   std::fflush(stderr);

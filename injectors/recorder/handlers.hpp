@@ -75,6 +75,11 @@ struct Call {
   MPI_Status* statuses = nullptr;
   MPI_Message* message = nullptr;
   int* provided = nullptr;
+  MPI_Op rop = MPI_OP_NULL;      // reduction op (role rop)
+  bool has_rop = false;
+  void* hout = nullptr;          // MPI_Group*/MPI_Datatype*/MPI_Op* created (role hout)
+  void* hin = nullptr;           // the handle freed or committed (role hin)
+  std::int32_t hkind = 0;        // trace::HandleKind
   std::uint32_t site = kNoSite;  // call site, found by the wrapper (site_here)
   static constexpr std::uint32_t kNoSite = 0xFFFFFFFEu;
 };
@@ -90,6 +95,9 @@ std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_addr
 // MPI rank and the recorder is set up. Never set in mpiexec or the proxy.
 extern constinit bool g_enabled;
 extern thread_local constinit int tl_depth;
+// Zero-buffer mode (SCALEFUZZ_ZERO_BUFFER=1): MPI_Send/MPI_Isend run as
+// MPI_Ssend/MPI_Issend (generated wrappers, option zero_buffer).
+extern constinit bool g_zero_buffer;
 
 // PnMPI-style guard: only the outermost intercepted call on a thread is
 // recorded; MPI calls made from inside MPI (or by the recorder) pass through.
@@ -136,5 +144,8 @@ SCALEFUZZ_HANDLER(coll);
 SCALEFUZZ_HANDLER(icoll);
 SCALEFUZZ_HANDLER(comm_new);
 SCALEFUZZ_HANDLER(comm_free);
+SCALEFUZZ_HANDLER(handle_new);
+SCALEFUZZ_HANDLER(handle_free);
+SCALEFUZZ_HANDLER(type_commit);
 
 }  // namespace scalefuzz::inject

@@ -2,6 +2,7 @@
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "record.hpp"
+#include "types.hpp"
 
 namespace scalefuzz::inject {
 
@@ -71,6 +72,14 @@ Event coll_event(const Call& c, const CommInfo* ci, Volumes& v) {
   e.count = v.count;
   e.bytes = v.sent;
   e.buffer = reinterpret_cast<std::uintptr_t>(c.sbuf == MPI_IN_PLACE || c.sbuf == nullptr ? c.rbuf : c.sbuf);
+  // Format 2: arguments as passed, for the cross-rank agreement checks.
+  if (c.stype != MPI_DATATYPE_NULL || c.scount != 0) e.dtype = type_info(c.stype).key;
+  if (!c.shared_count && (c.rtype != MPI_DATATYPE_NULL || c.rcount != 0)) e.rdtype = type_info(c.rtype).key;
+  e.scount_arg = c.scount;
+  e.rcount_arg = c.rcount;
+  e.rbuffer = reinterpret_cast<std::uintptr_t>(c.rbuf);
+  if (c.sbuf == MPI_IN_PLACE) e.flags |= trace::kFlagInPlace;
+  if (c.has_rop) e.reduce_op = reduce_op_code(c.rop);
   return e;
 }
 

@@ -3,6 +3,7 @@
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "record.hpp"
+#include "types.hpp"
 
 namespace scalefuzz::inject {
 
@@ -23,8 +24,12 @@ Event send_event(const Call& c, const CommInfo* ci) {
   e.tag = c.tag;
   e.comm = ci != nullptr ? ci->id : trace::kCommNull;
   e.count = c.scount;
-  e.bytes = type_bytes(c.stype, c.scount);
+  TypeInfo t = type_info(c.stype);
+  e.dtype = t.key;
+  e.scount_arg = c.scount;
+  e.bytes = c.scount > 0 ? static_cast<std::int64_t>(t.size) * c.scount : 0;
   e.buffer = addr(c.sbuf);
+  if (c.rbuf != nullptr) e.rbuffer = addr(c.rbuf);  // Sendrecv: aliasing check
   return e;
 }
 
@@ -34,7 +39,10 @@ Event recv_event(const Call& c, const CommInfo* ci, int source, int tag) {
   e.tag = tag == MPI_ANY_TAG ? trace::kAnyTag : tag;
   e.comm = ci != nullptr ? ci->id : trace::kCommNull;
   e.count = c.rcount;
-  e.bytes = type_bytes(c.rtype, c.rcount);
+  TypeInfo t = type_info(c.rtype);
+  e.dtype = t.key;
+  e.scount_arg = c.rcount;
+  e.bytes = c.rcount > 0 ? static_cast<std::int64_t>(t.size) * c.rcount : 0;
   e.buffer = addr(c.rbuf);
   return e;
 }

@@ -1,4 +1,5 @@
 #include "record.hpp"
+#include "types.hpp"
 
 
 #include <atomic>
@@ -91,9 +92,7 @@ void pending_remove(std::uint64_t request) {
 
 std::int64_t type_bytes(MPI_Datatype t, std::int64_t count) {
   if (t == MPI_DATATYPE_NULL || count <= 0) return 0;
-  int size = 0;
-  if (PMPI_Type_size(t, &size) != MPI_SUCCESS) return 0;
-  return static_cast<std::int64_t>(size) * count;
+  return static_cast<std::int64_t>(type_info(t).size) * count;
 }
 
 std::int32_t world_peer(const CommInfo* comm, int peer) {

@@ -1,6 +1,7 @@
 // Recorder setup in the MPI_Init wrapper, teardown in MPI_Finalize, and the
 // N.modules file. Nothing here runs in a process that never calls MPI_Init.
 #include "state.hpp"
+#include "types.hpp"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -25,6 +26,7 @@
 namespace scalefuzz::inject {
 
 constinit bool g_enabled = false;
+constinit bool g_zero_buffer = false;
 thread_local constinit int tl_depth = 0;
 State* g_state = nullptr;
 
@@ -175,6 +177,8 @@ bool open_files(State& s, const char* dir) {
   s.markov_capacity = kMarkovCapacity;
   s.live = static_cast<trace::LiveState*>(s.live_file.records());
   s.live->current_seq = 0;
+  open_usage_files(s.ranks_dir.c_str(), s.rank);
+  install_signal_handlers(s.ranks_dir.c_str(), s.rank);
   return true;
 }
 
@@ -259,6 +263,10 @@ SCALEFUZZ_HANDLER(init) {
   int rc = level < 0 ? call() : PMPI_Init_thread(nullptr, nullptr, level, c.provided != nullptr ? c.provided : &granted);
   if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
   setup(c);
+  // Zero-buffer mode (not yet a campaign knob: the launcher drops SCALEFUZZ_* of
+  // the harness environment; see detectors/usage/README.md).
+  for (const char* name : {"SCALEFUZZ_NOISE_ZERO_BUFFER", "SCALEFUZZ_ZERO_BUFFER"})
+    if (const char* zb = std::getenv(name)) g_zero_buffer = g_zero_buffer || zb[0] == '1';
   g_enabled = true;
   g_recording = g_state->recording;
   noise_start();

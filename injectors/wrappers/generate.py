@@ -15,15 +15,16 @@ ROLES = {
     "scounts", "rcounts", "rcounts_mine", "stypes", "rtypes", "dest", "source",
     "tag", "rtag", "comm", "newcomm", "root", "req", "reqs", "nreq", "index",
     "indices", "outcount", "flag", "status", "statuses", "message", "provided",
+    "rop", "hout", "hin",
 }
 HANDLERS = {
     "init", "finalize", "abort", "send", "recv", "sendrecv", "isend", "irecv",
     "send_init", "recv_init", "start", "startall", "probe", "iprobe", "mprobe",
     "improbe", "mrecv", "imrecv", "wait", "waitall", "waitany", "waitsome",
     "test", "testall", "testany", "testsome", "request_free", "cancel", "coll",
-    "icoll", "comm_new", "comm_free",
+    "icoll", "comm_new", "comm_free", "handle_new", "handle_free", "type_commit",
 }
-OPTIONS = {"cls", "flags", "nb", "root_side", "per_rank", "emulated"}
+OPTIONS = {"cls", "flags", "nb", "root_side", "per_rank", "emulated", "hkind", "zero_buffer"}
 PROTO = re.compile(r"^\s*int\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -37,7 +38,7 @@ class Param:
                 raise ValueError(f"unknown role {role!r}")
         self.decl = text.strip()
         self.role = role
-        m = re.match(r"^(.*?)(\w+)\s*(\[\])?$", self.decl)
+        m = re.match(r"^(.*?)(\w+)\s*(\[\])?(\[\d+\])?$", self.decl)
         if not m:
             raise ValueError(f"cannot parse parameter {text!r}")
         self.name = m.group(2)
@@ -70,6 +71,10 @@ def role_assignments(params):
             out += [f"c_.scount = {n};", f"c_.rcount = {n};", "c_.shared_count = true;"]
         elif r == "type":
             out += [f"c_.stype = {n};", f"c_.rtype = {n};"]
+        elif r == "rop":
+            out += [f"c_.rop = {n};", "c_.has_rop = true;"]
+        elif r in ("hout", "hin"):
+            out.append(f"c_.{r} = static_cast<void*>({n});")
         elif r == "rcounts_mine":
             out += [f"c_.rcounts = {n};", "c_.rcounts_mine = true;"]
         else:
@@ -100,6 +105,8 @@ def gen_wrapper(op_id, name, params, handler, opts):
         lines.append("  c_.per_rank_send = true;")
     if per_rank in ("recv", "both"):
         lines.append("  c_.per_rank_recv = true;")
+    if opts.get("hkind"):
+        lines.append(f"  c_.hkind = static_cast<std::int32_t>(::scalefuzz::trace::HandleKind::{opts['hkind']});")
     side = opts.get("root_side")
     if side:
         lines.append(f"  c_.root_side = ::scalefuzz::inject::RootSide::{side.capitalize()};")
@@ -110,6 +117,17 @@ def gen_wrapper(op_id, name, params, handler, opts):
     invoke = f"[&]() {{ return P{name}({call_args}); }}"
     nb = opts.get("nb")
     nb_invoke = f"[&](MPI_Request* req_) {{ return {nb.format(req='req_')}; }}" if nb else "nullptr"
+    zb = opts.get("zero_buffer")
+    if zb:
+        # Zero-buffer mode (SCALEFUZZ_ZERO_BUFFER=1): a standard send runs as
+        # its synchronous twin, so sends never complete before being matched.
+        zname, znb = zb
+        lines.append("  if (::scalefuzz::inject::g_zero_buffer) c_.flags |= kFlagSynchronous;")
+        invoke = (f"[&]() {{ return ::scalefuzz::inject::g_zero_buffer ? P{zname}({call_args}) : "
+                  f"P{name}({call_args}); }}")
+        if nb:
+            nb_invoke = (f"[&](MPI_Request* req_) {{ return ::scalefuzz::inject::g_zero_buffer ? "
+                         f"{znb.format(req='req_')} : {nb.format(req='req_')}; }}")
     if handler != "init":
         # Identify the call site here, one frame below the application, so
         # the stack walk skips as few injector frames as possible.

@@ -18,6 +18,8 @@ role are passed through untouched. Roles:
   status/statuses      status outputs
   message              MPI_Message of the matched-probe family
   provided             Init_thread's granted thread level
+  rop                  reduction op (MPI_Op)
+  hout/hin             handle created (output pointer) / handle freed or committed (in/out pointer)
 Options: cls = trace OpClass; flags = extra kFlag* names; nb = the
 nonblocking call used to emulate a blocking one in oversubscription mode
 (`{req}` is the request pointer); root_side = 'send'/'recv' when that side's
@@ -25,7 +27,9 @@ arguments matter only at the root ('bcast': the root sends, the others
 receive); per_rank = 'send'/'recv'/'both' when that side's scalar count is
 per peer rank (Gather's recvcount, Scatter's sendcount, Alltoall's both);
 emulated = a note when the handler itself builds the oversubscription
-emulation (no single nonblocking twin).
+emulation (no single nonblocking twin); hkind = HandleKind of a handle_new /
+handle_free function's handle; zero_buffer = (synchronous twin, its
+nonblocking twin's call) used in zero-buffer mode.
 
 Op ids are the 1-based positions in OPS: append new functions at the end so
 stored traces keep their meaning.
@@ -39,7 +43,8 @@ OPS = [
     ("int MPI_Abort(MPI_Comm comm@comm, int errorcode)", "abort", dict(cls="Abort")),
     # ---- blocking point-to-point -----------------------------------------
     ("int MPI_Send(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
-     "send", dict(cls="Send", nb="PMPI_Isend(buf, count, datatype, dest, tag, comm, {req})")),
+     "send", dict(cls="Send", nb="PMPI_Isend(buf, count, datatype, dest, tag, comm, {req})",
+                  zero_buffer=("MPI_Ssend", "PMPI_Issend(buf, count, datatype, dest, tag, comm, {req})"))),
     ("int MPI_Ssend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
      "send", dict(cls="Send", flags=["kFlagSynchronous"], nb="PMPI_Issend(buf, count, datatype, dest, tag, comm, {req})")),
     ("int MPI_Bsend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
@@ -54,7 +59,7 @@ OPS = [
      "sendrecv", dict(cls="Sendrecv")),  # not emulated: Isendrecv_replace's status is empty in MPICH 4.0.2
     # ---- nonblocking point-to-point --------------------------------------
     ("int MPI_Isend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
-     "isend", dict(cls="Isend")),
+     "isend", dict(cls="Isend", zero_buffer=("MPI_Issend", None))),
     ("int MPI_Issend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
      "isend", dict(cls="Isend", flags=["kFlagSynchronous"])),
     ("int MPI_Ibsend(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm, MPI_Request *request@req)",
@@ -104,9 +109,9 @@ OPS = [
     ("int MPI_Barrier(MPI_Comm comm@comm)", "coll", dict(cls="Collective", nb="PMPI_Ibarrier(comm, {req})")),
     ("int MPI_Bcast(void *buffer@buf, int count@count, MPI_Datatype datatype@type, int root@root, MPI_Comm comm@comm)",
      "coll", dict(root_side="bcast", cls="Collective", nb="PMPI_Ibcast(buffer, count, datatype, root, comm, {req})")),
-    ("int MPI_Reduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, int root@root, MPI_Comm comm@comm)",
+    ("int MPI_Reduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, int root@root, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", root_side="recv", nb="PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, {req})")),
-    ("int MPI_Allreduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+    ("int MPI_Allreduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", nb="PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, {req})")),
     ("int MPI_Gather(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm)",
      "coll", dict(per_rank="recv", cls="Collective", root_side="recv", nb="PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {req})")),
@@ -126,21 +131,21 @@ OPS = [
      "coll", dict(cls="Collective", nb="PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, {req})")),
     ("int MPI_Alltoallw(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int sdispls[], const MPI_Datatype sendtypes[]@stypes, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int rdispls[], const MPI_Datatype recvtypes[]@rtypes, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", nb="PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, {req})")),
-    ("int MPI_Reduce_scatter(const void *sendbuf@sbuf, void *recvbuf@rbuf, const int recvcounts[]@rcounts_mine, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+    ("int MPI_Reduce_scatter(const void *sendbuf@sbuf, void *recvbuf@rbuf, const int recvcounts[]@rcounts_mine, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", nb="PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, {req})")),
-    ("int MPI_Reduce_scatter_block(const void *sendbuf@sbuf, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+    ("int MPI_Reduce_scatter_block(const void *sendbuf@sbuf, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", nb="PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, {req})")),
-    ("int MPI_Scan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+    ("int MPI_Scan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", nb="PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, {req})")),
-    ("int MPI_Exscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm)",
+    ("int MPI_Exscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm)",
      "coll", dict(cls="Collective", nb="PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, {req})")),
     # ---- nonblocking collectives -----------------------------------------
     ("int MPI_Ibarrier(MPI_Comm comm@comm, MPI_Request *request@req)", "icoll", dict(cls="Icollective")),
     ("int MPI_Ibcast(void *buffer@buf, int count@count, MPI_Datatype datatype@type, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(root_side="bcast", cls="Icollective")),
-    ("int MPI_Ireduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
+    ("int MPI_Ireduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective", root_side="recv")),
-    ("int MPI_Iallreduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+    ("int MPI_Iallreduce(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective")),
     ("int MPI_Igather(const void *sendbuf@sbuf, int sendcount@scount, MPI_Datatype sendtype@stype, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype recvtype@rtype, int root@root, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(per_rank="recv", cls="Icollective", root_side="recv")),
@@ -160,13 +165,13 @@ OPS = [
      "icoll", dict(cls="Icollective")),
     ("int MPI_Ialltoallw(const void *sendbuf@sbuf, const int sendcounts[]@scounts, const int sdispls[], const MPI_Datatype sendtypes[]@stypes, void *recvbuf@rbuf, const int recvcounts[]@rcounts, const int rdispls[], const MPI_Datatype recvtypes[]@rtypes, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective")),
-    ("int MPI_Ireduce_scatter(const void *sendbuf@sbuf, void *recvbuf@rbuf, const int recvcounts[]@rcounts_mine, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+    ("int MPI_Ireduce_scatter(const void *sendbuf@sbuf, void *recvbuf@rbuf, const int recvcounts[]@rcounts_mine, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective")),
-    ("int MPI_Ireduce_scatter_block(const void *sendbuf@sbuf, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+    ("int MPI_Ireduce_scatter_block(const void *sendbuf@sbuf, void *recvbuf@rbuf, int recvcount@rcount, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective")),
-    ("int MPI_Iscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+    ("int MPI_Iscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective")),
-    ("int MPI_Iexscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op, MPI_Comm comm@comm, MPI_Request *request@req)",
+    ("int MPI_Iexscan(const void *sendbuf@sbuf, void *recvbuf@rbuf, int count@count, MPI_Datatype datatype@type, MPI_Op op@rop, MPI_Comm comm@comm, MPI_Request *request@req)",
      "icoll", dict(cls="Icollective")),
     # ---- communicators ---------------------------------------------------
     ("int MPI_Comm_dup(MPI_Comm comm@comm, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
@@ -182,4 +187,30 @@ OPS = [
     ("int MPI_Intercomm_create(MPI_Comm local_comm@comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Intercomm_merge(MPI_Comm intercomm@comm, int high, MPI_Comm *newintracomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Comm_free(MPI_Comm *comm@newcomm)", "comm_free", dict(cls="CommMgmt")),
+    # ---- handles (format 2: leak checks of detectors/usage) -----------------
+    ("int MPI_Comm_group(MPI_Comm comm@comm, MPI_Group *group@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Comm_remote_group(MPI_Comm comm@comm, MPI_Group *group@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup@hout)", "handle_new", dict(cls="HandleNew", hkind="Group")),
+    ("int MPI_Group_free(MPI_Group *group@hin)", "handle_free", dict(cls="HandleFree", hkind="Group")),
+    ("int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype@hout)", "handle_new", dict(cls="HandleNew", hkind="Datatype")),
+    ("int MPI_Type_commit(MPI_Datatype *datatype@hin)", "type_commit", dict(cls="TypeCommit", hkind="Datatype")),
+    ("int MPI_Type_free(MPI_Datatype *datatype@hin)", "handle_free", dict(cls="HandleFree", hkind="Datatype")),
+    ("int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op@hout)", "handle_new", dict(cls="HandleNew", hkind="Op")),
+    ("int MPI_Op_free(MPI_Op *op@hin)", "handle_free", dict(cls="HandleFree", hkind="Op")),
 ]

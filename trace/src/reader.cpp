@@ -1,6 +1,8 @@
 // Readers for the per-rank files (format.hpp). Every file is validated with
 // header_problem(); a partially written tail is accepted with a warning.
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -257,6 +259,67 @@ void read_live(const fs::path& run_dir, RankTrace& rt) {
   rt.live = copy;
 }
 
+// ranks/N.types and ranks/N.errors (format 2, text; see format.hpp). A
+// malformed line (a torn write at a crash) is skipped with a warning.
+void read_usage_files(const fs::path& run_dir, RankTrace& rt) {
+  const std::string base = (run_dir / "ranks" / std::to_string(rt.rank)).string();
+  std::ifstream types(base + ".types");
+  std::string line;
+  for (int n = 1; std::getline(types, line); ++n) {
+    std::istringstream in(line);
+    TypeEntry t;
+    int committed = 0, predefined = 0, nruns = 0;
+    in >> std::hex >> t.key >> std::dec >> t.size >> t.extent >> t.lb >> committed >> predefined >> t.name >> std::hex >>
+        t.signature_hash >> std::dec >> nruns;
+    if (!in) {
+      rt.warnings.push_back("types: line " + std::to_string(n) + " malformed, skipped");
+      continue;
+    }
+    t.predefined = predefined != 0;
+    t.signature_known = nruns >= 0;
+    for (int i = 0; i < nruns; ++i) {
+      std::string run;
+      in >> run;
+      auto colon = run.find(':');
+      if (!in || colon == std::string::npos) {
+        t.signature_known = false;
+        break;
+      }
+      t.runs.emplace_back(static_cast<std::uint32_t>(std::stoul(run.substr(0, colon), nullptr, 16)),
+                          std::stoull(run.substr(colon + 1)));
+    }
+    rt.types.push_back(std::move(t));
+  }
+  std::ifstream errors(base + ".errors");
+  for (int n = 1; std::getline(errors, line); ++n) {
+    std::istringstream in(line);
+    RecordedError e;
+    in >> e.seq >> e.code >> e.error_class;
+    if (!in) {
+      rt.warnings.push_back("errors: line " + std::to_string(n) + " malformed, skipped");
+      continue;
+    }
+    std::getline(in >> std::ws, e.message);
+    rt.errors.push_back(std::move(e));
+  }
+  rt.exited_without_finalize = fs::exists(base + ".exit");
+  std::ifstream sig(base + ".signal");
+  if (std::getline(sig, line)) {
+    std::istringstream in(line);
+    FatalSignal fs;
+    int in_call = 0;
+    in >> fs.signal >> fs.seq >> in_call;
+    if (in && fs.signal > 0) {
+      fs.in_call = in_call != 0;
+      std::string hex;
+      while (in >> hex) fs.frames.push_back(std::stoull(hex, nullptr, 16));
+      rt.fatal_signal = std::move(fs);
+    } else {
+      rt.warnings.push_back("signal: malformed, ignored");
+    }
+  }
+}
+
 RankTrace read_rank_impl(const fs::path& run_dir, int rank, std::string* run_id) {
   RankTrace rt;
   rt.rank = rank;
@@ -275,6 +338,7 @@ RankTrace read_rank_impl(const fs::path& run_dir, int rank, std::string* run_id)
   RecordFile markov = load(run_dir, rank, FileKind::Markov, false, rt.warnings);
   if (markov.present) read_markov(markov, rt);
   read_live(run_dir, rt);
+  read_usage_files(run_dir, rt);
   if (rt.world_size == 0) {  // events header unwritten: take it from another file
     for (const RecordFile* f : {&sites, &feats, &markov})
       if (f->present) {
@@ -290,6 +354,13 @@ RankTrace read_rank_impl(const fs::path& run_dir, int rank, std::string* run_id)
 }  // namespace
 
 RankTrace read_rank(const fs::path& run_dir, int rank) { return read_rank_impl(run_dir, rank, nullptr); }
+
+const TypeEntry* find_type(const RankTrace& rank, std::uint32_t key) {
+  // Later lines win: a predefined key is described once, derived keys are unique.
+  for (auto it = rank.types.rbegin(); it != rank.types.rend(); ++it)
+    if (it->key == key) return &*it;
+  return nullptr;
+}
 
 RunTrace read_run(const fs::path& run_dir) {
   fs::path dir = run_dir / "ranks";

@@ -15,6 +15,18 @@ class MpipdDetector : public analysis::Detector {
     input.outcome = harness::to_string(o.kind);
     if (o.kind == harness::OutcomeKind::Crashed) input.crashed_rank = o.crashed_rank;
     input.signal = o.signal;
+    // The rank's own record of its fatal signal beats mpiexec's exit code,
+    // which names whichever signal ended the job (issue 21).
+    for (const auto& rt : trace.ranks)
+      if (rt.rank >= 0 && rt.fatal_signal) {
+        input.crashed_rank = rt.rank;
+        input.signal = rt.fatal_signal->signal;
+        break;
+      }
+    // A recorded MPI error is the root cause (detector usage reports it);
+    // the wait-for situation after it is no deadlock (issue 21).
+    for (const auto& rt : trace.ranks)
+      if (!rt.errors.empty()) return {};
     auto result = localize_failure(trace, input);
     std::vector<Finding> out;
     for (auto& f : mpipd_findings(result, trace, run.spec().run_id)) {

@@ -20,6 +20,9 @@ class PdgDetector : public analysis::Detector {
   }
 
   std::vector<Finding> observe(const analysis::RunView& run) override {
+    // A recorded MPI error is the root cause (detector usage), not a hang.
+    for (const auto& rt : run.trace().ranks)
+      if (!rt.errors.empty()) return {};
     auto result = analyze_progress(run.symbolized(), options_);
     drop_lp_groups_waiting_on_lp(result);
     std::vector<Finding> out;

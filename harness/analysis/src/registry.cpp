@@ -8,6 +8,7 @@
 #include "mpipd_detector.hpp"
 #include "pdg_detector.hpp"
 #include "races_detector.hpp"
+#include "usage_detector.hpp"
 
 namespace scalefuzz::analysis {
 
@@ -32,6 +33,8 @@ const std::vector<DetectorInfo>& registry() {
        kFailedRuns, detectors::mpipd::make_mpipd_detector},
       {"pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",
        kFailedRuns, detectors::pdg::make_pdg_detector},
+      {"usage", "MPI usage errors: recorded MPI errors, pending requests, leaks, collective and type-signature mismatches",
+       "usage", kEveryRun, detectors::usage::make_usage_detector},
   };
   return table;
 }

@@ -28,7 +28,7 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
     EXPECT_TRUE(detector->finish().empty()) << d.name << ": findings without any run";
     EXPECT_EQ(analysis::find_detector(d.name), &d);
   }
-  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg"}));
+  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg", "usage"}));
   EXPECT_EQ(analysis::find_detector("usage-checks"), nullptr);
 }
 
@@ -50,7 +50,7 @@ TEST(DetectorRegistry, CampaignNamesAreCheckedAgainstIt) {
   EXPECT_THAT(load_error("detectors: [races, memtracker]\n"),
               HasSubstr("/c/t.yaml:4:20: unknown detector 'memtracker'"));
   EXPECT_THAT(load_error("detectors: [memtracker]\n"),
-              HasSubstr("registered in this build: races, kcca, dmtracker, mpipd, pdg"));
+              HasSubstr("registered in this build: races, kcca, dmtracker, mpipd, pdg, usage"));
   EXPECT_THAT(load_error("detectors: [kca]\n"), HasSubstr("did you mean 'kcca'?"));
 }
 

@@ -20,7 +20,7 @@
 
 namespace scalefuzz::trace {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'F', 'Z', 'T', 'R', 'A', 'C', 'E'};
 
 enum class FileKind : std::uint32_t {
@@ -70,7 +70,14 @@ enum class OpClass : std::uint8_t {
   Icollective,  // nonblocking collective post
   CommMgmt,     // communicator creation/free (comm field = the new/freed comm)
   RequestFree,  // MPI_Request_free, MPI_Cancel
+  // Format 2 (usage checks):
+  HandleNew,    // a group/datatype/op handle created: tag = HandleKind, buffer = handle value
+  HandleFree,   // that handle freed (same fields)
+  TypeCommit,   // MPI_Type_commit: dtype = the committed type's key
 };
+
+// What a HandleNew/HandleFree record's handle is (stored in Event::tag).
+enum class HandleKind : std::int32_t { Group = 1, Datatype = 2, Op = 3 };
 
 // Event flags.
 inline constexpr std::uint8_t kFlagChild = 1u << 0;       // emitted by a call whose own record precedes it
@@ -84,6 +91,8 @@ inline constexpr std::uint8_t kFlagPersistent = 1u << 5;  // the request is pers
 // message": a cancelled send was never issued, a cancelled receive never
 // matched.
 inline constexpr std::uint8_t kFlagCancelled = 1u << 6;
+// Format 2: a collective whose send buffer was MPI_IN_PLACE.
+inline constexpr std::uint8_t kFlagInPlace = 1u << 7;
 
 // Peer and tag sentinels (peer is always a world rank when >= 0).
 inline constexpr std::int32_t kAnySource = -1;
@@ -121,8 +130,45 @@ struct Event {
   std::int32_t status_tag;
   std::int32_t status_bytes;  // bytes actually received
   std::int32_t error;         // MPI error code returned; 0 = MPI_SUCCESS
+  // ---- format 2: what the usage checks compare (detectors/usage) ----
+  std::uint32_t dtype;        // datatype key of the send side (or the only datatype); see kType*
+  std::uint32_t rdtype;       // receive-side datatype key of collectives (kTypeNone elsewhere)
+  std::int32_t scount_arg;    // the count argument as passed (send side / only count)
+  std::int32_t rcount_arg;    // the receive-side count argument of collectives
+  std::uint64_t rbuffer;      // receive buffer of collectives and Sendrecv (0 if none)
+  std::uint8_t reduce_op;     // ReduceOp of reductions, kReduceNone elsewhere
+  std::uint8_t reserved2[7];
 };
-static_assert(sizeof(Event) == 96);
+static_assert(sizeof(Event) == 128);
+
+// Datatype keys (Event::dtype/rdtype): equal on every rank for the same
+// predefined type; a derived type's key is its entry id in ranks/N.types
+// (rank-local; compare signatures, never keys, across ranks).
+inline constexpr std::uint32_t kTypeNone = 0;           // no datatype argument
+inline constexpr std::uint32_t kTypeNull = 0xFFFFFFFFu; // MPI_DATATYPE_NULL or a handle MPI does not know
+
+// Reduction ops (Event::reduce_op): predefined ops by name, user ops, null.
+enum class ReduceOp : std::uint8_t {
+  None = 0, Max, Min, Sum, Prod, Land, Band, Lor, Bor, Lxor, Bxor, Minloc, Maxloc, Replace, NoOp,
+  User = 0xFE, Null = 0xFF,
+};
+
+// ranks/N.types (format 2, text, append-only; one line per datatype key the
+// rank used, written at first use before the record that names it):
+//   "<key-hex> <size> <extent> <lb> <committed 0/1> <predefined 0/1> <name> <sig-hash-hex> <nruns> [<prim-hex>:<n> ...]"
+// The signature is the type's flattened primitive sequence for one element,
+// run-length encoded (adjacent equal primitives merged, at most 32 runs; a
+// longer one keeps the hash only and nruns = -1). Primitive keys are the
+// predefined types' keys. A freed derived type's key is never reused.
+//
+// ranks/N.signal (format 2, text): written by the rank's fatal-signal handler,
+// "<signal> <current seq> <in MPI call 0/1> <frame-hex> ...".
+// ranks/N.exit (format 2, text): written at process exit (atexit) by a rank
+// that called MPI_Init and never returned from MPI_Finalize.
+//
+// ranks/N.errors (format 2, text, append-only): one line per MPI error the
+// injector's error handler saw, "<seq> <error-code> <error-class> <message>",
+// seq naming the failing call's record.
 
 // Reader decisions on the event stream (added by the trace reader; additive):
 // - The file is accepted up to the last record whose seq equals its dense

@@ -42,6 +42,36 @@ struct MarkovModel {
   std::vector<Edge> edges;
 };
 
+// One line of ranks/N.types (format 2): a datatype key's description.
+struct TypeEntry {
+  std::uint32_t key = 0;
+  std::int64_t size = 0;
+  std::int64_t extent = 0;
+  std::int64_t lb = 0;
+  bool predefined = false;
+  std::string name;                                         // MPI_Type_get_name, "-" if none
+  std::uint64_t signature_hash = 0;
+  bool signature_known = false;                             // runs hold the whole signature
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;  // (primitive key, repetitions) per element
+};
+
+// One line of ranks/N.errors (format 2): an MPI error the injector saw.
+struct RecordedError {
+  std::uint64_t seq = 0;       // the failing call's record (0: none in progress)
+  int code = 0;
+  int error_class = 0;
+  std::string message;         // MPI_Error_string (MPICH's text)
+};
+
+// ranks/N.signal (format 2): the fatal signal that killed the rank, recorded
+// by the rank's own handler (injectors/recorder/signals.cpp).
+struct FatalSignal {
+  int signal = 0;
+  std::uint64_t seq = 0;               // current/last record at the signal
+  bool in_call = false;                // inside an MPI call
+  std::vector<std::uint64_t> frames;   // raw return addresses, innermost first (handler frames included)
+};
+
 struct RankTrace {
   int rank = -1;
   int world_size = 0;
@@ -53,6 +83,10 @@ struct RankTrace {
   std::vector<SiteFeature> features;    // index == call-site id
   MarkovModel markov;
   std::optional<LiveState> live;        // absent if the file is missing
+  std::vector<TypeEntry> types;         // ranks/N.types, in file order (format 2)
+  std::vector<RecordedError> errors;    // ranks/N.errors (format 2)
+  std::optional<FatalSignal> fatal_signal;  // ranks/N.signal (format 2)
+  bool exited_without_finalize = false;     // ranks/N.exit (format 2): exit()/return from main before MPI_Finalize
   std::vector<std::string> warnings;    // e.g. "events: 3 trailing bytes ignored"
 };
 
@@ -81,6 +115,9 @@ class TraceError : public std::runtime_error {
 // module-relative offsets from ranks/N.modules). Best effort: unknown frames
 // keep empty names.
 void symbolize(const std::filesystem::path& run_dir, RankTrace& rank);
+
+// The entry of a datatype key in `rank.types`, or null.
+const TypeEntry* find_type(const RankTrace& rank, std::uint32_t key);
 
 // Human-readable op name for a generated op id ("MPI_Isend").
 const char* op_name(std::uint16_t op);

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""MPI-CorrBench level-0 through scalefuzz (issue 21).
+
+Compiles every program of ../shared/external/mpi-corrbench (282 erroneous in
+coll/, conflo/, pt2pt/, usertypes/; 130 correct in correct/), runs them in
+batched `scalefuzz run` campaigns (one per rank count, the program as a
+parameter), and prints per error class (ArgError, ArgMismatch, MisplacedCall,
+MissingCall, from the file name) how many programs got any error/warning
+finding, how many a finding of the right kind, how many a finding naming the
+stated line (+-1, the README says it is sometimes one off), and the false
+alarms on the correct programs. Programs of conflo/rma (one-sided, not
+intercepted) are listed separately. The erroneous programs run with 2 ranks,
+the MPICH test-suite programs with 4.
+
+usage: corrbench.py SCALEFUZZ WORK_DIR [--corrbench DIR] [--subset N] [--only REGEX]
+       [--min-recall X] [--json FILE]
+Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall), 2 usage,
+77 when the corrbench folder is absent (ctest SKIP_RETURN_CODE).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+CLASSES = ["ArgError", "ArgMismatch", "MisplacedCall", "MissingCall"]
+# Finding kinds that name the error class (usage, MPI-PD/PDG, outcome).
+RIGHT_KINDS = {
+    "ArgError": {"mpi-error", "aliased-buffers", "overlapping-buffers", "type-mismatch", "collective-type-mismatch",
+                 "collective-root-mismatch", "collective-op-mismatch", "invalid-argument"},
+    "ArgMismatch": {"type-mismatch", "collective-type-mismatch", "collective-root-mismatch", "collective-op-mismatch",
+                    "overlapping-buffers", "mpi-error", "unmatched-send", "deadlock", "pending-request"},
+    "MisplacedCall": {"mpi-error", "deadlock", "collective-order-mismatch", "collective-missing", "pending-request",
+                      "buffer-modified", "missing-finalize"},
+    "MissingCall": {"pending-request", "unmatched-send", "missing-finalize", "leaked-handle", "leaked-request",
+                    "collective-missing", "deadlock", "mpi-error"},
+}
+STATED_LINE = re.compile(r"line[s]?\s*:?\s*(\d+)", re.I)
+
+
+def programs(root):
+    base = os.path.join(root, "micro-benches", "0-level")
+    out = []
+    for dirpath, _, files in os.walk(base):
+        rel = os.path.relpath(dirpath, base)
+        if rel.startswith("correct/include"):
+            continue
+        for f in sorted(files):
+            if not f.endswith(".c"):
+                continue
+            path = os.path.join(dirpath, f)
+            cls = next((c for c in CLASSES if f.startswith(c)), None)
+            correct = rel.startswith("correct")
+            if not correct and cls is None:
+                continue
+            with open(path, errors="replace") as fh:
+                text = fh.read()
+            m = re.search(r"/\*(.*?)\*/", text, re.S)
+            line = None
+            if m and not correct:
+                lm = STATED_LINE.search(m.group(1))
+                line = int(lm.group(1)) if lm else None
+            out.append({"path": path, "rel": os.path.join(rel, f), "class": "correct" if correct else cls,
+                        "rma": rel.startswith("conflo/rma"), "line": line, "ranks": 4 if correct else 2,
+                        "include": os.path.join(base, "correct", "include")})
+    out.sort(key=lambda p: p["rel"])
+    for i, p in enumerate(out):
+        p["id"] = "p%03d" % i
+    return out
+
+
+def compile_all(progs, bindir):
+    os.makedirs(bindir, exist_ok=True)
+    for p in progs:
+        exe = os.path.join(bindir, p["id"])
+        p["exe"] = exe
+        if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(p["path"]):
+            p["built"] = True
+            continue
+        r = subprocess.run(["mpicc", "-g", "-O0", "-w", "-I", p["include"], "-o", exe, p["path"], "-lm"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        p["built"] = r.returncode == 0
+        p["build_log"] = r.stdout[-400:]
+
+
+def run_campaigns(scalefuzz, progs, work, jobs, timeout):
+    findings = {}
+    groups = {}
+    for p in progs:
+        if p["built"]:
+            groups.setdefault(p["ranks"], []).append(p)
+    for ranks, group in sorted(groups.items()):
+        name = f"corrbench-np{ranks}"
+        yaml = os.path.join(work, name + ".yaml")
+        with open(yaml, "w") as f:
+            f.write("\n".join([
+                f"campaign: {name}",
+                "app:",
+                f'  command: ["{work}/bin/{{prog}}"]',
+                "  check: exit-code",
+                f"scales: {{ test: [{ranks}] }}",
+                "parameters: { prog: [" + ", ".join(p["id"] for p in group) + "] }",
+                "noise:", "  - { mode: none }",
+                "repetitions: 1",
+                f"timeout: {timeout}s",
+                "detectors: [usage, mpipd, pdg]",
+                f"scheduler: {{ type: local, jobs: {jobs} }}", ""]))
+        out = os.path.join(work, name)
+        with open(os.path.join(work, name + ".log"), "w") as log:
+            rc = subprocess.run([scalefuzz, "run", yaml, "--out", out], stdout=log, stderr=subprocess.STDOUT).returncode
+        if rc not in (0, 1):
+            print(f"scalefuzz run {yaml} exited {rc} (see {log.name})", file=sys.stderr)
+            sys.exit(3)
+        with open(os.path.join(out, "findings.json")) as f:
+            for fnd in json.load(f)["findings"]:
+                m = re.search(r"prog(p\d{3})", fnd.get("run_id", ""))
+                if m:
+                    findings.setdefault(m.group(1), []).append(fnd)
+    return findings
+
+
+def lines_named(f, path):
+    name = os.path.basename(path)
+    locs = []
+    d = f.get("details", {})
+    for s in d.get("sides", []):
+        locs.append(s.get("code", {}))
+    if isinstance(d.get("code"), dict):
+        locs.append(d["code"])
+    return {c.get("line") for c in locs if isinstance(c, dict) and str(c.get("file", "")).endswith(name)}
+
+
+def score(progs, findings):
+    rows = {}
+    details = []
+    for p in progs:
+        fs = findings.get(p["id"], []) if p["built"] else []
+        serious = [f for f in fs if f["severity"] in ("error", "warning")]
+        kinds = sorted({f["kind"] for f in serious})
+        key = "rma" if p["rma"] else p["class"]
+        r = rows.setdefault(key, {"n": 0, "built": 0, "any": 0, "right": 0, "line": 0, "with_line": 0})
+        r["n"] += 1
+        r["built"] += p["built"]
+        rec = {"program": p["rel"], "class": p["class"], "built": p["built"], "kinds": kinds}
+        if p["class"] == "correct":
+            usage_alarm = [f for f in serious if f["detector"] != "outcome"]
+            alarm = bool(serious)
+            r["any"] += alarm
+            rec["false_alarm"] = alarm
+            rec["titles"] = [f["title"] for f in serious][:3]
+            if alarm:
+                r["usage_alarms"] = r.get("usage_alarms", 0) + bool(usage_alarm)
+        else:
+            right = [f for f in serious if f["kind"] in RIGHT_KINDS[p["class"]]]
+            r["any"] += bool(serious)
+            r["right"] += bool(right)
+            if p["line"]:
+                r["with_line"] += 1
+                named = set()
+                for f in serious:
+                    named |= lines_named(f, p["path"])
+                hit = any(l is not None and abs(l - p["line"]) <= 1 for l in named)
+                r["line"] += hit
+                rec["stated_line"] = p["line"]
+                rec["lines"] = sorted(l for l in named if l is not None)
+            rec["right_kind"] = bool(right)
+        details.append(rec)
+    return rows, details
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scalefuzz")
+    ap.add_argument("work")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--corrbench", default=os.path.join(here, "..", "..", "..", "shared", "external", "mpi-corrbench"))
+    ap.add_argument("--subset", type=int, default=0, help="every k-th program only (bounded run)")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=20)
+    ap.add_argument("--min-recall", type=float, default=None)
+    ap.add_argument("--json", default="")
+    a = ap.parse_args()
+    if not os.path.isdir(a.corrbench):
+        print(f"SKIP: {a.corrbench} is absent (MPI-CorrBench is read from ../shared/external)")
+        return 77
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    progs = [p for p in programs(a.corrbench) if re.search(a.only, p["rel"])]
+    if a.subset > 1:
+        progs = progs[::a.subset]
+    compile_all(progs, os.path.join(work, "bin"))
+    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout)
+    rows, details = score(progs, findings)
+    print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
+    tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}
+    for key in CLASSES + ["rma", "correct"]:
+        r = rows.get(key)
+        if not r:
+            continue
+        if key == "correct":
+            print(f"{'correct':<14}{r['n']:>9}{r['built']:>7}   false alarms: {r['any']} "
+                  f"(usage detector: {r.get('usage_alarms', 0)})")
+            continue
+        line = f"{r['line']}/{r['with_line']}"
+        print(f"{key:<14}{r['n']:>9}{r['built']:>7}{r['any'] / r['n']:>13.2f}{r['right'] / r['n']:>12.2f}{line:>13}")
+        if key != "rma":
+            for k in tot:
+                tot[k] += r[k]
+    if tot["n"]:
+        print(f"{'all (no rma)':<14}{tot['n']:>9}{'':>7}{tot['any'] / tot['n']:>13.2f}{tot['right'] / tot['n']:>12.2f}"
+              f"{str(tot['line']) + '/' + str(tot['with_line']):>13}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"rows": rows, "programs": details}, f, indent=1)
+    if a.min_recall is not None:
+        recall = tot["right"] / tot["n"] if tot["n"] else 1.0
+        alarms = rows.get("correct", {}).get("any", 0)
+        if recall < a.min_recall or alarms:
+            print(f"FAIL: right-kind recall {recall:.2f} < {a.min_recall} or {alarms} false alarms")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+#include "usage_detector.hpp"
+
+#include <cstring>
+
+#include "scalefuzz/detectors/usage.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::detectors::usage {
+
+namespace {
+
+// A rank's own record of its fatal signal as a finding at the innermost
+// application frame of the stack it captured.
+std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::RunTrace& trace) {
+  std::vector<Finding> out;
+  for (const auto& rt : trace.ranks) {
+    if (rt.rank < 0 || !rt.fatal_signal) continue;
+    const auto& fs = *rt.fatal_signal;
+    Finding f;
+    f.detector = "usage";
+    f.kind = "fatal-signal";
+    f.run_id = run.spec().run_id;
+    f.ranks = {rt.rank};
+    const char* name = sigabbrev_np(fs.signal);
+    std::string sig = name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(fs.signal);
+    f.details["signal"] = fs.signal;
+    f.details["signal_name"] = sig;
+    f.details["in_mpi_call"] = fs.in_call;
+    try {
+      auto modules = trace::read_modules(run.record().dir / "ranks" / (std::to_string(rt.rank) + ".modules"));
+      auto frames = trace::symbolize_addresses(fs.frames, modules);
+      nlohmann::json stack = nlohmann::json::array();
+      for (const auto& fr : frames) {
+        stack.push_back(trace::format_frame(fr));
+        const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
+        if (f.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
+          f.location = trace::format_frame(fr);
+          f.details["code"] = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line},
+                               {"location", f.location}, {"rank", rt.rank}};
+        }
+      }
+      f.details["stack"] = stack;
+    } catch (const std::exception&) {
+      // no modules file: the finding keeps rank and signal
+    }
+    f.title = run.spec().run_id + ": fatal-signal — rank " + std::to_string(rt.rank) + " died of " + sig +
+              (f.location.empty() ? "" : " at " + f.location) + " (recorded by the rank)";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+class UsageDetector : public analysis::Detector {
+ public:
+  std::vector<Finding> observe(const analysis::RunView& run) override {
+    Options options;
+    const auto kind = run.outcome().kind;
+    options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
+                            (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
+    auto issues = check_run(run.trace(), options);
+    auto crashes = signal_findings(run, run.trace());
+    if (issues.empty()) return crashes;
+    const trace::RunTrace& trace = run.symbolized();
+    auto locate = [&](int rank, std::size_t event) {
+      return run.code_location(rank, trace.ranks[static_cast<std::size_t>(rank)].events[event].callsite);
+    };
+    auto out = usage_findings(issues, trace, run.spec().run_id, locate);
+    for (auto& f : crashes) out.push_back(std::move(f));
+    return out;
+  }
+  std::vector<Finding> finish() override { return {}; }
+};
+
+}  // namespace
+
+std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::AnalysisContext&) {
+  return std::make_unique<UsageDetector>();
+}
+
+}  // namespace scalefuzz::detectors::usage

@@ -1,0 +1,516 @@
+// The usage checks (see usage.hpp). Sections cite MPI-4.0 (June 2021).
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "scalefuzz/detectors/usage.hpp"
+#include "scalefuzz/trace/ops.hpp"
+
+namespace scalefuzz::detectors::usage {
+
+namespace {
+
+using trace::Event;
+using trace::OpClass;
+namespace ops = trace::ops;
+
+OpClass cls(const Event& e) { return static_cast<OpClass>(e.op_class); }
+std::string op(const Event& e) { return trace::op_name(e.op); }
+std::string rank_text(int r) { return "rank " + std::to_string(r); }
+bool finished(const trace::RankTrace& rt) {
+  for (auto it = rt.events.rbegin(); it != rt.events.rend(); ++it)
+    if (cls(*it) == OpClass::Finalize) return true;
+  return false;
+}
+std::size_t finalize_index(const trace::RankTrace& rt) {
+  for (std::size_t i = rt.events.size(); i-- > 0;)
+    if (cls(rt.events[i]) == OpClass::Finalize) return i;
+  return rt.events.empty() ? 0 : rt.events.size() - 1;
+}
+
+// ---- collectives: what each op's arguments mean -----------------------------
+enum class Shape { Barrier, Bcast, Reduce, Allreduce, Gather, Scatter, Allgather, Alltoall, ReduceScatterBlock, Scan, Other };
+Shape shape(std::uint16_t o) {
+  switch (o) {
+    case ops::Barrier: case ops::Ibarrier: return Shape::Barrier;
+    case ops::Bcast: case ops::Ibcast: return Shape::Bcast;
+    case ops::Reduce: case ops::Ireduce: return Shape::Reduce;
+    case ops::Allreduce: case ops::Iallreduce: return Shape::Allreduce;
+    case ops::Scan: case ops::Iscan: case ops::Exscan: case ops::Iexscan: return Shape::Scan;
+    case ops::Gather: case ops::Igather: return Shape::Gather;
+    case ops::Scatter: case ops::Iscatter: return Shape::Scatter;
+    case ops::Allgather: case ops::Iallgather: return Shape::Allgather;
+    case ops::Alltoall: case ops::Ialltoall: return Shape::Alltoall;
+    case ops::Reduce_scatter_block: case ops::Ireduce_scatter_block: return Shape::ReduceScatterBlock;
+    default: return Shape::Other;
+  }
+}
+bool rooted(Shape s) { return s == Shape::Bcast || s == Shape::Reduce || s == Shape::Gather || s == Shape::Scatter; }
+bool reduction(Shape s) {
+  return s == Shape::Reduce || s == Shape::Allreduce || s == Shape::Scan || s == Shape::ReduceScatterBlock;
+}
+bool is_collective(const Event& e) {
+  return (cls(e) == OpClass::Collective || cls(e) == OpClass::Icollective) && !(e.flags & trace::kFlagChild);
+}
+const char* reduce_op_name(std::uint8_t code) {
+  static const char* const names[] = {"none", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
+                                      "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC",
+                                      "MPI_REPLACE", "MPI_NO_OP"};
+  if (code < sizeof names / sizeof names[0]) return names[code];
+  if (code == static_cast<std::uint8_t>(trace::ReduceOp::User)) return "a user-defined op";
+  return "MPI_OP_NULL/invalid";
+}
+
+struct CollRef {
+  int rank;
+  std::size_t index;
+};
+
+}  // namespace
+
+// ---- recorded MPI errors --------------------------------------------------
+void check_recorded_errors(const trace::RunTrace& run, std::vector<Issue>& out) {
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    for (const auto& err : rt.errors) {
+      Issue is;
+      is.kind = "mpi-error";
+      is.section = "MPI-4.0 §9.4 (error handling), §9.5 (error classes)";
+      is.rule = "MPI reported an error for this call's arguments or state";
+      std::size_t idx = rt.events.size();
+      for (std::size_t i = 0; i < rt.events.size(); ++i)
+        if (rt.events[i].seq == err.seq) idx = i;
+      // MPICH: "<class text>, error stack: | frame: ... | frame: <detail>"
+      std::string text = err.message;
+      if (auto stack = text.find(", error stack:"); stack != std::string::npos) {
+        std::string head = text.substr(0, stack), tail = text.substr(text.rfind(" | ") == std::string::npos ? stack : text.rfind(" | ") + 3);
+        if (auto colon = tail.find(": "); colon != std::string::npos) tail = tail.substr(colon + 2);
+        text = tail.find(head) == 0 || head.empty() ? tail : head + " (" + tail + ")";
+      }
+      is.message = "MPI error class " + std::to_string(err.error_class) + ": " + text;
+      if (idx < rt.events.size()) {
+        is.message = op(rt.events[idx]) + " failed: " + text;
+        is.sides.push_back({rt.rank, idx, "failing call"});
+      }
+      out.push_back(std::move(is));
+    }
+    // An error returned to the application (its own error handler) is in the record.
+    if (rt.errors.empty())
+      for (std::size_t i = 0; i < rt.events.size(); ++i)
+        if (rt.events[i].error != 0 && !(rt.events[i].flags & trace::kFlagChild)) {
+          Issue is;
+          is.kind = "mpi-error";
+          is.section = "MPI-4.0 §9.4 (error handling)";
+          is.rule = "MPI returned an error code for this call";
+          is.message = op(rt.events[i]) + " returned MPI error code " + std::to_string(rt.events[i].error);
+          is.sides.push_back({rt.rank, i, "failing call"});
+          out.push_back(std::move(is));
+          break;
+        }
+  }
+}
+
+// ---- at finalize ------------------------------------------------------------
+void check_finalize(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out) {
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0 || rt.events.empty()) continue;
+    // Hydra kills the other ranks when one exits without MPI_Finalize, so
+    // the rank's own exit note decides, not the run's outcome.
+    if (rt.exited_without_finalize || (options.run_completed && !finished(rt) && !rt.fatal_signal)) {
+      Issue is;
+      is.kind = "missing-finalize";
+      is.section = "MPI-4.0 §11.2.2 (MPI_FINALIZE)";
+      is.rule = "every MPI process must call MPI_Finalize before it exits";
+      is.message = rank_text(rt.rank) + " exited without calling MPI_Finalize";
+      is.sides.push_back({rt.rank, 0, "MPI_Init"});
+      out.push_back(std::move(is));
+      continue;
+    }
+    if (!options.run_completed) continue;
+    const std::size_t fin = finalize_index(rt);
+    struct Open {
+      std::size_t post;
+      bool persistent;
+      bool active;
+    };
+    std::map<std::uint64_t, Open> requests;
+    // handle kind/value -> creating record
+    std::map<std::pair<int, std::uint64_t>, std::size_t> handles;
+    std::map<std::uint32_t, std::size_t> comms;
+    for (std::size_t i = 0; i < fin; ++i) {
+      const Event& e = rt.events[i];
+      switch (cls(e)) {
+        case OpClass::Isend: case OpClass::Irecv: case OpClass::Icollective:
+          if (e.request != 0 && e.error == 0) requests[e.request] = {i, false, true};
+          break;
+        case OpClass::SendInit: case OpClass::RecvInit:
+          if (e.request != 0 && e.error == 0) requests[e.request] = {i, true, false};
+          break;
+        case OpClass::Start:
+          if (e.request != 0) {
+            auto it = requests.find(e.request);
+            if (it != requests.end()) it->second.active = true;
+          }
+          break;
+        case OpClass::RequestDone:
+          if (e.request != 0 && !(e.flags & trace::kFlagTestFailed)) {
+            auto it = requests.find(e.request);
+            if (it != requests.end()) {
+              if (it->second.persistent) it->second.active = false;
+              else requests.erase(it);
+            }
+          }
+          break;
+        case OpClass::RequestFree:
+          if (e.request != 0 && e.op == ops::Request_free) requests.erase(e.request);
+          break;
+        case OpClass::CommMgmt:
+          if (e.op == ops::Comm_free) comms.erase(e.comm);
+          else if (e.comm != trace::kCommNull && e.error == 0) comms[e.comm] = i;
+          break;
+        case OpClass::HandleNew:
+          if (e.error == 0) handles[{e.tag, e.buffer}] = i;
+          break;
+        case OpClass::HandleFree:
+          handles.erase({e.tag, e.buffer});
+          break;
+        default:
+          break;
+      }
+    }
+    for (const auto& [id, r] : requests) {
+      const Event& e = rt.events[r.post];
+      Issue is;
+      is.sides.push_back({rt.rank, r.post, "request created here"});
+      if (r.active) {
+        is.kind = "pending-request";
+        is.section = "MPI-4.0 §3.7.3 (communication completion), §11.2.2 (MPI_FINALIZE)";
+        is.rule = "a nonblocking or started request must be completed (MPI_Wait/MPI_Test) or freed before MPI_Finalize";
+        is.message = op(e) + " request never completed before MPI_Finalize on " + rank_text(rt.rank);
+      } else {
+        is.kind = "leaked-request";
+        is.severity = Severity::Warning;
+        is.section = "MPI-4.0 §3.9 (persistent communication requests)";
+        is.rule = "a persistent request must be freed with MPI_Request_free";
+        is.message = op(e) + " persistent request never freed on " + rank_text(rt.rank);
+      }
+      out.push_back(std::move(is));
+    }
+    for (const auto& [key, i] : handles) {
+      static const char* const kinds[] = {"?", "group", "datatype", "op"};
+      int k = key.first >= 1 && key.first <= 3 ? key.first : 0;
+      Issue is;
+      is.kind = "leaked-handle";
+      is.severity = Severity::Warning;
+      is.section = k == 2 ? "MPI-4.0 §5.1.10 (MPI_TYPE_FREE)" : k == 1 ? "MPI-4.0 §7.3.3 (MPI_GROUP_FREE)" : "MPI-4.0 §6.9.5 (MPI_OP_FREE)";
+      is.rule = std::string("a ") + kinds[k] + " created by the application should be freed before MPI_Finalize";
+      is.message = std::string(kinds[k]) + " created by " + op(rt.events[i]) + " never freed on " + rank_text(rt.rank);
+      is.sides.push_back({rt.rank, i, "created here"});
+      out.push_back(std::move(is));
+    }
+    for (const auto& [id, i] : comms) {
+      Issue is;
+      is.kind = "leaked-handle";
+      is.severity = Severity::Warning;
+      is.section = "MPI-4.0 §7.4.3 (MPI_COMM_FREE)";
+      is.rule = "a communicator created by the application should be freed before MPI_Finalize";
+      is.message = "communicator created by " + op(rt.events[i]) + " never freed on " + rank_text(rt.rank);
+      is.sides.push_back({rt.rank, i, "created here"});
+      out.push_back(std::move(is));
+    }
+  }
+}
+
+// ---- across ranks: collectives ------------------------------------------------
+namespace {
+
+void sig_issue(const trace::RunTrace& run, const std::string& what, CollRef a, std::uint32_t akey, std::int64_t acount,
+               CollRef b, std::uint32_t bkey, std::int64_t bcount, std::vector<Issue>& out) {
+  const auto& ra = run.ranks[static_cast<std::size_t>(a.rank)];
+  const auto& rb = run.ranks[static_cast<std::size_t>(b.rank)];
+  Signature sa = signature(ra, akey, acount), sb = signature(rb, bkey, bcount);
+  if (signature_fits(sa, sb, true)) return;
+  Issue is;
+  is.kind = "collective-type-mismatch";
+  is.section = "MPI-4.0 §6.1 (type signatures of collectives must match), §3.3.1";
+  is.rule = "the type signature (count x datatype, flattened) " + what + " must be equal on every process";
+  const Event& e = ra.events[a.index];
+  is.message = op(e) + ": " + rank_text(a.rank) + " passes " + describe_type(ra, akey, acount) + ", " +
+               rank_text(b.rank) + " " + describe_type(rb, bkey, bcount);
+  is.sides = {{a.rank, a.index, "this rank"}, {b.rank, b.index, "other rank"}};
+  out.push_back(std::move(is));
+}
+
+void compare_instance(const trace::RunTrace& run, const std::vector<CollRef>& inst, std::vector<Issue>& out) {
+  auto ev = [&](const CollRef& r) -> const Event& { return run.ranks[static_cast<std::size_t>(r.rank)].events[r.index]; };
+  const Event& first = ev(inst[0]);
+  const Shape sh = shape(first.op);
+  // Root agreement.
+  if (rooted(sh)) {
+    for (std::size_t k = 1; k < inst.size(); ++k)
+      if (ev(inst[k]).root != first.root) {
+        Issue is;
+        is.kind = "collective-root-mismatch";
+        is.section = "MPI-4.0 §6.1, §6.4 (root must be the same on all processes)";
+        is.rule = "the root argument of a rooted collective must have the same value on every process";
+        is.message = op(first) + ": root " + std::to_string(first.root) + " on " + rank_text(inst[0].rank) + ", root " +
+                     std::to_string(ev(inst[k]).root) + " on " + rank_text(inst[k].rank);
+        is.sides = {{inst[k].rank, inst[k].index, "this rank"}, {inst[0].rank, inst[0].index, "other rank"}};
+        out.push_back(std::move(is));
+        return;  // the other arguments are judged against a different root
+      }
+  }
+  // Op agreement.
+  if (reduction(sh)) {
+    for (std::size_t k = 1; k < inst.size(); ++k) {
+      std::uint8_t a = first.reduce_op, b = ev(inst[k]).reduce_op;
+      const auto user = static_cast<std::uint8_t>(trace::ReduceOp::User);
+      if (a != b && !(a == user && b == user)) {
+        Issue is;
+        is.kind = "collective-op-mismatch";
+        is.section = "MPI-4.0 §6.9.1 (the same op on all processes)";
+        is.rule = "a reduction must be called with the same op on every process";
+        is.message = op(first) + ": " + reduce_op_name(b) + " on " + rank_text(inst[k].rank) + ", " + reduce_op_name(a) +
+                     " on " + rank_text(inst[0].rank);
+        is.sides = {{inst[k].rank, inst[k].index, "this rank"}, {inst[0].rank, inst[0].index, "other rank"}};
+        out.push_back(std::move(is));
+        break;
+      }
+    }
+  }
+  // Type signatures.
+  const CollRef* root = nullptr;
+  for (const auto& r : inst)
+    if (rooted(sh) && ev(r).root == r.rank) root = &r;
+  const std::size_t before = out.size();
+  switch (sh) {
+    case Shape::Bcast: case Shape::Reduce: case Shape::Allreduce: case Shape::Scan: case Shape::ReduceScatterBlock: {
+      // One (count, datatype) pair per process (Reduce_scatter_block: recvcount).
+      const CollRef& ref = root != nullptr ? *root : inst[0];
+      auto count = [&](const Event& e) { return sh == Shape::ReduceScatterBlock ? e.rcount_arg : e.scount_arg; };
+      for (const auto& r : inst) {
+        if (r.rank == ref.rank) continue;
+        sig_issue(run, "of " + op(first) + "'s buffer", r, ev(r).dtype, count(ev(r)), ref, ev(ref).dtype, count(ev(ref)), out);
+        if (out.size() > before) break;
+      }
+      break;
+    }
+    case Shape::Gather:
+      if (root != nullptr && ev(*root).rdtype != trace::kTypeNone)
+        for (const auto& r : inst) {
+          if (r.rank == root->rank && (ev(r).flags & trace::kFlagInPlace)) continue;
+          sig_issue(run, "sent by each process and expected per process at the root", r, ev(r).dtype, ev(r).scount_arg,
+                    *root, ev(*root).rdtype, ev(*root).rcount_arg, out);
+          if (out.size() > before) break;
+        }
+      break;
+    case Shape::Scatter:
+      if (root != nullptr)
+        for (const auto& r : inst) {
+          if (r.rank == root->rank && ev(r).rbuffer == 0) continue;
+          sig_issue(run, "received by each process and sent per process by the root", r, ev(r).rdtype, ev(r).rcount_arg,
+                    *root, ev(*root).dtype, ev(*root).scount_arg, out);
+          if (out.size() > before) break;
+        }
+      break;
+    case Shape::Allgather: case Shape::Alltoall:
+      for (const auto& r : inst) {
+        if (ev(r).flags & trace::kFlagInPlace) continue;
+        for (const auto& q : inst) {
+          sig_issue(run, "sent by one process and expected from it by another", r, ev(r).dtype, ev(r).scount_arg, q,
+                    ev(q).rdtype, ev(q).rcount_arg, out);
+          if (out.size() > before) break;
+        }
+        if (out.size() > before) break;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void check_collectives(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out) {
+  // comm -> rank -> collective records in call order
+  std::map<std::uint32_t, std::map<int, std::vector<std::size_t>>> seqs;
+  std::map<std::uint32_t, std::set<int>> members;
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    members[trace::kCommWorld].insert(rt.rank);
+    for (std::size_t i = 0; i < rt.events.size(); ++i) {
+      const Event& e = rt.events[i];
+      if (cls(e) == OpClass::CommMgmt && e.op != ops::Comm_free && e.comm != trace::kCommNull) members[e.comm].insert(rt.rank);
+      // Failed calls count too: MPICH may reject the mismatched collective itself.
+      if (is_collective(e)) seqs[e.comm][rt.rank].push_back(i);
+    }
+  }
+  for (auto& [comm, per_rank] : seqs) {
+    for (int m : members[comm]) per_rank[m];  // members without collectives on it: empty sequences
+    std::size_t longest = 0;
+    for (const auto& [r, v] : per_rank) longest = std::max(longest, v.size());
+    bool stop = false;
+    for (std::size_t k = 0; k < longest && !stop; ++k) {
+      std::vector<CollRef> inst;
+      std::vector<int> short_ranks;
+      for (const auto& [r, v] : per_rank) {
+        if (k < v.size()) inst.push_back({r, v[k]});
+        else short_ranks.push_back(r);
+      }
+      const auto& e0 = run.ranks[static_cast<std::size_t>(inst[0].rank)].events[inst[0].index];
+      for (std::size_t j = 1; j < inst.size(); ++j) {
+        const auto& ej = run.ranks[static_cast<std::size_t>(inst[j].rank)].events[inst[j].index];
+        if (ej.op != e0.op) {
+          Issue is;
+          is.kind = "collective-order-mismatch";
+          is.section = "MPI-4.0 §6.12 (all processes must call collectives on a communicator in the same order)";
+          is.rule = "the sequence of collective operations on a communicator must be the same on every member";
+          is.message = "collective #" + std::to_string(k + 1) + " on communicator " + std::to_string(comm) + ": " +
+                       op(e0) + " on " + rank_text(inst[0].rank) + ", " + op(ej) + " on " + rank_text(inst[j].rank);
+          is.sides = {{inst[j].rank, inst[j].index, "this rank"}, {inst[0].rank, inst[0].index, "other rank"}};
+          out.push_back(std::move(is));
+          stop = true;
+          break;
+        }
+      }
+      if (stop) break;
+      if (!short_ranks.empty()) {
+        // A rank that ended (finalized) without this collective: it will never come.
+        bool ended = options.run_completed;
+        for (int r : short_ranks) ended = ended || finished(run.ranks[static_cast<std::size_t>(r)]);
+        if (ended) {
+          Issue is;
+          is.kind = "collective-missing";
+          is.section = "MPI-4.0 §6.12 (all members must call each collective)";
+          is.rule = "every member of the communicator must call each collective operation";
+          is.message = op(e0) + " (collective #" + std::to_string(k + 1) + " on communicator " + std::to_string(comm) +
+                       ") is never called by " + detectors::rank_ranges(short_ranks);
+          is.sides.push_back({inst[0].rank, inst[0].index, "called here"});
+          const auto& missing = run.ranks[static_cast<std::size_t>(short_ranks[0])];
+          if (!missing.events.empty()) is.sides.push_back({short_ranks[0], finalize_index(missing), "ended here"});
+          out.push_back(std::move(is));
+        }
+        break;
+      }
+      if (inst.size() > 1) compare_instance(run, inst, out);
+    }
+  }
+}
+
+// ---- point to point: type signatures of matched messages -----------------------
+void check_p2p_types(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out) {
+  std::set<std::pair<int, std::uint32_t>> reported;  // (rank, site) of the receive
+  for (const auto& m : matching.messages) {
+    const auto& rs = run.ranks[static_cast<std::size_t>(m.send.rank)];
+    const auto& rr = run.ranks[static_cast<std::size_t>(m.recv_post.rank)];
+    const Event& s = rs.events[m.send.index];
+    const Event& r = rr.events[m.recv_post.index];
+    if (s.dtype == trace::kTypeNone || r.dtype == trace::kTypeNone) continue;
+    Signature ss = signature(rs, s.dtype, s.scount_arg), sr = signature(rr, r.dtype, r.scount_arg);
+    if (signature_fits(ss, sr, false)) continue;
+    if (!reported.insert({m.recv_post.rank, r.callsite}).second) continue;
+    Issue is;
+    is.kind = "type-mismatch";
+    is.section = "MPI-4.0 §3.3.1 (type matching rules)";
+    is.rule = "the type signature of a send must match (be a prefix of) the type signature of the receive that matches it";
+    is.message = op(s) + " on " + rank_text(m.send.rank) + " sends " + describe_type(rs, s.dtype, s.scount_arg) + "; " +
+                 op(r) + " on " + rank_text(m.recv_post.rank) + " receives " + describe_type(rr, r.dtype, r.scount_arg);
+    is.sides = {{m.recv_post.rank, m.recv_post.index, "receive"}, {m.send.rank, m.send.index, "send"}};
+    out.push_back(std::move(is));
+  }
+}
+
+namespace {
+void unmatched_messages(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<Issue>& so_far,
+                        std::vector<Issue>& out) {
+  std::set<std::pair<int, std::size_t>> pending;  // posts already reported as never completed
+  for (const auto& is : so_far)
+    if (is.kind == "pending-request")
+      for (const auto& s : is.sides) pending.insert({s.rank, s.event});
+  std::set<std::pair<int, std::uint32_t>> reported;
+  for (const auto& ref : matching.unmatched_sends) {
+    const auto& rt = run.ranks[static_cast<std::size_t>(ref.rank)];
+    const Event& e = rt.events[ref.index];
+    if (pending.count({ref.rank, ref.index}) || e.error != 0 || e.peer < 0) continue;
+    if (!finished(rt) || (e.peer < static_cast<int>(run.ranks.size()) && !finished(run.ranks[static_cast<std::size_t>(e.peer)])))
+      continue;
+    if (!reported.insert({ref.rank, e.callsite}).second) continue;
+    Issue is;
+    is.kind = "unmatched-send";
+    is.section = "MPI-4.0 §3.5 (a message must be received), §11.2.2 (MPI_FINALIZE)";
+    is.rule = "every message sent must be received by a matching receive before MPI_Finalize";
+    is.message = op(e) + " from " + rank_text(ref.rank) + " to " + rank_text(e.peer) + " (tag " + std::to_string(e.tag) +
+                 ") was never received";
+    is.sides.push_back({ref.rank, ref.index, "send"});
+    out.push_back(std::move(is));
+  }
+}
+}  // namespace
+
+// ---- arguments MPI accepts but the standard forbids -------------------------------
+void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    struct Pending {
+      std::size_t index;
+      std::uint64_t lo, hi;
+      bool writes;
+    };
+    std::unordered_map<std::uint64_t, Pending> pending;  // request id -> buffer range
+    for (std::size_t i = 0; i < rt.events.size(); ++i) {
+      const Event& e = rt.events[i];
+      const OpClass c = cls(e);
+      // Aliased send and receive buffers (not MPI_IN_PLACE).
+      if ((c == OpClass::Collective || c == OpClass::Icollective || c == OpClass::Sendrecv) && e.buffer != 0 &&
+          e.buffer == e.rbuffer && !(e.flags & trace::kFlagInPlace) && e.bytes > 0 && e.op != ops::Sendrecv_replace &&
+          e.op != ops::Bcast && e.op != ops::Ibcast) {  // one buffer by definition
+        Issue is;
+        is.kind = "aliased-buffers";
+        is.section = c == OpClass::Sendrecv ? "MPI-4.0 §3.10 (send and receive buffers must be disjoint)"
+                                            : "MPI-4.0 §2.3, §6.1 (output buffers must not alias; use MPI_IN_PLACE)";
+        is.rule = "the send and receive buffers of one call must not overlap";
+        is.message = op(e) + " on " + rank_text(rt.rank) + " passes the same buffer as send and receive buffer";
+        is.sides.push_back({rt.rank, i, "call"});
+        out.push_back(std::move(is));
+      }
+      // Overlapping buffers of pending nonblocking operations (one of them writes).
+      if ((c == OpClass::Isend || c == OpClass::Irecv) && e.request != 0 && e.bytes > 0 && e.buffer != 0) {
+        Pending p{i, e.buffer, e.buffer + static_cast<std::uint64_t>(e.bytes), c == OpClass::Irecv};
+        for (const auto& [id, q] : pending) {
+          if ((p.writes || q.writes) && p.lo < q.hi && q.lo < p.hi) {
+            Issue is;
+            is.kind = "overlapping-buffers";
+            is.section = "MPI-4.0 §3.7.2 (the buffer of a pending request must not be accessed)";
+            is.rule = "a receive buffer of a pending request must not overlap another pending request's buffer";
+            is.message = op(e) + " on " + rank_text(rt.rank) + " uses a buffer that overlaps the pending " +
+                         op(rt.events[q.index]) + "'s";
+            is.sides = {{rt.rank, i, "this call"}, {rt.rank, q.index, "pending request"}};
+            out.push_back(std::move(is));
+            break;
+          }
+        }
+        pending[e.request] = p;
+      }
+      if (c == OpClass::RequestDone && !(e.flags & trace::kFlagTestFailed)) pending.erase(e.request);
+    }
+  }
+}
+
+std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options) {
+  std::vector<Issue> out;
+  check_recorded_errors(run, out);
+  check_finalize(run, options, out);
+  check_collectives(run, options, out);
+  check_arguments(run, out);
+  trace::Matching matching = trace::match_messages(run);
+  check_p2p_types(run, matching, out);
+  if (options.run_completed) {
+    const std::vector<Issue> so_far = out;
+    unmatched_messages(run, matching, so_far, out);
+  }
+  return out;
+}
+
+}  // namespace scalefuzz::detectors::usage

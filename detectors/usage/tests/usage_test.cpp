@@ -1,0 +1,266 @@
+// Unit tests of the usage checks on hand-built traces (no MPI).
+#include <gtest/gtest.h>
+
+#include "scalefuzz/detectors/usage.hpp"
+#include "scalefuzz/trace/ops.hpp"
+
+namespace scalefuzz::detectors::usage {
+namespace {
+
+using trace::Event;
+using trace::OpClass;
+namespace ops = trace::ops;
+
+constexpr std::uint32_t kInt = 0x4c000405, kFloat = 0x4c00040a, kDouble = 0x4c00080b;
+
+trace::TypeEntry prim(std::uint32_t key, const char* name, int size) {
+  trace::TypeEntry t;
+  t.key = key;
+  t.size = t.extent = size;
+  t.predefined = true;
+  t.name = name;
+  t.signature_known = true;
+  t.runs = {{key, 1}};
+  return t;
+}
+
+struct Builder {
+  trace::RunTrace run;
+  explicit Builder(int n) {
+    run.ranks.resize(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      auto& rt = run.ranks[static_cast<std::size_t>(r)];
+      rt.rank = r;
+      rt.world_size = n;
+      rt.types = {prim(kInt, "MPI_INT", 4), prim(kFloat, "MPI_FLOAT", 4), prim(kDouble, "MPI_DOUBLE", 8)};
+      add(r, ops::Init, OpClass::Init);
+    }
+  }
+  Event& add(int r, std::uint16_t op, OpClass c) {
+    auto& rt = run.ranks[static_cast<std::size_t>(r)];
+    Event e{};
+    e.seq = rt.events.size() + 1;
+    e.t_enter_ns = e.seq * 10;
+    e.t_exit_ns = e.seq * 10 + 5;
+    e.op = op;
+    e.op_class = static_cast<std::uint8_t>(c);
+    e.peer = trace::kNoPeer;
+    e.tag = trace::kNoTag;
+    e.root = trace::kNoPeer;
+    e.status_source = trace::kNoPeer;
+    e.status_tag = trace::kNoTag;
+    e.callsite = static_cast<std::uint32_t>(rt.events.size());
+    rt.events.push_back(e);
+    return rt.events.back();
+  }
+  Event& coll(int r, std::uint16_t op, std::uint32_t type, int count, int root = trace::kNoPeer,
+              trace::ReduceOp rop = trace::ReduceOp::None) {
+    Event& e = add(r, op, OpClass::Collective);
+    e.comm = trace::kCommWorld;
+    e.dtype = type;
+    e.scount_arg = count;
+    e.count = count;
+    e.bytes = 4 * count;
+    e.root = root;
+    e.reduce_op = static_cast<std::uint8_t>(rop);
+    return e;
+  }
+  Event& send(int r, int to, std::uint32_t type, int count, int tag = 0) {
+    Event& e = add(r, ops::Send, OpClass::Send);
+    e.peer = to;
+    e.tag = tag;
+    e.dtype = type;
+    e.scount_arg = count;
+    e.count = count;
+    e.bytes = 4 * count;
+    return e;
+  }
+  Event& recv(int r, int from, std::uint32_t type, int count, int tag = 0) {
+    Event& e = add(r, ops::Recv, OpClass::Recv);
+    e.peer = from;
+    e.tag = tag;
+    e.dtype = type;
+    e.scount_arg = count;
+    e.count = count;
+    e.bytes = 4 * count;
+    e.status_source = from;
+    e.status_tag = tag;
+    e.status_bytes = 4 * count;
+    return e;
+  }
+  void finalize() {
+    for (int r = 0; r < static_cast<int>(run.ranks.size()); ++r) add(r, ops::Finalize, OpClass::Finalize);
+  }
+};
+
+std::vector<std::string> kinds(const std::vector<Issue>& issues) {
+  std::vector<std::string> k;
+  for (const auto& i : issues) k.push_back(i.kind);
+  return k;
+}
+
+TEST(UsageCollectives, AgreeingReduceIsClean) {
+  Builder b(3);
+  for (int r = 0; r < 3; ++r) b.coll(r, ops::Reduce, kInt, 4, 0, trace::ReduceOp::Sum);
+  b.finalize();
+  EXPECT_TRUE(check_run(b.run).empty());
+}
+
+TEST(UsageCollectives, RootOpAndTypeMismatches) {
+  {
+    Builder b(2);
+    b.coll(0, ops::Reduce, kInt, 4, 0, trace::ReduceOp::Sum);
+    b.coll(1, ops::Reduce, kInt, 4, 1, trace::ReduceOp::Sum);
+    b.finalize();
+    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-root-mismatch"});
+  }
+  {
+    Builder b(2);
+    b.coll(0, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Sum);
+    b.coll(1, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Max);
+    b.finalize();
+    auto issues = check_run(b.run);
+    ASSERT_EQ(kinds(issues), std::vector<std::string>{"collective-op-mismatch"});
+    EXPECT_EQ(issues[0].sides.size(), 2u);
+  }
+  {
+    Builder b(2);
+    b.coll(0, ops::Bcast, kInt, 4, 0);
+    b.coll(1, ops::Bcast, kFloat, 4, 0);  // same bytes, different signature
+    b.finalize();
+    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-type-mismatch"});
+  }
+  {
+    Builder b(2);
+    b.coll(0, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Sum);
+    b.coll(1, ops::Allreduce, kInt, 3, trace::kNoPeer, trace::ReduceOp::Sum);
+    b.finalize();
+    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-type-mismatch"});
+  }
+}
+
+TEST(UsageCollectives, OrderAndMissing) {
+  {
+    Builder b(2);
+    b.coll(0, ops::Bcast, kInt, 1, 0);
+    b.coll(0, ops::Barrier, trace::kTypeNone, 0);
+    b.coll(1, ops::Barrier, trace::kTypeNone, 0);
+    b.coll(1, ops::Bcast, kInt, 1, 0);
+    b.finalize();
+    auto issues = check_run(b.run);
+    ASSERT_EQ(kinds(issues), std::vector<std::string>{"collective-order-mismatch"});
+    EXPECT_EQ(issues[0].sides[0].rank, 1);
+  }
+  {
+    Builder b(2);
+    b.coll(0, ops::Barrier, trace::kTypeNone, 0);
+    b.finalize();
+    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-missing"});
+  }
+}
+
+TEST(UsageP2p, TypeSignatureMismatchNotByteCount) {
+  Builder b(2);
+  b.send(0, 1, kInt, 2);
+  b.recv(1, 0, kFloat, 2);
+  b.finalize();
+  auto issues = check_run(b.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"type-mismatch"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[1].rank, 0);
+
+  Builder ok(2);
+  ok.send(0, 1, kInt, 2);
+  ok.recv(1, 0, kInt, 8);  // a shorter message into a larger receive is fine
+  ok.finalize();
+  EXPECT_TRUE(check_run(ok.run).empty());
+}
+
+TEST(UsageP2p, DerivedTypesFlattenToTheirPrimitives) {
+  Builder b(2);
+  trace::TypeEntry two_ints;
+  two_ints.key = 1;
+  two_ints.name = "-";
+  two_ints.size = two_ints.extent = 8;
+  two_ints.signature_known = true;
+  two_ints.runs = {{kInt, 2}};
+  b.run.ranks[0].types.push_back(two_ints);
+  b.send(0, 1, 1, 3);
+  b.recv(1, 0, kInt, 6);  // 3 x {2 x int} == 6 x int
+  b.finalize();
+  EXPECT_TRUE(check_run(b.run).empty());
+  Signature s = signature(b.run.ranks[0], 1, 3);
+  ASSERT_TRUE(s.known);
+  EXPECT_EQ(s.runs, (std::vector<std::pair<std::uint32_t, std::uint64_t>>{{kInt, 6}}));
+}
+
+TEST(UsageFinalize, PendingRequestUnmatchedSendMissingFinalize) {
+  Builder b(2);
+  Event& is = b.add(0, ops::Isend, OpClass::Isend);
+  is.peer = 1;
+  is.tag = 5;
+  is.request = 7;
+  is.dtype = kInt;
+  is.scount_arg = 1;
+  is.bytes = 4;
+  b.send(1, 0, kInt, 1, 9);  // never received
+  b.finalize();
+  auto k = kinds(check_run(b.run));
+  EXPECT_NE(std::find(k.begin(), k.end(), "pending-request"), k.end());
+  EXPECT_NE(std::find(k.begin(), k.end(), "unmatched-send"), k.end());
+
+  Builder m(2);
+  m.add(0, ops::Finalize, OpClass::Finalize);
+  EXPECT_EQ(kinds(check_run(m.run)), std::vector<std::string>{"missing-finalize"});
+  Options hung;
+  hung.run_completed = false;
+  EXPECT_TRUE(check_run(m.run, hung).empty());
+}
+
+TEST(UsageFinalize, LeakedHandlesAndFreedOnesAreNot) {
+  Builder b(1);
+  Event& g = b.add(0, ops::Comm_group, OpClass::HandleNew);
+  g.tag = static_cast<std::int32_t>(trace::HandleKind::Group);
+  g.buffer = 0x88000000;
+  Event& t = b.add(0, ops::Type_contiguous, OpClass::HandleNew);
+  t.tag = static_cast<std::int32_t>(trace::HandleKind::Datatype);
+  t.buffer = 0x8c000001;
+  Event& f = b.add(0, ops::Type_free, OpClass::HandleFree);
+  f.tag = static_cast<std::int32_t>(trace::HandleKind::Datatype);
+  f.buffer = 0x8c000001;
+  b.finalize();
+  auto issues = check_run(b.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"leaked-handle"});
+  EXPECT_EQ(issues[0].severity, Severity::Warning);
+}
+
+TEST(UsageArguments, AliasedAndOverlappingBuffers) {
+  Builder b(1);
+  Event& a = b.coll(0, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Sum);
+  a.buffer = a.rbuffer = 0x1000;
+  Event& r1 = b.add(0, ops::Irecv, OpClass::Irecv);
+  r1.request = 1;
+  r1.buffer = 0x2000;
+  r1.bytes = 16;
+  Event& r2 = b.add(0, ops::Irecv, OpClass::Irecv);
+  r2.request = 2;
+  r2.buffer = 0x2008;
+  r2.bytes = 16;
+  std::vector<Issue> out;
+  check_arguments(b.run, out);
+  EXPECT_EQ(kinds(out), (std::vector<std::string>{"aliased-buffers", "overlapping-buffers"}));
+}
+
+TEST(UsageErrors, RecordedErrorIsAFindingAtItsCall) {
+  Builder b(2);
+  Event& s = b.send(0, 1, kInt, 1, -5);
+  s.error = 0x1234;
+  b.run.ranks[0].errors.push_back({s.seq, 0x1234, 4, "Invalid tag, error stack: ..."});
+  auto issues = check_run(b.run, Options{false});
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"mpi-error"});
+  EXPECT_EQ(issues[0].sides[0].event, b.run.ranks[0].events.size() - 1);
+  EXPECT_NE(issues[0].message.find("Invalid tag"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace scalefuzz::detectors::usage

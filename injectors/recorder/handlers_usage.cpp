@@ -1,0 +1,68 @@
+// Handle creation and release (groups, datatypes, ops) for the leak checks of
+// detectors/usage: one HandleNew/HandleFree record per call, the handle's
+// value in `buffer` and its HandleKind in `tag`. MPICH handles are ints.
+#include "record.hpp"
+#include "types.hpp"
+
+namespace scalefuzz::inject {
+
+static_assert(sizeof(MPI_Group) == sizeof(int) && sizeof(MPI_Datatype) == sizeof(int) && sizeof(MPI_Op) == sizeof(int),
+              "handle values are read as int (MPICH)");
+
+namespace {
+int handle_value(const void* p) { return p != nullptr ? *static_cast<const int*>(p) : 0; }
+bool is_datatype(const Call& c) { return c.hkind == static_cast<std::int32_t>(trace::HandleKind::Datatype); }
+}  // namespace
+
+SCALEFUZZ_HANDLER(handle_new) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  trace::Event e = blank_event();
+  e.tag = c.hkind;
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS && a.ev != nullptr) {
+    a.ev->buffer = static_cast<std::uint32_t>(handle_value(c.hout));
+    if (is_datatype(c)) {
+      MPI_Datatype t = *static_cast<MPI_Datatype*>(c.hout);
+      forget_type(t);  // a reused handle value describes a new type
+      a.ev->dtype = type_info(t).key;
+    }
+  }
+  end_call(a, rc, 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(handle_free) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  trace::Event e = blank_event();
+  e.tag = c.hkind;
+  e.buffer = static_cast<std::uint32_t>(handle_value(c.hin));
+  MPI_Datatype freed = MPI_DATATYPE_NULL;
+  if (is_datatype(c) && c.hin != nullptr) {
+    freed = *static_cast<MPI_Datatype*>(c.hin);
+    if (freed != MPI_DATATYPE_NULL) e.dtype = type_info(freed).key;
+  }
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  if (rc == MPI_SUCCESS && freed != MPI_DATATYPE_NULL) forget_type(freed);
+  end_call(a, rc, 0);
+  return rc;
+}
+
+SCALEFUZZ_HANDLER(type_commit) {
+  (void)nb;
+  if (!g_state->recording) return call();
+  trace::Event e = blank_event();
+  e.tag = c.hkind;
+  e.buffer = static_cast<std::uint32_t>(handle_value(c.hin));
+  if (c.hin != nullptr && *static_cast<MPI_Datatype*>(c.hin) != MPI_DATATYPE_NULL)
+    e.dtype = type_info(*static_cast<MPI_Datatype*>(c.hin)).key;
+  Active a = begin_call(c, e, 0);
+  int rc = call();
+  end_call(a, rc, 0);
+  return rc;
+}
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,259 @@
+#include "types.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "int_map.hpp"
+#include "scalefuzz/trace/format.hpp"
+#include "state.hpp"
+
+namespace scalefuzz::inject {
+
+thread_local constinit bool tl_probing = false;
+
+namespace {
+
+constexpr int kMaxRuns = 32;
+constexpr int kMaxDepth = 16;
+
+struct Signature {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;  // (primitive key, repetitions)
+  bool overflow = false;
+  void add(std::uint32_t prim, std::uint64_t n) {
+    if (n == 0 || overflow) return;
+    if (!runs.empty() && runs.back().first == prim) {
+      runs.back().second += n;
+      return;
+    }
+    if (static_cast<int>(runs.size()) >= kMaxRuns) {
+      overflow = true;
+      return;
+    }
+    runs.emplace_back(prim, n);
+  }
+  void append(const Signature& o, std::uint64_t times) {
+    if (o.overflow) overflow = true;
+    if (o.runs.size() == 1) {
+      add(o.runs[0].first, o.runs[0].second * times);
+      return;
+    }
+    for (std::uint64_t t = 0; t < times && !overflow; ++t)
+      for (const auto& r : o.runs) add(r.first, r.second);
+  }
+};
+
+int fd_types = -1;
+int fd_errors = -1;
+std::uint32_t next_derived_key = 1;
+IntMap<TypeInfo>* cache = nullptr;
+
+class Probe {
+ public:
+  Probe() : old_(tl_probing) { tl_probing = true; }
+  ~Probe() { tl_probing = old_; }
+  Probe(const Probe&) = delete;
+  Probe& operator=(const Probe&) = delete;
+
+ private:
+  bool old_;
+};
+
+std::uint32_t named_key(MPI_Datatype t) { return static_cast<std::uint32_t>(t); }
+
+bool flatten(MPI_Datatype t, Signature& out, int depth);
+
+// Flattens the `i`-th datatype of a get_contents answer and frees it if derived.
+bool flatten_inner(MPI_Datatype inner, std::uint64_t times, Signature& out, int depth) {
+  Signature s;
+  bool ok = flatten(inner, s, depth + 1);
+  int ni = 0, na = 0, nd = 0, comb = 0;
+  if (PMPI_Type_get_envelope(inner, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb != MPI_COMBINER_NAMED)
+    PMPI_Type_free(&inner);
+  if (ok) out.append(s, times);
+  return ok;
+}
+
+bool flatten(MPI_Datatype t, Signature& out, int depth) {
+  if (depth > kMaxDepth) return false;
+  int ni = 0, na = 0, nd = 0, comb = 0;
+  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) return false;
+  if (comb == MPI_COMBINER_NAMED) {
+    out.add(named_key(t), 1);
+    return true;
+  }
+  std::vector<int> ints(static_cast<std::size_t>(ni));
+  std::vector<MPI_Aint> aints(static_cast<std::size_t>(na));
+  std::vector<MPI_Datatype> types(static_cast<std::size_t>(nd));
+  if (PMPI_Type_get_contents(t, ni, na, nd, ints.data(), aints.data(), types.data()) != MPI_SUCCESS) return false;
+  auto nonneg = [](long long v) { return v < 0 ? 0ull : static_cast<std::uint64_t>(v); };
+  switch (comb) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED:
+      return flatten_inner(types[0], 1, out, depth);
+    case MPI_COMBINER_CONTIGUOUS:
+      return flatten_inner(types[0], nonneg(ints[0]), out, depth);
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+      return flatten_inner(types[0], nonneg(ints[0]) * nonneg(ints[1]), out, depth);
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED: {
+      std::uint64_t n = 0;
+      for (int i = 0; i < ints[0]; ++i) n += nonneg(ints[1 + i]);
+      return flatten_inner(types[0], n, out, depth);
+    }
+    case MPI_COMBINER_STRUCT: {
+      bool ok = true;
+      for (int i = 0; i < ints[0]; ++i) ok = flatten_inner(types[static_cast<std::size_t>(i)], nonneg(ints[1 + i]), out, depth) && ok;
+      return ok;
+    }
+    case MPI_COMBINER_SUBARRAY: {
+      int nd_ = ints[0];
+      std::uint64_t n = 1;
+      for (int i = 0; i < nd_; ++i) n *= nonneg(ints[1 + nd_ + i]);
+      return flatten_inner(types[0], n, out, depth);
+    }
+    default:
+      for (auto& inner : types) {
+        int a = 0, b = 0, c = 0, k = 0;
+        if (PMPI_Type_get_envelope(inner, &a, &b, &c, &k) == MPI_SUCCESS && k != MPI_COMBINER_NAMED)
+          PMPI_Type_free(&inner);
+      }
+      return false;
+  }
+}
+
+std::uint64_t signature_hash(const Signature& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  for (const auto& r : s.runs) {
+    mix(r.first);
+    mix(r.second);
+  }
+  return h;
+}
+
+void write_type_line(std::uint32_t key, MPI_Datatype t, int size, bool predefined) {
+  Signature sig;
+  bool known = flatten(t, sig, 0);
+  MPI_Aint lb = 0, extent = 0;
+  PMPI_Type_get_extent(t, &lb, &extent);
+  char name[MPI_MAX_OBJECT_NAME] = {};
+  int len = 0;
+  if (PMPI_Type_get_name(t, name, &len) != MPI_SUCCESS || len == 0) std::snprintf(name, sizeof name, "-");
+  for (char* p = name; *p; ++p)
+    if (*p == ' ') *p = '_';
+  std::string line;
+  char buf[160];
+  int committed = 1;  // MPI has no query; uncommitted use is an MPI error MPICH reports
+  std::snprintf(buf, sizeof buf, "%x %d %lld %lld %d %d %s %llx %d", key, size, static_cast<long long>(extent),
+                static_cast<long long>(lb), committed, predefined ? 1 : 0, name,
+                static_cast<unsigned long long>(signature_hash(sig)),
+                known && !sig.overflow ? static_cast<int>(sig.runs.size()) : -1);
+  line = buf;
+  if (known && !sig.overflow)
+    for (const auto& r : sig.runs) {
+      std::snprintf(buf, sizeof buf, " %x:%llu", r.first, static_cast<unsigned long long>(r.second));
+      line += buf;
+    }
+  line += "\n";
+  if (fd_types >= 0) (void)!::write(fd_types, line.data(), line.size());
+}
+
+TypeInfo register_type(MPI_Datatype t) {
+  TypeInfo info;
+  int ni = 0, na = 0, nd = 0, comb = 0;
+  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) {
+    info.key = trace::kTypeNull;
+    return info;  // not cached: an invalid handle may become valid later
+  }
+  int size = 0;
+  PMPI_Type_size(t, &size);
+  info.size = size;
+  bool predefined = comb == MPI_COMBINER_NAMED;
+  info.key = predefined ? named_key(t) : next_derived_key++;
+  write_type_line(info.key, t, size, predefined);
+  // Named types' primitives in a derived signature are described too.
+  if (!predefined) {
+    Signature sig;
+    if (flatten(t, sig, 0))
+      for (const auto& r : sig.runs)
+        if (cache->find(static_cast<std::int64_t>(r.first)) == nullptr) {
+          MPI_Datatype prim = static_cast<MPI_Datatype>(r.first);
+          int psize = 0;
+          PMPI_Type_size(prim, &psize);
+          write_type_line(r.first, prim, psize, true);
+          cache->insert(static_cast<std::int64_t>(r.first), TypeInfo{r.first, psize});
+        }
+  }
+  cache->insert(static_cast<std::int64_t>(t), info);
+  return info;
+}
+
+}  // namespace
+
+TypeInfo type_info(MPI_Datatype t) {
+  if (t == MPI_DATATYPE_NULL) return TypeInfo{trace::kTypeNull, 0};
+  StateLock lock;
+  if (cache == nullptr) cache = new IntMap<TypeInfo>(64);
+  if (const TypeInfo* hit = cache->find(static_cast<std::int64_t>(t))) return *hit;
+  Probe probe;
+  return register_type(t);
+}
+
+void forget_type(MPI_Datatype t) {
+  StateLock lock;
+  if (cache != nullptr) cache->erase(static_cast<std::int64_t>(t));
+}
+
+std::uint8_t reduce_op_code(MPI_Op op) {
+  using trace::ReduceOp;
+  ReduceOp r = ReduceOp::User;
+  if (op == MPI_OP_NULL) r = ReduceOp::Null;
+  else if (op == MPI_MAX) r = ReduceOp::Max;
+  else if (op == MPI_MIN) r = ReduceOp::Min;
+  else if (op == MPI_SUM) r = ReduceOp::Sum;
+  else if (op == MPI_PROD) r = ReduceOp::Prod;
+  else if (op == MPI_LAND) r = ReduceOp::Land;
+  else if (op == MPI_BAND) r = ReduceOp::Band;
+  else if (op == MPI_LOR) r = ReduceOp::Lor;
+  else if (op == MPI_BOR) r = ReduceOp::Bor;
+  else if (op == MPI_LXOR) r = ReduceOp::Lxor;
+  else if (op == MPI_BXOR) r = ReduceOp::Bxor;
+  else if (op == MPI_MINLOC) r = ReduceOp::Minloc;
+  else if (op == MPI_MAXLOC) r = ReduceOp::Maxloc;
+  else if (op == MPI_REPLACE) r = ReduceOp::Replace;
+  else if (op == MPI_NO_OP) r = ReduceOp::NoOp;
+  return static_cast<std::uint8_t>(r);
+}
+
+void open_usage_files(const char* ranks_dir, int rank) {
+  std::string base = std::string(ranks_dir) + "/" + std::to_string(rank);
+  fd_types = ::open((base + ".types").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  fd_errors = ::open((base + ".errors").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+}
+
+void write_error_line(std::uint64_t seq, int code, const char* message) {
+  if (fd_errors < 0) return;
+  int cls = 0;
+  PMPI_Error_class(code, &cls);
+  // One line per error: MPICH's stack lines are joined with " | ".
+  std::string text;
+  for (const char* p = message; *p; ++p) text += *p == '\n' ? std::string(" | ") : std::string(1, *p);
+  char head[64];
+  std::snprintf(head, sizeof head, "%llu %d %d ", static_cast<unsigned long long>(seq), code, cls);
+  std::string line = head + text + "\n";
+  (void)!::write(fd_errors, line.data(), line.size());
+}
+
+}  // namespace scalefuzz::inject

@@ -1,0 +1,38 @@
+// Datatype signatures and reduction ops for the usage checks (format 2):
+// every datatype handle a call names gets a key (trace/format.hpp kType*),
+// described once per rank in ranks/N.types with its flattened primitive
+// signature; derived types are flattened through MPI_Type_get_envelope /
+// get_contents at first use and cached per handle until MPI_Type_free.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace scalefuzz::inject {
+
+struct TypeInfo {
+  std::uint32_t key = 0;
+  std::int32_t size = 0;  // MPI_Type_size
+};
+
+// Key and size of `t` (cached; the first use writes the N.types line).
+TypeInfo type_info(MPI_Datatype t);
+// Drops the cache entry of a handle about to be freed (MPI reuses handles).
+void forget_type(MPI_Datatype t);
+// trace::ReduceOp code of `op`.
+std::uint8_t reduce_op_code(MPI_Op op);
+
+// Opens ranks/N.types and ranks/N.errors (state.cpp, at MPI_Init).
+void open_usage_files(const char* ranks_dir, int rank);
+// Installs the fatal-signal recorder writing ranks/N.signal (signals.cpp).
+void install_signal_handlers(const char* ranks_dir, int rank);
+// Appends a line to ranks/N.errors (errors.cpp).
+void write_error_line(std::uint64_t seq, int code, const char* message);
+
+// True while the recorder itself queries MPI about an application handle:
+// the error handler then returns the error instead of aborting (errors.cpp),
+// so a bad handle is reported by the application's own call.
+extern thread_local constinit bool tl_probing;
+
+}  // namespace scalefuzz::inject
