@@ -97,21 +97,26 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
     moves.push_back(mv);
     out.recv_refs.push_back(SIZE_MAX);
   }
-  // Collectives: this rank's contribution leaves its send buffer (the
-  // record's buffer). Where the result lands is not linked yet: a chain
-  // through a collective ends there.
+  // Collectives: this rank's contribution leaves its send buffer and the
+  // result lands in its receive buffer (format 2's rbuffer; the same buffer
+  // for MPI_IN_PLACE). Without a receive side a chain ends there.
   for (const trace::RankTrace& r : run.ranks) {
     if (r.rank < 0) continue;
     for (std::size_t i = 0; i < r.events.size(); ++i) {
       const Event& e = r.events[i];
       auto cls = static_cast<OpClass>(e.op_class);
-      if ((cls != OpClass::Collective && cls != OpClass::Icollective) || e.buffer == 0 || e.error != 0) continue;
+      if ((cls != OpClass::Collective && cls != OpClass::Icollective) || e.error != 0) continue;
       if ((e.flags & trace::kFlagChild) != 0) continue;
       Movement mv;
       mv.kind = OpKind::Coll;
       mv.site = site_hash(r, e);
-      std::uint64_t len = static_cast<std::uint64_t>(std::max<std::int64_t>(e.bytes, 1));
-      mv.src = BufferRange{r.rank, e.buffer, len, 0};
+      if (e.buffer != 0 && e.bytes > 0) mv.src = BufferRange{r.rank, e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
+      std::uint64_t rbuf = (e.flags & trace::kFlagInPlace) != 0 ? e.buffer : e.rbuffer;
+      std::int64_t rbytes = 0;
+      if (const trace::TypeEntry* t = trace::find_type(r, e.rdtype); t != nullptr && e.rcount_arg > 0)
+        rbytes = t->size * e.rcount_arg;
+      if (rbuf != 0 && rbytes > 0) mv.dst = BufferRange{r.rank, rbuf, static_cast<std::uint64_t>(rbytes), 0};
+      if (mv.src.rank < 0 && mv.dst.rank < 0) continue;
       mv.t_read = e.t_enter_ns;
       mv.t_write = e.t_exit_ns != 0 ? e.t_exit_ns : e.t_enter_ns;
       mv.ref = make_ref(r.rank, i);
