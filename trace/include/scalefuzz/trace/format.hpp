@@ -20,7 +20,7 @@
 
 namespace scalefuzz::trace {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'F', 'Z', 'T', 'R', 'A', 'C', 'E'};
 
 enum class FileKind : std::uint32_t {
@@ -120,8 +120,11 @@ struct Event {
   std::int32_t status_tag;
   std::int32_t status_bytes;  // bytes actually received
   std::int32_t error;         // MPI error code returned; 0 = MPI_SUCCESS
+  // ---- format 2 ----
+  std::uint32_t repeats;      // folded polls: further identical unsuccessful calls (0 = one call)
+  std::uint32_t reserved_fold;
 };
-static_assert(sizeof(Event) == 96);
+static_assert(sizeof(Event) == 104);
 
 // Reader decisions on the event stream (added by the trace reader; additive):
 // - The file is accepted up to the last record whose seq equals its dense
@@ -143,6 +146,19 @@ static_assert(sizeof(Event) == 96);
 //   persistent request's peer/tag/comm/count/bytes and set kFlagPersistent;
 //   send vs. receive comes from the SendInit/RecvInit record with that id.
 // - A send's message is issued at its Send/Isend/Sendrecv/Start record.
+// - Folded polls (format 2): a top-level Test/Testany/Testsome/Testall/
+//   Iprobe/Improbe record with kFlagTestFailed and repeats = k stands for
+//   k + 1 consecutive unsuccessful calls of one thread at one call site on
+//   the same requests (recorder ids) or envelope: t_enter_ns is the first
+//   call's entry, t_exit_ns the last one's exit. Only such polls of that
+//   thread (at most 4 distinct ones, folded alike: a loop alternating
+//   MPI_Test and MPI_Iprobe is two records) were recorded between them, so
+//   the records of one polling loop interleave in time. Features, the Markov model (self-edge site -> site counted
+//   k times more) and the live state count every call.
+// - Request ids are the injector's, assigned at the post: several live
+//   requests may share one MPI handle (MPICH returns one handle for every
+//   Isend that completes at once); their completions still carry each one's
+//   own id (injectors/recorder/request_table.hpp).
 
 inline constexpr std::size_t kMaxFrames = 16;
 

@@ -54,6 +54,7 @@ struct RankTrace {
   MarkovModel markov;
   std::optional<LiveState> live;        // absent if the file is missing
   std::vector<std::string> warnings;    // e.g. "events: 3 trailing bytes ignored"
+  bool events_capped = false;           // the run's trace size cap stopped recording (ranks/N.capped)
 };
 
 struct RunTrace {
