@@ -228,6 +228,7 @@ void setup(const Call& c) {
     int depth = 8;
     if (const char* d = std::getenv("SCALEFUZZ_STACK_DEPTH")) depth = std::atoi(d);
     s->sites.init(depth);
+    if (const char* f = std::getenv("SCALEFUZZ_FOLD_POLLS")) s->fold_polls = std::strcmp(f, "0") != 0;
     s->recording = open_files(*s, dir);
     if (s->recording) {
       // Page population of the events file happens on a helper thread
