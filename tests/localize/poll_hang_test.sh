@@ -2,8 +2,9 @@
 # The most common real hang, every rank spinning in MPI_Test/MPI_Iprobe
 # (configs/scenarios/poll_hang.yaml, 8 ranks, 10 s timeout): the recorder
 # folds the polls, so every rank's trace stays small however long the ranks
-# spin; `scalefuzz analyze` of the hung run stays far below 1 GB; MPI-PD and
-# PDG localize the hang; the correct twin (bug -1) finishes.
+# spin; `scalefuzz analyze` of the hung run stays far below 1 GB; MPI-PD
+# names ranks 0 and 7 (the mismatched pair), PDG reports a least-progressed
+# task; the correct twin (bug -1) finishes.
 # bench/poll_hang/run.sh runs the same at a 120 s timeout.
 # Usage: poll_hang_test.sh SCALEFUZZ SOURCE_TREE WORK_DIR
 set -u
@@ -27,8 +28,9 @@ if [ "$largest" -le 1048576 ]; then echo "ok:   every rank's events file <= 1 Mi
 kb=$(tail -1 "$work/analyze.kb")
 echo "analyze peak memory: $kb kB"
 if [ "$kb" -le 1048576 ]; then echo "ok:   analyze peak memory <= 1 GB"; else echo "FAIL: analyze peak $kb kB"; fail=1; fi
-check "$f" "mpipd localizes the hang" \
-  "[.findings[] | select(.run_id==\"$hang\" and .detector==\"mpipd\")] | length>=1"
+# Rank 0 waits for rank 7's message of iteration 20, which rank 7 sent with tag 21.
+check "$f" "mpipd: deadlock, faulty processes {0,7}" \
+  "[.findings[] | select(.run_id==\"$hang\" and .detector==\"mpipd\")] | length==1 and .[0].kind==\"deadlock\" and .[0].ranks==[0,7]"
 check "$f" "pdg names least-progressed tasks" \
   "[.findings[] | select(.run_id==\"$hang\" and .detector==\"pdg\" and .kind==\"lp-task\")] | length>=1"
 [ $fail = 0 ] || { echo "--- log"; tail -20 "$work/ph.log"; jq -c '.findings[] | {run_id, detector, kind, ranks}' "$f"; }
