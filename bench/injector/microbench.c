@@ -2,7 +2,9 @@
  * (Irecv + Isend + Waitall) and empty Iprobes, so nearly all time is spent in
  * MPI calls. Prints seconds and intercepted calls per rank; run.sh runs it
  * bare and under the injector and reports ns per intercepted call.
- * usage: inject_microbench [iterations] */
+ * With "allreduce" every iteration is one MPI_Allreduce of one int instead
+ * (the collective fast path, at any number of ranks).
+ * usage: inject_microbench [iterations] [p2p|allreduce] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   long iters = argc > 1 ? atol(argv[1]) : 200000;
+  int allreduce = argc > 2 && argv[2][0] == 'a';
   int out = rank, in = -1, flag = 0;
   MPI_Request rq[2];
   for (long i = 0; i < 1000; ++i) { /* warm up */
@@ -33,7 +36,8 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime(), u0 = user_seconds(), s0 = sys_seconds();
-  for (long i = 0; i < iters; ++i) {
+  for (long i = 0; i < iters && allreduce; ++i) MPI_Allreduce(&out, &in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (long i = 0; i < iters && !allreduce; ++i) {
     MPI_Irecv(&in, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[0]);
     MPI_Isend(&out, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
@@ -47,7 +51,8 @@ int main(int argc, char** argv) {
   /* cpu time: robust on a shared machine, where wall time includes waiting
    * for a core; sys is mostly the kernel's page-cache work for the trace */
   if (rank == 0)
-    printf("seconds %.6f cpu %.6f user %.6f sys %.6f calls %ld\n", tmax, umax + smax, umax, smax, iters * 4);
+    printf("seconds %.6f cpu %.6f user %.6f sys %.6f calls %ld\n", tmax, umax + smax, umax, smax,
+           allreduce ? iters : iters * 4);
   MPI_Finalize();
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Injector benchmarks, side by side in one run:
 #  (a) microbenchmark: ns per intercepted call, bare vs recorded
+#  (a2) the same for MPI_Allreduce at 2 ranks
 #  (b) stencil at 2, 4, 8 ranks: time ratio recorded / bare
 #  (a'') the call-site cache on awkward stack shapes: with vs without
 #  (c) oversubscription: plain MPICH vs SCALEFUZZ_OVERSUBSCRIBE=on at 16, 32 ranks
@@ -51,6 +52,18 @@ for key in seconds cpu user sys; do
 done
 done
 
+echo "== (a2) MPI_Allreduce of one int at 2 ranks, best of $REPS, call-site depth 8 (wall ns per call; both ranks record)"
+AR_ITERS=100000
+bare=(); rec=()
+for ((r = 0; r < REPS; ++r)); do
+  bare+=("$(SCALEFUZZ_OVERSUBSCRIBE=off measure bare 2 seconds "$BIN/inject_microbench" $AR_ITERS allreduce)")
+  rec+=("$(SCALEFUZZ_OVERSUBSCRIBE=off measure rec 2 seconds "$BIN/inject_microbench" $AR_ITERS allreduce)")
+done
+b=$(printf '%s\n' "${bare[@]}" | min); r=$(printf '%s\n' "${rec[@]}" | min)
+awk -v b="$b" -v r="$r" -v c=$AR_ITERS 'BEGIN {
+  printf "allreduce: bare %.1f ns/call, recorded %.1f ns/call, overhead %.1f ns per call, ratio %.2fx\n",
+         b / c * 1e9, r / c * 1e9, (r - b) / c * 1e9, r / b }'
+
 # 500 iterations: at 100 the 2-rank loop lasts ~35 ms and run-to-run jitter
 # here (+-2 ms) exceeded the 3 % being measured.
 STENCIL_ITERS=${STENCIL_ITERS:-500}
@@ -75,17 +88,22 @@ done
 echo "== (a') instructions per intercepted call (valgrind --tool=callgrind: stable on a noisy machine)"
 if command -v valgrind >/dev/null; then
   # Two iteration counts, so start-up and tear-down cancel out of the difference.
-  irefs() {  # mode depth iterations
+  irefs() {  # mode depth iterations [allreduce]
     local out; out=$RUNDIR/cg.out; rm -rf "$RUNDIR/run"
     if [[ $1 == bare ]]; then
-      mpiexec -n 1 valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" >/dev/null 2>&1
+      mpiexec -n 1 valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" ${4:-} >/dev/null 2>&1
     else
       SCALEFUZZ_STACK_DEPTH=$2 SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run mpiexec -n 1 -genv LD_PRELOAD "$LIB" \
-        valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" >/dev/null 2>&1
+        valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" ${4:-} >/dev/null 2>&1
     fi
     awk '/^summary:|^totals:/ {print $2; exit}' "$out"
   }
   b1=$(irefs bare 0 10000); b2=$(irefs bare 0 30000)
+  ab1=$(irefs bare 0 10000 allreduce); ab2=$(irefs bare 0 30000 allreduce)
+  ar1=$(irefs rec 8 10000 allreduce); ar2=$(irefs rec 8 30000 allreduce)
+  awk -v b1="$ab1" -v b2="$ab2" -v r1="$ar1" -v r2="$ar2" 'BEGIN {
+    b = (b2 - b1) / 20000; r = (r2 - r1) / 20000
+    printf "allreduce (1 rank) depth 8: bare %.0f, recorded %.0f instructions per call (+%.0f)\n", b, r, r - b }'
   for depth in 8 1; do
     r1=$(irefs rec $depth 10000); r2=$(irefs rec $depth 30000)
     awk -v d=$depth -v b1="$b1" -v b2="$b2" -v r1="$r1" -v r2="$r2" 'BEGIN {

@@ -162,6 +162,32 @@ bool request_finished(int rc, const MPI_Status& st) {
   return rc != MPI_ERR_IN_STATUS || st.MPI_ERROR != MPI_ERR_PENDING;
 }
 
+// Folding key of a poll over these requests (recorder ids, or the handle of
+// requests the recorder did not create).
+std::uint64_t poll_key(const MPI_Request* handles, const std::uint64_t* ids, int n) {
+  std::uint64_t k = static_cast<std::uint64_t>(n) + 1;
+  for (int i = 0; i < n; ++i) {
+    std::uint64_t v = ids[i] != 0 ? ids[i] : static_cast<std::uint64_t>(handles[i]) | (1ull << 63);
+    k = (k ^ v) * 0x100000001B3ull;
+  }
+  return k;
+}
+
+// Starts a Wait* (recorded as is) or a Test* (folded while it keeps failing).
+Poll begin_completion(const Call& c, std::uint64_t request, bool test, std::uint64_t key) {
+  if (test) return begin_poll(c, completion_event(c, request), key);
+  Poll p;
+  p.a = begin_call(c, completion_event(c, request), 0);
+  return p;
+}
+
+void end_completion(Poll& p, bool test, int rc, std::uint64_t t) {
+  if (test)
+    end_poll(p, rc, t);
+  else
+    end_call(p.a, rc, 0, t);
+}
+
 // Shared body of Waitall/Testall (`test` = Testall).
 int all_common(Call& c, Invoke call, bool test) {
   int n = c.nreq;
@@ -174,17 +200,16 @@ int all_common(Call& c, Invoke call, bool test) {
   MPI_Status* user = c.statuses;
   if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
   for (int i = 0; i < n; ++i) c.statuses[i] = fresh_status();
-  Active a = begin_call(c, completion_event(c, 0), 0);
+  Poll p = begin_completion(c, 0, test, test ? poll_key(saved.get(), ids.get(), n) : 0);
   int rc = !test && oversubscribed() ? poll_all(n, c.reqs, c.statuses) : call();
   std::uint64_t t = now_ns();
   bool done = test ? (rc != MPI_SUCCESS || *c.flag) : true;
+  if (test) poll_result(p, !done, rc, t);
   if (done) {
     for (int i = 0; i < n; ++i)
-      if (request_finished(rc, c.statuses[i])) done_request(a, c, saved.get()[i], known.get()[i], c.statuses[i], status_error(rc, c.statuses[i]), t);
-  } else if (a.ev != nullptr) {
-    a.ev->flags |= trace::kFlagTestFailed;
+      if (request_finished(rc, c.statuses[i])) done_request(p.a, c, saved.get()[i], known.get()[i], c.statuses[i], status_error(rc, c.statuses[i]), t);
   }
-  end_call(a, rc, 0, t);
+  end_completion(p, test, rc, t);
   c.statuses = user;
   return rc;
 }
@@ -200,15 +225,14 @@ int any_common(Call& c, Invoke call, bool test) {
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   else *c.status = local;
-  Active a = begin_call(c, completion_event(c, 0), 0);
+  Poll p = begin_completion(c, 0, test, test ? poll_key(saved.get(), ids.get(), n) : 0);
   int rc = !test && oversubscribed() ? poll_any(n, c.reqs, c.index, c.status) : call();
   std::uint64_t t = now_ns();
   bool done = test ? *c.flag != 0 : true;
+  if (test) poll_result(p, !done, rc, t);
   if (done && *c.index != MPI_UNDEFINED && *c.index >= 0 && *c.index < n)
-    done_request(a, c, saved.get()[*c.index], known.get()[*c.index], *c.status, rc, t);
-  else if (test && !done && a.ev != nullptr)
-    a.ev->flags |= trace::kFlagTestFailed;
-  end_call(a, rc, 0, t);
+    done_request(p.a, c, saved.get()[*c.index], known.get()[*c.index], *c.status, rc, t);
+  end_completion(p, test, rc, t);
   c.status = user;
   return rc;
 }
@@ -224,19 +248,18 @@ int some_common(Call& c, Invoke call, bool test) {
   MPI_Status* user = c.statuses;
   if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
   for (int i = 0; i < n; ++i) c.statuses[i] = fresh_status();
-  Active a = begin_call(c, completion_event(c, 0), 0);
+  Poll p = begin_completion(c, 0, test, test ? poll_key(saved.get(), ids.get(), n) : 0);
   int rc = !test && oversubscribed() ? poll_some(n, c.reqs, c.outcount, c.indices, c.statuses) : call();
   std::uint64_t t = now_ns();
   int out = *c.outcount;
+  if (test) poll_result(p, out == 0, rc, t);
   if (out != MPI_UNDEFINED && out > 0) {
     for (int k = 0; k < out; ++k) {
       int i = c.indices[k];
-      if (i >= 0 && i < n) done_request(a, c, saved.get()[i], known.get()[i], c.statuses[k], status_error(rc, c.statuses[k]), t);
+      if (i >= 0 && i < n) done_request(p.a, c, saved.get()[i], known.get()[i], c.statuses[k], status_error(rc, c.statuses[k]), t);
     }
-  } else if (test && out == 0 && a.ev != nullptr) {
-    a.ev->flags |= trace::kFlagTestFailed;
   }
-  end_call(a, rc, 0, t);
+  end_completion(p, test, rc, t);
   c.statuses = user;
   return rc;
 }
@@ -275,14 +298,12 @@ SCALEFUZZ_HANDLER(test) {
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   else *c.status = local;
-  Active a = begin_call(c, completion_event(c, known.info.id), 0);
+  Poll p = begin_poll(c, completion_event(c, known.info.id), poll_key(&handle, &id, 1));
   int rc = call();
   std::uint64_t t = now_ns();
-  if (*c.flag)
-    done_request(a, c, handle, known, *c.status, rc, t);
-  else if (a.ev != nullptr)
-    a.ev->flags |= trace::kFlagTestFailed;
-  end_call(a, rc, 0, t);
+  poll_result(p, !*c.flag, rc, t);
+  if (*c.flag) done_request(p.a, c, handle, known, *c.status, rc, t);
+  end_poll(p, rc, t);
   c.status = user;
   return rc;
 }

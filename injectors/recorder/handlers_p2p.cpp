@@ -79,6 +79,12 @@ MPI_Status fresh_status() {
   return st;
 }
 
+// Folding key of an Iprobe/Improbe: its envelope.
+std::uint64_t envelope_key(const Event& e) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.peer)) << 32 |
+          static_cast<std::uint32_t>(e.tag)) ^ (static_cast<std::uint64_t>(e.comm) * 0x9E3779B97F4A7C15ull);
+}
+
 // Blocking-receive family body: record, run (emulated when oversubscribed),
 // store the status, complete.
 int recv_like(Call& c, Invoke call, NbInvoke nb, Event e, const CommInfo* ci) {
@@ -333,15 +339,13 @@ SCALEFUZZ_HANDLER(iprobe) {
   MPI_Status local = fresh_status();
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
-  Active a = begin_call(c, e, 0);
+  Poll p = begin_poll(c, e, envelope_key(e));
   int rc = call();
-  if (a.ev != nullptr) {
-    if (rc == MPI_SUCCESS && *c.flag)
-      store_status(*a.ev, *c.status, ci);
-    else
-      a.ev->flags |= trace::kFlagTestFailed;
-  }
-  end_call(a, rc, 0);
+  std::uint64_t t = now_ns();
+  bool found = rc == MPI_SUCCESS && *c.flag;
+  poll_result(p, !found, rc, t);
+  if (found && p.a.ev != nullptr) store_status(*p.a.ev, *c.status, ci);
+  end_poll(p, rc, t);
   c.status = user;
   return rc;
 }
@@ -360,18 +364,23 @@ int mprobe_common(Call& c, Invoke call, bool blocking) {
   MPI_Status local = fresh_status();
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
-  Active a = begin_call(c, e, 0);
+  Poll p;
+  if (blocking)
+    p.a = begin_call(c, e, 0);
+  else
+    p = begin_poll(c, e, envelope_key(e));
   int rc = blocking && oversubscribed() ? poll_mprobe(c.source, c.tag, c.comm, c.message, c.status) : call();
+  std::uint64_t t = now_ns();
   bool found = rc == MPI_SUCCESS && (blocking || *c.flag);
-  if (a.ev != nullptr) {
-    if (found) {
-      store_status(*a.ev, *c.status, ci);
-      remember_message(*c.message, a.ev);
-    } else {
-      a.ev->flags |= trace::kFlagTestFailed;
-    }
+  if (!blocking) poll_result(p, !found, rc, t);
+  if (found && p.a.ev != nullptr) {
+    store_status(*p.a.ev, *c.status, ci);
+    remember_message(*c.message, p.a.ev);
   }
-  end_call(a, rc, 0);
+  if (blocking)
+    end_call(p.a, rc, 0, t);
+  else
+    end_poll(p, rc, t);
   c.status = user;
   return rc;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 
 #include <cerrno>
 #include <cstring>
@@ -49,6 +50,7 @@ bool EventLog::open(const char* path, const trace::FileHeader& header) {
 }
 
 bool EventLog::grow_to(std::uint64_t records) {
+  if (records > max_records_) return false;
   std::size_t need = kHeader + records * sizeof(trace::Event);
   while (mapped_bytes_ < need) {
     if (mapped_bytes_ + kChunkBytes > kReserveBytes) return false;
@@ -65,8 +67,16 @@ bool EventLog::grow_to(std::uint64_t records) {
 #endif
     mapped_bytes_ += kChunkBytes;
   }
-  __atomic_store_n(&capacity_, (mapped_bytes_ - kHeader) / sizeof(trace::Event), __ATOMIC_RELEASE);
+  std::uint64_t records_mapped = (mapped_bytes_ - kHeader) / sizeof(trace::Event);
+  __atomic_store_n(&capacity_, records_mapped < max_records_ ? records_mapped : max_records_, __ATOMIC_RELEASE);
   return true;
+}
+
+void EventLog::set_cap(std::uint64_t max_records, const char* note_path, const char* note) {
+  max_records_ = max_records;
+  std::snprintf(cap_note_path_, sizeof cap_note_path_, "%s", note_path);
+  std::snprintf(cap_note_, sizeof cap_note_, "%s", note);
+  if (capacity_ > max_records_) __atomic_store_n(&capacity_, max_records_, __ATOMIC_RELEASE);
 }
 
 bool EventLog::grow_locked(std::uint64_t records) {
@@ -90,7 +100,8 @@ void* EventLog::prefault_main(void* self) {
     while (sem_wait(&log->prefault_wake_) != 0) {
     }
     for (;;) {
-      const std::uint64_t want = log->used() + log->ahead_records_;
+      std::uint64_t want = log->used() + log->ahead_records_;
+      if (want > log->max_records_) want = log->max_records_;
       // One chunk per lock hold: a writer that reaches the end waits for
       // one chunk at most, not for the whole lead.
       while (__atomic_load_n(&log->capacity_, __ATOMIC_ACQUIRE) < want) {
@@ -99,6 +110,7 @@ void* EventLog::prefault_main(void* self) {
         if (!log->grow_locked(__atomic_load_n(&log->capacity_, __ATOMIC_ACQUIRE) + 1)) return nullptr;
       }
       if (__atomic_load_n(&log->prefault_stop_, __ATOMIC_ACQUIRE)) return nullptr;
+      if (__atomic_load_n(&log->capacity_, __ATOMIC_ACQUIRE) >= log->max_records_) break;  // at the size cap
       // Writers post only at the exact mark: if they passed it while it
       // moved, nobody will; keep going.
       if (log->used() < __atomic_load_n(&log->prefault_mark_, __ATOMIC_ACQUIRE)) break;
@@ -132,6 +144,16 @@ void EventLog::stop_prefault() {
 
 // Growth, or waking the prefault helper (reserve() checked both).
 trace::Event* EventLog::reserve_slow(std::uint64_t index, std::uint64_t& seq) {
+  if (index >= max_records_) {
+    if (__atomic_exchange_n(&capped_, 1, __ATOMIC_ACQ_REL) == 0 && cap_note_path_[0] != '\0') {
+      int fd = ::open(cap_note_path_, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        (void)!::write(fd, cap_note_, std::strlen(cap_note_));
+        ::close(fd);
+      }
+    }
+    return nullptr;
+  }
   if (index >= __atomic_load_n(&capacity_, __ATOMIC_ACQUIRE)) {
     if (!grow_locked(index + 1)) return nullptr;
   } else if (index == __atomic_load_n(&prefault_mark_, __ATOMIC_RELAXED)) {
@@ -142,7 +164,8 @@ trace::Event* EventLog::reserve_slow(std::uint64_t index, std::uint64_t& seq) {
 }
 
 void EventLog::truncate_to_used() {
-  if (fd_ >= 0) (void)::ftruncate(fd_, static_cast<off_t>(kHeader + used() * sizeof(trace::Event)));
+  std::uint64_t n = used() < max_records_ ? used() : max_records_;
+  if (fd_ >= 0) (void)::ftruncate(fd_, static_cast<off_t>(kHeader + n * sizeof(trace::Event)));
 }
 
 }  // namespace scalefuzz::inject

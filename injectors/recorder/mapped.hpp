@@ -46,6 +46,11 @@ class EventLog {
   bool start_prefault(unsigned ahead_chunks);
   // Stops and joins the helper thread (before truncate_to_used()).
   void stop_prefault();
+  // Size cap: at most `max_records` records; the first reservation beyond
+  // it writes `note` (a text line) to `note_path` and fails, as do all later
+  // ones. Call before recording starts.
+  void set_cap(std::uint64_t max_records, const char* note_path, const char* note);
+  std::uint64_t cap() const { return max_records_; }
   // Single-threaded applications reserve slots without atomic instructions.
   void set_threaded(bool threaded) { threaded_ = threaded; }
   // Reserves the next slot (1-based seq = index + 1); grows the file if needed.
@@ -60,6 +65,7 @@ class EventLog {
     return reinterpret_cast<trace::Event*>(base_ + sizeof(trace::FileHeader)) + index;
   }
   std::uint64_t used() const { return __atomic_load_n(&next_, __ATOMIC_RELAXED); }
+  bool capped() const { return __atomic_load_n(&capped_, __ATOMIC_RELAXED) != 0; }
   void truncate_to_used();
 
  private:
@@ -75,6 +81,10 @@ class EventLog {
   int fd_ = -1;
   int grow_lock_ = 0;
   bool threaded_ = true;
+  std::uint64_t max_records_ = ~std::uint64_t{0};
+  int capped_ = 0;
+  char cap_note_path_[4096] = {};
+  char cap_note_[256] = {};
   // Prefault helper: woken when the writers reach prefault_mark_.
   std::uint64_t prefault_mark_ = ~std::uint64_t{0};
   std::uint64_t ahead_records_ = 0;

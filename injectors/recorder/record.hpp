@@ -22,6 +22,24 @@ struct Active {
 // features (calls, bytes_sent = `bytes_out`).
 Active begin_call(const Call& c, trace::Event proto, std::int64_t bytes_out);
 
+// Polls (Test*, Iprobe, Improbe): repeated unsuccessful polls of one thread
+// with the same key (op, call site, requests or envelope) fold into the first
+// one's record — `repeats` counts the extra calls, t_exit_ns is the last one's
+// exit — as long as nothing but such polls of that thread (up to 4 distinct
+// ones: a loop alternating MPI_Test and MPI_Iprobe) was recorded after it. Features, Markov
+// edges and the live state still count every call. Use: begin_poll, the
+// call, poll_result (before any child record), children, end_poll.
+struct Poll {
+  Active a;                         // a.ev null while folded (until poll_result)
+  trace::Event* folded = nullptr;   // the record this call folds into
+  trace::Event entry{};             // this call's record, written if it succeeds after all
+  std::uint64_t key = 0;
+};
+Poll begin_poll(const Call& c, trace::Event proto, std::uint64_t key);
+// `failed`: nothing completed / no message; flags the record kFlagTestFailed.
+void poll_result(Poll& p, bool failed, int rc, std::uint64_t t);
+void end_poll(Poll& p, int rc, std::uint64_t t);
+
 // A complete child record (kFlagChild is set here) written after its parent.
 // `t_exit` (0: now) lets the completion handlers read the clock once for the
 // children and the parent's exit.

@@ -146,6 +146,29 @@ void decide_oversubscription(State& s) {
     s.oversub_max_sleep_ns = 1000L * std::max(1, std::atoi(cap));
 }
 
+// The run's events may take SCALEFUZZ_TRACE_CAP_MB MiB in all (default
+// 2048), shared equally by the ranks (at least 1 MiB each): a hang that
+// spins in MPI calls the recorder cannot fold must not fill the disk or the
+// analysis' memory.
+void set_trace_cap(State& s, const std::string& note_path) {
+  std::uint64_t run_mib = 2048;
+  if (const char* v = std::getenv("SCALEFUZZ_TRACE_CAP_MB")) {
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(v, &end, 10);
+    if (end != v && *end == '\0' && n > 0) run_mib = n;
+    else warn("SCALEFUZZ_TRACE_CAP_MB=%s is not a positive integer; using 2048", v);
+  }
+  std::uint64_t rank_bytes = std::max<std::uint64_t>(run_mib * (1ull << 20) / static_cast<std::uint64_t>(s.size), 1ull << 20);
+  std::uint64_t records = rank_bytes / sizeof(trace::Event);
+  char note[256];
+  std::snprintf(note, sizeof note,
+                "events: size cap reached after %llu records (%llu MiB per rank: SCALEFUZZ_TRACE_CAP_MB=%llu over %d "
+                "ranks); later calls are not in the trace, the features, Markov model and live state still count them\n",
+                static_cast<unsigned long long>(records), static_cast<unsigned long long>(rank_bytes >> 20),
+                static_cast<unsigned long long>(run_mib), s.size);
+  s.events.set_cap(records, note_path.c_str(), note);
+}
+
 bool open_files(State& s, const char* dir) {
   s.ranks_dir = std::string(dir) + "/ranks";
   if (!make_dirs(s.ranks_dir)) {
@@ -170,6 +193,7 @@ bool open_files(State& s, const char* dir) {
     warn("cannot create the trace files in %s: %s; recording disabled", s.ranks_dir.c_str(), std::strerror(errno));
     return false;
   }
+  set_trace_cap(s, path("capped"));
   s.sites.file_records = static_cast<trace::CallSite*>(s.sites_file.records());
   s.sites.file_capacity = kSiteCapacity;
   s.features = static_cast<trace::SiteFeature*>(s.features_file.records());
@@ -209,6 +233,7 @@ void setup(const Call& c) {
     int depth = 8;
     if (const char* d = std::getenv("SCALEFUZZ_STACK_DEPTH")) depth = std::atoi(d);
     s->sites.init(depth);
+    if (const char* f = std::getenv("SCALEFUZZ_FOLD_POLLS")) s->fold_polls = std::strcmp(f, "0") != 0;
     s->recording = open_files(*s, dir);
     if (s->recording) {
       // Page population of the events file happens on a helper thread
@@ -311,6 +336,9 @@ SCALEFUZZ_HANDLER(finalize) {
     s.events.truncate_to_used();
     s.sites_file.truncate_to(s.sites.size());
     s.features_file.truncate_to(s.sites.size());
+    if (s.events.capped())
+      std::fprintf(stderr, "scalefuzz: rank %d: the trace reached its size cap (see %s/%d.capped)\n", s.rank,
+                   s.ranks_dir.c_str(), s.rank);
     if (s.stack_cache_mismatches != 0)
       std::fprintf(stderr,
                    "scalefuzz: rank %d: the call-site cache disagreed with a stack walk; it was switched off "

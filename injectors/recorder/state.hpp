@@ -101,6 +101,7 @@ struct State {
   bool recording = false;    // SCALEFUZZ_RUN_DIR set and files open
   bool oversubscribe = false;
   bool threaded = false;     // MPI_THREAD_MULTIPLE granted: take locks
+  bool fold_polls = true;    // SCALEFUZZ_FOLD_POLLS=0: one record per poll (record.hpp)
   std::uint64_t start_ns = 0;
   std::string ranks_dir;
   std::string exe_path;

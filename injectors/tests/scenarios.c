@@ -1,5 +1,5 @@
 /* MPI programs whose recorded traces the injector tests check. Usage:
- *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager [iterations]
+ *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll [iterations]
  * Rank 0 prints deterministic results, so output with and without the
  * injector can be compared. Compiled at -O0 so every call has its own line. */
 #include <mpi.h>
@@ -386,6 +386,44 @@ static void eager(void) {
   if (rank == 0) printf("eager checksum %ld\n", total);
 }
 
+/* Polling: rank 0 waits for a message rank 1 sends after ~300 ms, polling
+ * MPI_Test on the receive and MPI_Iprobe for a control tag in one loop, then
+ * polls MPI_Testany and MPI_Testsome alone the same way. Thousands of
+ * unsuccessful polls that the recorder folds. Rank 0 prints nothing
+ * timing-dependent. */
+static void pause_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static void poll_loops(void) {
+  int v = 0, w[2] = {0, 0};
+  if (rank == 1) {
+    for (int k = 0; k < 3; ++k) {
+      pause_ms(300);
+      int x = 40 + k;
+      MPI_Send(&x, 1, MPI_INT, 0, 5 + k, MPI_COMM_WORLD);
+    }
+  } else if (rank == 0) {
+    MPI_Request r;
+    MPI_Irecv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &r);
+    for (int done = 0; !done;) {
+      MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+      int control = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &control, MPI_STATUS_IGNORE);
+    }
+    MPI_Request rs[2];
+    MPI_Irecv(&w[0], 1, MPI_INT, 1, 6, MPI_COMM_WORLD, &rs[0]);
+    rs[1] = MPI_REQUEST_NULL;
+    for (int done = 0, i = 0; !done;) MPI_Testany(2, rs, &i, &done, MPI_STATUS_IGNORE);
+    MPI_Irecv(&w[1], 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &rs[1]);
+    int got = 0, idx[2];
+    while (got == 0) MPI_Testsome(2, rs, &got, idx, MPI_STATUSES_IGNORE);
+    printf("poll got %d %d %d\n", v, w[0], w[1]);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void barrier_a(void) { MPI_Barrier(MPI_COMM_WORLD); }
 static void barrier_b(void) { MPI_Barrier(MPI_COMM_WORLD); }
 
@@ -458,10 +496,11 @@ int main(int argc, char** argv) {
   }
   else if (strcmp(what, "truncate") == 0) truncate_recv();
   else if (strcmp(what, "eager") == 0) eager();
+  else if (strcmp(what, "poll") == 0) poll_loops();
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
   else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }

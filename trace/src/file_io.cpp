@@ -1,5 +1,6 @@
 #include "file_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -41,6 +42,63 @@ std::vector<unsigned char> read_file_bytes(const std::filesystem::path& file) {
   }
   bytes.resize(done);
   return bytes;
+}
+
+std::vector<unsigned char> read_file_prefix(const std::filesystem::path& file, std::size_t max_bytes,
+                                            std::uintmax_t& size) {
+  Fd f{::open(file.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) throw TraceError(errno_text(file, "cannot open"));
+  struct stat st{};
+  if (::fstat(f.fd, &st) != 0) throw TraceError(errno_text(file, "cannot stat"));
+  size = static_cast<std::uintmax_t>(st.st_size);
+  std::vector<unsigned char> bytes(std::min<std::size_t>(max_bytes, static_cast<std::size_t>(st.st_size)));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(f.fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw TraceError(errno_text(file, "read failed"));
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+RecordStream::RecordStream(const std::filesystem::path& file, std::size_t offset, std::size_t record_size)
+    : file_(file), record_size_(record_size) {
+  fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw TraceError(errno_text(file, "cannot open"));
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+    ::close(fd_);
+    throw TraceError(errno_text(file, "cannot seek"));
+  }
+}
+
+RecordStream::~RecordStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t RecordStream::read(void* out, std::size_t max) {
+  auto* p = static_cast<unsigned char*>(out);
+  const std::size_t want = max * record_size_;
+  std::size_t done = 0;
+  while (done < want) {
+    ssize_t n = ::read(fd_, p + done, want - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw TraceError(errno_text(file_, "read failed"));
+    }
+    if (n == 0) break;  // end of file (or it shrank while reading: keep what we got)
+    done += static_cast<std::size_t>(n);
+  }
+  std::size_t whole = done / record_size_;
+  if (done < want) {
+    tail_ = done - whole * record_size_;
+    for (std::size_t i = whole * record_size_; i < done; ++i) tail_nonzero_ = tail_nonzero_ || p[i] != 0;
+  }
+  return whole;
 }
 
 void write_file_bytes(const std::filesystem::path& file, const void* data, std::size_t size) {

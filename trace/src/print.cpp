@@ -69,6 +69,7 @@ void print_event(const Event& e, std::ostream& out) {
     out << "  status(src=" << peer_text(e.status_source) << " tag=" << tag_text(e.status_tag)
         << " bytes=" << e.status_bytes << ")";
   if (e.flags & kFlagTestFailed) out << "  not-complete";
+  if (e.repeats != 0) out << "  x" << (static_cast<std::uint64_t>(e.repeats) + 1) << " (folded polls)";
   if (e.flags & kFlagCancelled) out << "  cancelled";
   if (e.flags & kFlagSynchronous) out << "  sync";
   if (e.flags & kFlagBuffered) out << "  buffered";

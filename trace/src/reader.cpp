@@ -75,8 +75,10 @@ struct RecordFile {
 
 // Loads and validates run_dir/ranks/<rank>.<ext>. A missing file is an error
 // only when `required`; otherwise it yields an absent RecordFile and a warning.
+// With `header_only` (the events file, which read_events() streams) only the
+// header is kept in `bytes`; nrecords still counts the whole file.
 RecordFile load(const fs::path& run_dir, int rank, FileKind kind, bool required,
-                std::vector<std::string>& warnings) {
+                std::vector<std::string>& warnings, bool header_only = false) {
   const char* name = file_kind_name(kind);
   fs::path file = detail::rank_file(run_dir, rank, name);
   RecordFile out;
@@ -86,7 +88,13 @@ RecordFile load(const fs::path& run_dir, int rank, FileKind kind, bool required,
     warnings.push_back(std::string(name) + ": file missing, no data");
     return out;
   }
-  out.bytes = detail::read_file_bytes(file);
+  std::uintmax_t file_size = 0;
+  if (header_only) {
+    out.bytes = detail::read_file_prefix(file, sizeof(FileHeader), file_size);
+  } else {
+    out.bytes = detail::read_file_bytes(file);
+    file_size = out.bytes.size();
+  }
   if (out.bytes.size() < sizeof(FileHeader)) {
     // Killed between creating the file and storing the header.
     if (!all_zero(out.bytes.data(), out.bytes.size()))
@@ -100,29 +108,55 @@ RecordFile load(const fs::path& run_dir, int rank, FileKind kind, bool required,
     return out;
   }
   check_header(file, out.header, kind, rank);
-  std::size_t payload = out.bytes.size() - sizeof(FileHeader);
+  std::size_t payload = static_cast<std::size_t>(file_size) - sizeof(FileHeader);
   std::size_t rec = record_size_of(kind);
   out.nrecords = payload / rec;
   std::size_t tail = payload % rec;
   // Preallocation in page-sized chunks leaves zero tails; only nonzero partial
-  // bytes mean a record was cut.
-  if (tail != 0 && !all_zero(out.bytes.data() + out.bytes.size() - tail, tail))
+  // bytes mean a record was cut (the streamed events file checks its tail there).
+  if (!header_only && tail != 0 && !all_zero(out.bytes.data() + out.bytes.size() - tail, tail))
     warnings.push_back(std::string(name) + ": " + std::to_string(tail) + " trailing bytes ignored");
   out.present = true;
   return out;
 }
 
-void read_events(const RecordFile& f, RankTrace& rt) {
-  for (std::size_t i = 0; i < f.nrecords; ++i) {
-    Event e = f.record<Event>(i);
-    if (e.seq != i + 1) {
-      // seq 0: never written or being written (seq is stored last) -> normal end.
-      if (e.seq != 0)
-        rt.warnings.push_back("events: record " + std::to_string(i) + " has seq " + std::to_string(e.seq) +
-                              ", expected " + std::to_string(i + 1) + "; trace cut there");
-      break;
+// Streams the events file in blocks: memory is the events kept, not twice
+// the file.
+void read_events(const fs::path& run_dir, const RecordFile& f, RankTrace& rt) {
+  fs::path file = detail::rank_file(run_dir, rt.rank, "events");
+  detail::RecordStream in(file, sizeof(FileHeader), sizeof(Event));
+  rt.events.reserve(f.nrecords);
+  constexpr std::size_t kBlock = 4096;
+  std::vector<Event> block(kBlock);
+  std::size_t i = 0;
+  bool cut = false;
+  while (!cut) {
+    std::size_t n = in.read(block.data(), kBlock);
+    for (std::size_t k = 0; k < n; ++k, ++i) {
+      const Event& e = block[k];
+      if (e.seq != i + 1) {
+        // seq 0: never written or being written (seq is stored last) -> normal end.
+        if (e.seq != 0)
+          rt.warnings.push_back("events: record " + std::to_string(i) + " has seq " + std::to_string(e.seq) +
+                                ", expected " + std::to_string(i + 1) + "; trace cut there");
+        cut = true;
+        break;
+      }
+      rt.events.push_back(e);
     }
-    rt.events.push_back(e);
+    if (n < kBlock) break;
+  }
+  if (!cut && in.partial_tail_nonzero())
+    rt.warnings.push_back("events: " + std::to_string(in.tail_bytes()) + " trailing bytes ignored");
+  std::error_code ec;
+  fs::path note = detail::rank_file(run_dir, rt.rank, "capped");
+  if (fs::exists(note, ec)) {
+    rt.events_capped = true;
+    std::uintmax_t size = 0;
+    std::vector<unsigned char> bytes = detail::read_file_prefix(note, 512, size);
+    std::string text(bytes.begin(), bytes.end());
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+    rt.warnings.push_back(text.empty() ? "events: size cap reached; later calls are not in the trace" : text);
   }
   if (rt.events.empty()) return;
   // The final group: the last non-child record and the children that follow it.
@@ -323,13 +357,13 @@ void read_usage_files(const fs::path& run_dir, RankTrace& rt) {
 RankTrace read_rank_impl(const fs::path& run_dir, int rank, std::string* run_id) {
   RankTrace rt;
   rt.rank = rank;
-  RecordFile ev = load(run_dir, rank, FileKind::Events, true, rt.warnings);
+  RecordFile ev = load(run_dir, rank, FileKind::Events, true, rt.warnings, true);
   if (ev.present) {
     rt.world_size = ev.header.world_size;
     rt.pid = ev.header.pid;
     rt.start_ns = ev.header.start_ns;
     if (run_id != nullptr) *run_id = std::string(ev.header.run_id, strnlen(ev.header.run_id, sizeof ev.header.run_id));
-    read_events(ev, rt);
+    read_events(run_dir, ev, rt);
   }
   RecordFile sites = load(run_dir, rank, FileKind::CallSites, false, rt.warnings);
   if (sites.present) read_sites(sites, rt);

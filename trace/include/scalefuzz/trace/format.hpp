@@ -137,7 +137,8 @@ struct Event {
   std::int32_t rcount_arg;    // the receive-side count argument of collectives
   std::uint64_t rbuffer;      // receive buffer of collectives and Sendrecv (0 if none)
   std::uint8_t reduce_op;     // ReduceOp of reductions, kReduceNone elsewhere
-  std::uint8_t reserved2[7];
+  std::uint8_t reserved2[3];
+  std::uint32_t repeats;      // folded polls: further identical unsuccessful calls (0 = one call)
 };
 static_assert(sizeof(Event) == 128);
 
@@ -190,6 +191,19 @@ enum class ReduceOp : std::uint8_t {
 //   persistent request's peer/tag/comm/count/bytes and set kFlagPersistent;
 //   send vs. receive comes from the SendInit/RecvInit record with that id.
 // - A send's message is issued at its Send/Isend/Sendrecv/Start record.
+// - Folded polls (format 2): a top-level Test/Testany/Testsome/Testall/
+//   Iprobe/Improbe record with kFlagTestFailed and repeats = k stands for
+//   k + 1 consecutive unsuccessful calls of one thread at one call site on
+//   the same requests (recorder ids) or envelope: t_enter_ns is the first
+//   call's entry, t_exit_ns the last one's exit. Only such polls of that
+//   thread (at most 4 distinct ones, folded alike: a loop alternating
+//   MPI_Test and MPI_Iprobe is two records) were recorded between them, so
+//   the records of one polling loop interleave in time. Features, the Markov model (self-edge site -> site counted
+//   k times more) and the live state count every call.
+// - Request ids are the injector's, assigned at the post: several live
+//   requests may share one MPI handle (MPICH returns one handle for every
+//   Isend that completes at once); their completions still carry each one's
+//   own id (injectors/recorder/request_table.hpp).
 
 inline constexpr std::size_t kMaxFrames = 16;
 

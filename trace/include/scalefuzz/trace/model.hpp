@@ -88,6 +88,7 @@ struct RankTrace {
   std::optional<FatalSignal> fatal_signal;  // ranks/N.signal (format 2)
   bool exited_without_finalize = false;     // ranks/N.exit (format 2): exit()/return from main before MPI_Finalize
   std::vector<std::string> warnings;    // e.g. "events: 3 trailing bytes ignored"
+  bool events_capped = false;           // the run's trace size cap stopped recording (ranks/N.capped)
 };
 
 struct RunTrace {
