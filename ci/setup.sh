@@ -16,6 +16,7 @@ PACKAGES=(
   binutils            # addr2line: symbolizing call sites
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
+  libjs-chart.js      # Chart.js, inlined into report.html for its charts
   valgrind
 )
 

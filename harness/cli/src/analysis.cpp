@@ -9,6 +9,7 @@
 
 #include "scalefuzz/detectors/races.hpp"
 #include "scalefuzz/trace/model.hpp"
+#include "progress.hpp"
 #include "site_names.hpp"
 
 namespace scalefuzz::cli {
@@ -98,6 +99,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
       continue;
     }
 
+    report_phase("analysing " + run.spec.run_id + " (trace, localization)");
     auto localized = localize_run(run, trace, options.detectors);
     if (planned_stall(run.spec) && outcome.kind == OutcomeKind::Hang && stall_fired(run.dir))
       for (auto& f : localized) f.severity = detectors::Severity::Info;  // expected; the stall evaluation judges it
@@ -115,14 +117,17 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
 
   if (enabled("races") && !acc.race_summaries.empty()) {
     log(options, "analysis: races over " + std::to_string(acc.race_summaries.size()) + " runs");
+    report_phase("analysing: races over " + std::to_string(acc.race_summaries.size()) + " runs");
     auto report = detectors::races::detect_races(acc.race_summaries);
     auto namer = [&](const std::string& run_id, int rank, std::uint32_t site) {
       return names.name(acc.run_dirs[run_id], rank, site);
     };
     for (auto& f : detectors::races::race_findings(report, namer)) findings.push_back(std::move(f));
   }
-  if (kcca)
+  if (kcca) {
+    report_phase("analysing: kcca (training and scoring the scale model)");
     for (auto& f : kcca->finish(options.log)) findings.push_back(std::move(f));
+  }
   for (auto& f : stall.finish(options.log)) findings.push_back(std::move(f));
   return findings;
 }

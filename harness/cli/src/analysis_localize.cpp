@@ -1,5 +1,8 @@
 #include "analysis_localize.hpp"
 
+#include <cstdio>
+#include <map>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -71,6 +74,24 @@ void add_pdg(const harness::RunRecord& run, const trace::RunTrace& trace, std::v
   // SCALEFUZZ_PDG_VISIT_COUNTS=0 gives the paper's §4 analysis alone.
   const char* visits = std::getenv("SCALEFUZZ_PDG_VISIT_COUNTS");
   options.resolve_with_visit_counts = visits == nullptr || std::string_view(visits) != "0";
+  // Nodes named function:line (the application frame of the call site) with
+  // the MPI call, not by the site's hash.
+  std::map<std::uint64_t, std::string> site_names;
+  for (const auto& rt : trace.ranks)
+    for (const auto& site : rt.sites) {
+      if (site_names.count(site.stable_hash)) continue;
+      const trace::Frame* f = trace::application_frame(site);
+      if (!f && !site.symbolized.empty()) f = &site.symbolized.front();
+      if (f && !f->function.empty())
+        site_names[site.stable_hash] = f->function + " " + std::filesystem::path(f->file).filename().string() + ":" + std::to_string(f->line);
+    }
+  options.state_label = [site_names](const detectors::pdg::ProgramState& s) -> std::string {
+    if (s.is_start) return "start (before the first MPI call)";
+    if (auto it = site_names.find(s.stable_hash); it != site_names.end()) return it->second;
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "MPI call site 0x%016llx", static_cast<unsigned long long>(s.stable_hash));
+    return buf;
+  };
   auto result = detectors::pdg::analyze_progress(trace, options);
   detectors::pdg::drop_lp_groups_waiting_on_lp(result);
   for (auto& f : detectors::pdg::pdg_findings(result, run.spec.run_id)) {
@@ -80,6 +101,9 @@ void add_pdg(const harness::RunRecord& run, const trace::RunTrace& trace, std::v
       if (!loc.is_null()) {
         f.details["code"] = loc;
         f.location = loc["location"].get<std::string>();
+        // The title names the site by its hash; a reader wants the code.
+        const std::string hashed = "MPI call site " + site.value("stable_hash", std::string());
+        if (auto at = f.title.find(hashed); at != std::string::npos) f.title.replace(at, hashed.size(), f.location);
       }
     }
     out.push_back(std::move(f));

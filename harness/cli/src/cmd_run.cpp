@@ -16,6 +16,7 @@
 #include "ninja_analysis.hpp"
 #include "paths.hpp"
 #include "progress.hpp"
+#include "reproduce_plan.hpp"
 #include "run_command.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/campaign.hpp"
@@ -43,6 +44,20 @@ std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, c
     }
   }
   return runs;
+}
+
+// runs/<id>/replay.txt: the `scalefuzz exec` line that replays the run
+// (seed, noise, stall, timeout) into OUT/replay/<id>; the report shows it.
+void write_replay_command(const harness::RunSpec& r, const harness::Campaign& campaign, const fs::path& run_dir,
+                          const std::optional<fs::path>& analysis, const fs::path& out) {
+  const auto argv = replay_exec_argv(this_program(), r, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
+                                     analysis ? fs::absolute(*analysis).string() : std::string(),
+                                     fs::absolute(out / "replay" / r.run_id).string());
+  try {
+    harness::write_file_atomic(run_dir / "replay.txt", joined_for_shell(argv) + "\n");
+  } catch (const std::exception&) {
+    // The replay line is a convenience; a run is not lost without it.
+  }
 }
 
 }  // namespace
@@ -111,11 +126,13 @@ int cmd_run(const std::vector<std::string>& argv) {
               << out.string() << "\n";
 
   Progress progress(todo.size(), std::cerr);
+  launch.cancel = &g_stop;
   auto launch_one = [&](const harness::RunSpec& r) {
     harness::LaunchOptions options = launch;
     std::optional<fs::path> analysis;
     if (r.noise.mode == "application") analysis = ninja_analysis_for(*store, r);
     options.run_dir = store->prepare_run(r);
+    write_replay_command(r, campaign, options.run_dir, analysis, out);
     progress.started(r);
     harness::Outcome outcome;
     if (r.noise.mode == "application" && !analysis) {
@@ -124,7 +141,11 @@ int cmd_run(const std::vector<std::string>& argv) {
       std::cerr << "error: " << outcome.detail << "\n";
     } else {
       if (analysis) options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
-      outcome = harness::launch_local(r, options);
+      try {
+        outcome = harness::launch_local(r, options);
+      } catch (const harness::LaunchCancelled&) {
+        return;  // Ctrl-C: not stored as finished, so a resume runs it again
+      }
     }
     store->record_finished(r, outcome);
     progress.finished(r, outcome);
@@ -135,17 +156,22 @@ int cmd_run(const std::vector<std::string>& argv) {
   std::size_t split = static_cast<std::size_t>(first_app - todo.begin());
   run_parallel(split, jobs, [&](std::size_t i) { launch_one(todo[i]); }, g_stop);
   if (!g_stop) run_parallel(todo.size() - split, jobs, [&](std::size_t i) { launch_one(todo[split + i]); }, g_stop);
-  progress.done();
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {
+    progress.done();
     std::cerr << "interrupted: " << store->finished_count() << " runs are stored in " << out.string()
               << "; run the same command again to resume\n";
     return 130;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
+  // Interrupting the analysis loses nothing: the runs are stored and a
+  // rerun analyses them again.
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  progress.phase("analysing " + std::to_string(store->finished_count()) + " runs");
   analyze_store(*store, detector_set(campaign), campaign.kcca);
-  return write_reports(*store);
+  const int rc = write_reports(*store);
+  progress.done();
+  return rc;
 }
 
 }  // namespace scalefuzz::cli

@@ -1,4 +1,5 @@
 #include "finish.hpp"
+#include "progress.hpp"
 
 #include <iostream>
 
@@ -24,6 +25,7 @@ int write_reports(const harness::RunStore& store) {
   harness::ReportData data = harness::report_data_from_store(store);
   try {
     for (const auto& reporter : harness::default_reporters()) {
+      report_phase("writing " + reporter->output_path(data).filename().string());
       reporter->write(data);
       std::cout << "wrote " << reporter->output_path(data).string() << "\n";
     }
