@@ -85,6 +85,18 @@ class Browser:
                 return e
             self.events.append(e)
 
+    def wait_loaded(self, session, url, timeout=60):
+        """Until the page at `url` has finished loading (load event fired)."""
+        deadline = time.time() + timeout
+        probe = "document.readyState + ' ' + location.href"
+        while time.time() < deadline:
+            value = self.send("Runtime.evaluate", {"expression": probe, "returnByValue": True},
+                              session=session)["result"].get("value", "")
+            if value == "complete " + url:
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"{url} did not finish loading within {timeout} s")
+
     def close(self):
         try:
             self.send("Browser.close", timeout=10)
@@ -177,9 +189,10 @@ def main():
                 b.send(domain + ".enable", session=session)
             b.send("Emulation.setDeviceMetricsOverride",
                    {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=session)
-            b.send("Page.navigate", {"url": "file://" + urllib.parse.quote(report)}, session=session)
-            b.wait_event("Page.loadEventFired")
-            time.sleep(0.5)  # charts draw on load; no animation
+            url = "file://" + urllib.parse.quote(report)
+            b.send("Page.navigate", {"url": url}, session=session)
+            b.wait_loaded(session, url)
+            time.sleep(0.5)  # charts draw at the end of the page; no animation
             probe = json.loads(b.send("Runtime.evaluate", {"expression": PAGE_PROBE, "returnByValue": True},
                                       session=session)["result"]["value"])
             # What a reader sees first: the top 1280x900 of the page.

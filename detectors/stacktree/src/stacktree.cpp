@@ -20,6 +20,11 @@ bool tool_frame(const Frame& f) {
          f.function.find("scalefuzz_") == 0;
 }
 
+// The C runtime's frames above main say nothing about the program.
+bool startup_frame(const Frame& f) {
+  return f.function == "_start" || f.function.rfind("__libc_start_", 0) == 0;
+}
+
 bool mpi_call(const Frame& f) { return f.function.rfind("MPI_", 0) == 0 || f.function.rfind("PMPI_", 0) == 0; }
 
 std::string escape_dot(const std::string& s) {
@@ -88,7 +93,7 @@ std::vector<Frame> parse_eu_stack(const std::string& text) {
       out.push_back(f);
       continue;
     }
-    if (tool_frame(f)) continue;
+    if (tool_frame(f) || startup_frame(f)) continue;
     out.push_back(f);
   }
   return out;

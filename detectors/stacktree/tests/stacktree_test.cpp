@@ -30,7 +30,11 @@ std::string rank_stack(int pid, const std::string& app_fn, int app_line, const s
          "#5  0x0000555500000020 " + app_fn + "\n"
          "    /src/scenarios/ring.c:" + std::to_string(app_line) + ":7\n"
          "#6  0x0000555500000030 main\n"
-         "    /src/scenarios/ring.c:90:3\n";
+         "    /src/scenarios/ring.c:90:3\n"
+         "#7  0x00007f0000000040 __libc_start_call_main\n"
+         "    ../sysdeps/nptl/libc_start_call_main.h:58:16\n"
+         "#8  0x00007f0000000041 __libc_start_main_impl\n"
+         "#9  0x0000555500000001 _start\n";
 }
 
 TEST(ParseEuStack, KeepsTheMainThreadsApplicationFramesEndingInTheMpiCall) {

@@ -4,7 +4,10 @@
 // errors of the others.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <regex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -33,14 +36,25 @@ class ErrorList {
   // error would read; "N errors" last when there are several.
   void throw_if_any() const {
     if (messages_.empty()) return;
+    // In file order, as an editor walks them.
+    std::vector<std::string> sorted = messages_;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const std::string& a, const std::string& b) { return position(a) < position(b); });
     std::string text;
-    for (std::size_t i = 0; i < messages_.size() && i < kLimit; ++i) text += (i ? "\n" : "") + messages_[i];
+    for (std::size_t i = 0; i < sorted.size() && i < kLimit; ++i) text += (i ? "\n" : "") + sorted[i];
     if (messages_.size() > kLimit) text += "\n... and " + std::to_string(messages_.size() - kLimit) + " more";
     if (messages_.size() > 1) text += "\n(" + std::to_string(messages_.size()) + " errors)";
     throw CampaignError(text);
   }
 
  private:
+  // (line, column) of "FILE:LINE:COLUMN: message"; messages without one first.
+  static std::pair<long, long> position(const std::string& message) {
+    static const std::regex kPosition(R"(:(\d+):(\d+): )");
+    std::smatch m;
+    if (!std::regex_search(message, m, kPosition)) return {0, 0};
+    return {std::stol(m[1]), std::stol(m[2])};
+  }
   std::vector<std::string> messages_;
 };
 

@@ -165,7 +165,12 @@ std::string kcca_section(const ReportData& data) {
       warnings += "<p class=\"warn\">" + esc(f.title) + "</p>\n";
     }
     const int nprocs_of_f = d.is_object() && d.contains("nprocs") && d["nprocs"].is_number_integer() ? d["nprocs"].get<int>() : 0;
-    if (f.kind == "scale-anomaly" && d.contains("scores") && d["scores"].is_array() && !plots.count(nprocs_of_f)) {
+    const bool per_rank_scores = d.contains("scores") && d["scores"].is_array() &&
+                                 std::any_of(d["scores"].begin(), d["scores"].end(), [](const json& x) {
+                                   return x.is_object() && x.contains("rank") && x.contains("correlation") &&
+                                          x["correlation"].is_number();
+                                 });
+    if (f.kind == "scale-anomaly" && per_rank_scores && !plots.count(nprocs_of_f)) {
       plots[nprocs_of_f] = correlation_chart(f, nprocs_of_f);
       continue;
     }

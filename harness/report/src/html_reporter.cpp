@@ -77,6 +77,10 @@ std::string outcome_css() {
     css += ".o-" + t + " { color: " + fg + "; background: " + bg + "; }\n";
     css += "td.w-" + t + " { background: " + bg + "; }\n";
     css += ".counts li.o-" + t + " { border-left-color: " + fg + "; background: #fff; color: #1d2125; }\n";
+    const auto& e = html::outcome_style(std::string(s->label) + " (expected)");
+    const std::string et = css_token(std::string(s->label) + " (expected)");
+    css += ".o-" + et + " { color: " + std::string(e.fg) + "; background: " + std::string(e.bg) + "; }\n";
+    css += "td.w-" + et + " { background: " + std::string(e.bg) + "; }\n";
   }
   return css;
 }
@@ -105,6 +109,18 @@ class HtmlWriter {
       if (!d_.findings[i].run_id.empty()) findings_of_run_[d_.findings[i].run_id].push_back(i);
     for (const auto& r : d_.runs) known_runs_.insert(r.spec.run_id);
     bugs_ = html::group_into_bugs(d_);
+    for (const auto& [run_id, indices] : findings_of_run_) {
+      std::vector<const detectors::Finding*> fs;
+      for (auto i : indices) fs.push_back(&d_.findings[i]);
+      if (outcome_expected(fs)) expected_runs_.insert(run_id);
+    }
+  }
+
+  // The outcome as the matrix and the runs table show it: a failure the
+  // campaign caused on purpose reads "hang (expected)".
+  std::string display_label(const RunRecord& r) const {
+    const auto label = outcome_label(r);
+    return label != "ok" && r.finished() && expected_runs_.count(r.spec.run_id) ? label + " (expected)" : label;
   }
 
   std::string render() {
@@ -191,7 +207,7 @@ class HtmlWriter {
       if (std::find(noises.begin(), noises.end(), noise) == noises.end()) noises.push_back(noise);
       scales.insert(r.spec.nprocs);
       if (!r.spec.scale_role.empty()) roles[r.spec.nprocs].insert(r.spec.scale_role);
-      const auto label = outcome_label(r);
+      const auto label = display_label(r);
       ++cells[{r.spec.nprocs, noise}][label];
       ++row_totals[r.spec.nprocs][label];
       ++col_totals[noise][label];
@@ -346,7 +362,7 @@ class HtmlWriter {
       for (const auto& [k, v] : r.spec.params) point += " " + k + "=" + v;
       point += " · " + r.spec.noise.label();
       if (!counts.count(point)) points.push_back(point);
-      const auto label = outcome_label(r);
+      const auto label = display_label(r);
       ++counts[point][label];
       labels.insert(label);
     }
@@ -440,7 +456,7 @@ class HtmlWriter {
   }
 
   void run_row(const RunRecord& r) {
-    const auto label = outcome_label(r);
+    const auto label = display_label(r);
     const bool ok = label == "ok";
     std::string params;
     for (const auto& [k, v] : r.spec.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
@@ -504,7 +520,7 @@ class HtmlWriter {
   bool charts_drawn_ = false;
   std::map<std::string, std::vector<std::size_t>> findings_of_run_;
   std::map<std::string, DotRender> dot_cache_;
-  std::set<std::string> known_runs_;
+  std::set<std::string> known_runs_, expected_runs_;
   std::ostringstream out_;
 };
 

@@ -12,6 +12,10 @@ constexpr OutcomeStyle kStyles[] = {
 }  // namespace
 
 const OutcomeStyle& outcome_style(std::string_view label) {
+  // "hang (expected)": a failure the campaign caused on purpose (stall injection).
+  static constexpr OutcomeStyle kExpected{"expected", "#24527a", "#e8eef5", 1};
+  static constexpr std::string_view kSuffix = " (expected)";
+  if (label.size() > kSuffix.size() && label.substr(label.size() - kSuffix.size()) == kSuffix) return kExpected;
   for (const auto& s : kStyles)
     if (s.label == label) return s;
   return kStyles[std::size(kStyles) - 1];

@@ -26,7 +26,8 @@ struct Frame {
 // only the main thread (TID == PID; the tool's and MPI's helper threads are
 // dropped), and the tool's own frames removed — the preloaded injector's
 // frames (source under injectors/, or functions of the scalefuzz namespace)
-// are cut, the intercepted MPI call stays as the innermost frame (MPI_Recv),
+// are cut (and the C runtime's _start/__libc_start_* above main), the
+// intercepted MPI call stays as the innermost frame (MPI_Recv),
 // and what the MPI library does below it is left out.
 std::vector<Frame> parse_eu_stack(const std::string& text);
 
