@@ -30,9 +30,9 @@ look() {  # look NAME [browser_check ARGS...]
   fi
 }
 
-# 1. Deadlock: three ranks in a cycle of synchronous sends (np 3; np 4 adds a rank in a barrier).
+# 1. Deadlock: a cycle of synchronous sends through every rank (np 3 and 4).
 run deadlock 1 "$src/configs/scenarios/deadlock_cycle.yaml" --filter 'np>=3'
-look deadlock --kind deadlock --file-line deadlock_cycle.c: --ranks 0-2 --section bugs --section hangs --charts 1
+look deadlock --kind deadlock --file-line deadlock_cycle.c: --ranks 0-3 --section bugs --section hangs --charts 1
 
 # 2. Message race that hangs (the quickstart campaign): races and the hang it causes.
 run races 1 "$src/configs/quickstart.yaml"

@@ -96,17 +96,18 @@ std::string correlation_chart(const Finding& f, int nprocs) {
                       {"data", {{{"x", 0}, {"y", cut}}, {{"x", max_rank}, {"y", cut}}}},
                       {"borderColor", "#d62728"}, {"borderDash", {6, 4}}, {"pointRadius", 0}, {"borderWidth", 2}});
   if (!train.empty())
-    datasets.push_back({{"label", "training ranks"}, {"data", train}, {"backgroundColor", "rgba(158,202,225,0.7)"},
+    datasets.push_back({{"label", "training ranks"}, {"clip", 10}, {"data", train}, {"backgroundColor", "rgba(158,202,225,0.7)"},
                         {"pointRadius", 2.5}});
-  datasets.push_back({{"label", "test ranks on the trend"}, {"data", test_ok}, {"backgroundColor", "#08306b"},
+  datasets.push_back({{"label", "test ranks on the trend"}, {"clip", 10}, {"data", test_ok}, {"backgroundColor", "#08306b"},
                       {"pointRadius", 4}});
-  datasets.push_back({{"label", "test ranks flagged"}, {"data", test_flagged}, {"backgroundColor", "#b30000"},
+  datasets.push_back({{"label", "test ranks flagged"}, {"clip", 10}, {"data", test_flagged}, {"backgroundColor", "#b30000"},
                       {"pointRadius", 4}});
   const json config = {
       {"type", "scatter"},
       {"data", {{"datasets", datasets}}},
       {"options",
        {{"plugins", {{"legend", {{"position", "bottom"}}}}},
+        {"layout", {{"padding", {{"left", 6}, {"right", 12}, {"top", 6}}}}},
         {"scales",
          {{"x", {{"title", {{"display", true}, {"text", "rank"}}}, {"min", 0}, {"max", max_rank}}},
           {"y", {{"title", {{"display", true}, {"text", "correlation"}}}, {"min", -1}, {"max", 1}}}}}}}};

@@ -94,6 +94,7 @@ table.kcca { width: 100%; font-size: 13px; } table.kcca td.num { text-align: rig
 table.kcca td:last-child { min-width: 220px; } table.kcca td code { word-break: break-all; }
 .kcca-plots { display: flex; flex-wrap: wrap; gap: 12px; }
 div.kcca-plot { flex: 1 1 480px; min-width: 0; }
+table.kcca td:first-child code { white-space: nowrap; word-break: normal; }
 figure.kcca-plot { margin: 0; border: 1px solid var(--border); border-radius: 4px; padding: 8px; background: #fff;
                    flex: 1 1 420px; max-width: 640px; }
 figure.kcca-plot figcaption { font-weight: 600; margin-bottom: 6px; }
