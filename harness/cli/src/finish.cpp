@@ -42,7 +42,7 @@ int write_reports(const harness::RunStore& store) {
   for (const auto& f : data.findings) {
     if (f.severity == detectors::Severity::Info) continue;
     std::cout << "  [" << f.detector << "] " << f.title;
-    if (!f.location.empty()) std::cout << " at " << f.location;
+    if (!f.location.empty() && f.title.find(f.location) == std::string::npos) std::cout << " at " << f.location;
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;
