@@ -1,5 +1,7 @@
 #include "scalefuzz/detectors/stacktree.hpp"
 
+#include "scalefuzz/detectors/finding.hpp"
+
 #include <algorithm>
 #include <regex>
 #include <sstream>
@@ -99,18 +101,7 @@ std::vector<Frame> parse_eu_stack(const std::string& text) {
   return out;
 }
 
-std::string rank_set_text(const std::set<int>& ranks) {
-  std::string out;
-  auto it = ranks.begin();
-  while (it != ranks.end()) {
-    int lo = *it, hi = lo;
-    auto next = std::next(it);
-    while (next != ranks.end() && *next == hi + 1) hi = *next++;
-    out += (out.empty() ? "" : ",") + std::to_string(lo) + (hi > lo ? "-" + std::to_string(hi) : "");
-    it = next;
-  }
-  return out;
-}
+std::string rank_set_text(const std::set<int>& ranks) { return rank_ranges({ranks.begin(), ranks.end()}); }
 
 Node merge(const std::map<int, std::vector<Frame>>& stacks) {
   Node root;
