@@ -3,7 +3,7 @@
 
 #include <iostream>
 
-#include "analysis.hpp"
+#include "scalefuzz/analysis/engine.hpp"
 #include "args.hpp"
 #include "scalefuzz/harness/report.hpp"
 
@@ -11,12 +11,13 @@ namespace scalefuzz::cli {
 
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
                                               const harness::KccaSpec& kcca) {
-  AnalysisOptions options;
+  analysis::AnalysisOptions options;
   options.detectors = detectors;
   options.kcca = kcca;
   options.out_dir = store.out_dir();
   options.log = &std::cerr;
-  auto findings = analyze_runs(store.runs(), options);
+  options.phase = report_phase;  // the status line of `scalefuzz run`, if one is live
+  auto findings = analysis::analyze_runs(store.runs(), options);
   store.save_findings(findings);
   return findings;
 }
