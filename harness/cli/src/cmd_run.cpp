@@ -13,17 +13,17 @@
 #include "campaign_io.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
-#include "ninja_analysis.hpp"
 #include "paths.hpp"
-#include "progress.hpp"
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/harness/progress.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
 #include "scalefuzz/harness/run_store.hpp"
-#include "scheduler.hpp"
 
 namespace scalefuzz::cli {
 
@@ -46,19 +46,33 @@ std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, c
   return runs;
 }
 
-// runs/<id>/replay.txt: the `scalefuzz exec` line that replays the run
-// (seed, noise, stall, timeout) into OUT/replay/<id>; the report shows it.
-void write_replay_command(const harness::RunSpec& r, const harness::Campaign& campaign, const fs::path& run_dir,
-                          const std::optional<fs::path>& analysis, const fs::path& out) {
-  const auto argv = replay_exec_argv(this_program(), r, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
-                                     analysis ? fs::absolute(*analysis).string() : std::string(),
-                                     fs::absolute(out / "replay" / r.run_id).string());
-  try {
-    harness::write_file_atomic(run_dir / "replay.txt", joined_for_shell(argv) + "\n");
-  } catch (const std::exception&) {
-    // The replay line is a convenience; a run is not lost without it.
+// Leaves runs/<id>/replay.txt: the `scalefuzz exec` line that replays a
+// finished run (seed, noise, stall, timeout) into OUT/replay/<id>; the
+// report shows it with a copy button.
+class ReplayWriter : public harness::RunListener {
+ public:
+  ReplayWriter(const harness::RunStore& store, const harness::Campaign& campaign, fs::path out)
+      : store_(store), campaign_(campaign), out_(std::move(out)) {}
+  void run_started(const harness::RunSpec&) override {}
+  void run_finished(const harness::RunSpec& r, const harness::Outcome&) override {
+    std::string analysis;
+    if (r.noise.mode == noise::Mode::Application)
+      if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
+    const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
+                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string());
+    try {
+      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt", joined_for_shell(argv) + "\n");
+    } catch (const std::exception&) {
+      // The replay line is a convenience; the run is stored without it.
+    }
   }
-}
+  void end() override {}
+
+ private:
+  const harness::RunStore& store_;
+  const harness::Campaign& campaign_;
+  fs::path out_;
+};
 
 }  // namespace
 
@@ -75,7 +89,6 @@ int cmd_run(const ParsedArgs& args) {
   if (auto j = args.integer("--jobs")) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
   if (runs.empty()) throw UsageError("no run matches --filter");
-  order_for_ninja(runs);  // system-centric runs write what application-centric ones read
 
   const bool dry_run = args.has("--dry-run");
   fs::path injector;
@@ -87,16 +100,14 @@ int cmd_run(const ParsedArgs& args) {
       injector = "libscalefuzz_inject.so";
     }
   }
-  harness::LaunchOptions launch;
-  launch.mpiexec = campaign.mpiexec;
-  launch.injector_lib = injector;
-  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector);
+  launch.cancel = &g_stop;  // Ctrl-C kills the runs in flight at once
 
   if (dry_run) {
-    for (const auto& r : runs) {
-      std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
-                << display_command(r, launch) << "\n";
-    }
+    for (const auto& phase : engine::schedule_phases(runs))  // in the order they would start
+      for (const auto& r : phase)
+        std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
+                  << display_command(r, launch) << "\n";
     std::cout << "# " << runs.size() << " runs; nothing was launched (--dry-run)\n";
     return kExitOk;
   }
@@ -114,60 +125,25 @@ int cmd_run(const ParsedArgs& args) {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
 
-  std::vector<harness::RunSpec> todo;
-  for (const auto& r : runs)
-    if (!store->is_finished(r.run_id)) todo.push_back(r);
+  const std::vector<harness::RunSpec> todo = engine::unfinished_runs(*store, runs);
   if (todo.size() < runs.size())
     std::cerr << "resuming: " << runs.size() - todo.size() << " of " << runs.size() << " runs already finished in "
               << out.string() << "\n";
 
-  Progress progress(todo.size(), std::cerr);
-  launch.cancel = &g_stop;
-  auto launch_one = [&](const harness::RunSpec& r) {
-    harness::LaunchOptions options = launch;
-    std::optional<fs::path> analysis;
-    if (r.noise.mode == noise::Mode::Application) analysis = ninja_analysis_for(*store, r);
-    options.run_dir = store->prepare_run(r);
-    write_replay_command(r, campaign, options.run_dir, analysis, out);
-    progress.started(r);
-    harness::Outcome outcome;
-    if (r.noise.mode == noise::Mode::Application && !analysis) {
-      outcome.kind = harness::OutcomeKind::LaunchError;
-      outcome.detail = missing_analysis_message(r);
-      std::cerr << "error: " << outcome.detail << "\n";
-    } else {
-      if (analysis) options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
-      try {
-        outcome = harness::launch_local(r, options);
-      } catch (const harness::LaunchCancelled&) {
-        return;  // Ctrl-C: not stored as finished, so a resume runs it again
-      }
-    }
-    store->record_finished(r, outcome);
-    progress.finished(r, outcome);
-  };
-  // Two phases: every application-centric run starts after the system-centric
-  // runs it reads have finished (order_for_ninja put them last).
-  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == noise::Mode::Application; });
-  std::size_t split = static_cast<std::size_t>(first_app - todo.begin());
-  run_parallel(split, jobs, [&](std::size_t i) { launch_one(todo[i]); }, g_stop);
-  if (!g_stop) run_parallel(todo.size() - split, jobs, [&](std::size_t i) { launch_one(todo[split + i]); }, g_stop);
+  harness::ConsoleProgress progress(todo.size());
+  engine::LocalPool scheduler(jobs);
+  ReplayWriter replays(*store, campaign, out);
+  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays}, g_stop);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {
-    progress.done();
     std::cerr << "interrupted: " << store->finished_count() << " runs are stored in " << out.string()
               << "; run the same command again to resume\n";
     return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  // Interrupting the analysis loses nothing: the runs are stored and a
-  // rerun analyses them again.
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  progress.phase("analysing " + std::to_string(store->finished_count()) + " runs");
-  analyze_store(*store, detector_set(campaign), campaign.kcca);
-  const int rc = write_reports(*store);
-  progress.done();
-  return rc;
+  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
+  return write_reports(*store);
 }
 
 }  // namespace scalefuzz::cli

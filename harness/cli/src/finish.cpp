@@ -1,32 +1,16 @@
 #include "finish.hpp"
-#include "progress.hpp"
 
 #include <iostream>
 
-#include "scalefuzz/analysis/engine.hpp"
 #include "args.hpp"
 #include "scalefuzz/harness/report.hpp"
 
 namespace scalefuzz::cli {
 
-std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca) {
-  analysis::AnalysisOptions options;
-  options.detectors = detectors;
-  options.kcca = kcca;
-  options.out_dir = store.out_dir();
-  options.log = &std::cerr;
-  options.phase = report_phase;  // the status line of `scalefuzz run`, if one is live
-  auto findings = analysis::analyze_runs(store.runs(), options);
-  store.save_findings(findings);
-  return findings;
-}
-
 int write_reports(const harness::RunStore& store) {
   harness::ReportData data = harness::report_data_from_store(store);
   try {
     for (const auto& reporter : harness::default_reporters()) {
-      report_phase("writing " + reporter->output_path(data).filename().string());
       reporter->write(data);
       std::cout << "wrote " << reporter->output_path(data).string() << "\n";
     }
@@ -43,7 +27,7 @@ int write_reports(const harness::RunStore& store) {
   for (const auto& f : data.findings) {
     if (f.severity == detectors::Severity::Info) continue;
     std::cout << "  [" << f.detector << "] " << f.title;
-    if (!f.location.empty() && f.title.find(f.location) == std::string::npos) std::cout << " at " << f.location;
+    if (!f.location.empty()) std::cout << " at " << f.location;
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;

@@ -18,7 +18,8 @@ std::string joined_for_shell(const std::vector<std::string>& argv);
 // The path of this scalefuzz binary, so printed command lines run as shown.
 std::string this_program();
 
-// "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args"
+// "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args":
+// the launcher's own command (harness::launch_command) with the environment.
 std::string display_command(const harness::RunSpec& spec, const harness::LaunchOptions& options);
 
 }  // namespace scalefuzz::cli
