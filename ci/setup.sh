@@ -18,6 +18,7 @@ PACKAGES=(
   binutils            # addr2line: the baseline of bench/pdg_stall's symbolization figure
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
+  libjs-chart.js      # Chart.js, inlined into report.html for its charts
   valgrind
 )
 

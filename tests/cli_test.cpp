@@ -262,6 +262,80 @@ TEST(CliResume, SigkilledHarnessResumesToExactlyTheFullSet) {
   EXPECT_EQ(count_children_with(out / "runs", "spec.json"), 8) << "stray or duplicate run directories";
 }
 
+// Ctrl-C during a 60 s hang: the in-flight run's whole process tree is gone
+// and the harness exits 130 with the resume hint within 3 s; the resumed
+// campaign finishes the rest.
+TEST(CliInterrupt, SigintKillsTheInFlightRunAndExits130ThenResumeFinishes) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: interrupt\n"
+             "app: { command: [\"{build}/scenarios/{program}\"] }\n"
+             "scales: [3]\n"
+             "parameters: { program: [deadlock_cycle, ring] }\n"
+             "repetitions: 2\n"
+             "timeout: 60s\n"
+             "detectors: [mpipd]\n"
+             "scheduler: { type: local, jobs: 1 }\n");
+  const fs::path out = tmp.path() / "out";
+  const pid_t harness_pid = start_scalefuzz({"run", file.string(), "--out", out.string()}, tmp.path() / "first");
+  // Wait until the first deadlock run's ranks are up (their trace files exist).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline && count_children_with(out / "runs", "ranks") == 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // well inside the hang
+  ASSERT_FALSE(processes_mentioning(out.string()).empty()) << "the hung run is not running";
+
+  const auto sent = std::chrono::steady_clock::now();
+  ASSERT_EQ(kill(harness_pid, SIGINT), 0);
+  int status = 0;
+  pid_t waited = 0;
+  while ((waited = waitpid(harness_pid, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() - sent < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  if (waited == 0) kill(harness_pid, SIGKILL), waitpid(harness_pid, &status, 0);
+  ASSERT_EQ(waited, harness_pid) << "still running 10 s after SIGINT";
+  EXPECT_LT(took, 3.0) << "exit took " << took << " s after SIGINT";
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_THAT(read_file(tmp.path() / "first" / "stderr.txt"), HasSubstr("run the same command again to resume"));
+  EXPECT_TRUE(processes_mentioning(out.string()).empty()) << "processes of the interrupted run survived";
+  {
+    auto store = harness::RunStore::open_existing(out, harness::StoreAccess::ReadOnly);
+    EXPECT_FALSE(store.is_finished("np3-programdeadlock_cycle-none-r0")) << "an interrupted run was stored as finished";
+  }
+
+  // Resume the rest (the ring runs; the hangs would take their full minute).
+  const auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--filter", "program=ring"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto store = harness::RunStore::open_existing(out, harness::StoreAccess::ReadOnly);
+  EXPECT_TRUE(store.is_finished("np3-programring-none-r0"));
+  EXPECT_TRUE(store.is_finished("np3-programring-none-r1"));
+}
+
+// Five mistakes in one campaign file: all five reported by one run, each with
+// FILE:LINE:COLUMN.
+TEST(CliUsage, EveryErrorOfACampaignFileIsReportedAtOnce) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "five.yaml";
+  write_file(file,
+             "campaign: five\n"                                 // 1
+             "app: { command: [\"{build}/scenarios/ring\"] }\n"  // 2
+             "scales: [2, x]\n"                                  // 3: not a number
+             "repetition: 2\n"                                   // 4: unknown key (repetitions)
+             "timeout: 5 parsecs\n"                              // 5: bad duration
+             "detectors: [races, pgd]\n"                         // 6: unknown detector (pdg)
+             "noise:\n"                                          // 7
+             "  - { mode: sytem }\n");                           // 8: unknown noise mode
+  const auto r = run_scalefuzz({"run", file.string(), "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  for (const std::string line : {":3:", ":4:", ":5:", ":6:", ":8:"})
+    EXPECT_THAT(r.err, HasSubstr(file.string() + line)) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("(5 errors)"));
+  EXPECT_THAT(r.err, HasSubstr("did you mean 'repetitions'"));
+}
+
 TEST(CliStore, CorruptStoreIsReportedAndNeverOverwritten) {
   TempDir tmp;
   const fs::path out = tmp.path() / "out";

@@ -1,3 +1,4 @@
+#include <cmath>
 #include "scalefuzz/detectors/kcca/findings.hpp"
 
 #include <algorithm>
@@ -64,6 +65,13 @@ TestRun test_run_from_trace(const trace::RunTrace& run, const RunParams& params,
   return t;
 }
 
+// [rank, correlation] of every training rank, for the report's chart.
+nlohmann::json training_correlations(const KccaModel& model) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& t : model.training_scores) out.push_back({t.rank, std::round(t.correlation * 1e4) / 1e4});
+  return out;
+}
+
 std::vector<detectors::Finding> kcca_findings(const KccaModel& model, const std::vector<TestRun>& runs,
                                               const FindingOptions& options) {
   std::vector<detectors::Finding> out;
@@ -103,6 +111,7 @@ std::vector<detectors::Finding> kcca_findings(const KccaModel& model, const std:
                  {"threshold", model.threshold},
                  {"correlation_threshold", 1.0 - model.threshold},
                  {"scores", std::move(scores_json)},
+                 {"training_correlations", training_correlations(model)},
                  {"divergences", std::move(div_json)}};
     if (model.reference_profile.sites.empty()) f.details["localization"] = "no reference profile in the model";
     if (!divergences.empty() && divergences.front().test_frame) {

@@ -1,7 +1,6 @@
 // The timeline of paper Figure 7 as SVG: one lane per process, time order to
 // the right, the failure events and the successful events just before them.
-// Columns are the distinct entry times of the shown events (a hung run spends
-// seconds in one call, so a linear time axis would squeeze everything else).
+// Columns follow entry times across ranks; a rank's boxes never share a column.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -18,7 +17,7 @@ namespace {
 
 constexpr int kContextBefore = 3;  // successful events shown before a failure event
 constexpr std::size_t kMaxLanes = 64;
-constexpr int kLeft = 110, kTop = 60, kLane = 46, kCol = 92, kBoxW = 80, kBoxH = 24;
+constexpr int kLeft = 110, kTop = 80, kLane = 46, kCol = 92, kBoxW = 80, kBoxH = 24;
 
 std::string xml_escape(const std::string& s) {
   std::string o;
@@ -76,6 +75,27 @@ std::vector<int> lanes_of(const MpipdResult& res, int nranks, std::size_t& hidde
 
 }  // namespace
 
+std::vector<int> timeline_columns(const std::vector<TimelineEvent>& events) {
+  std::vector<std::size_t> order(events.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Time order; a rank's events keep their recorded order at equal times.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return events[a].t_enter_ns < events[b].t_enter_ns; });
+  std::vector<int> column(events.size(), 0);
+  std::map<int, int> last_of_rank;
+  int base = 0, next_base = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto& e = events[order[k]];
+    if (k > 0 && e.t_enter_ns != events[order[k - 1]].t_enter_ns) base = next_base;  // a later instant
+    int col = base;
+    if (auto it = last_of_rank.find(e.rank); it != last_of_rank.end()) col = std::max(col, it->second + 1);
+    column[order[k]] = col;
+    last_of_rank[e.rank] = col;
+    next_base = std::max(next_base, col + 1);
+  }
+  return column;
+}
+
 std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, const EventGraph& g) {
   std::size_t hidden = 0;
   const std::vector<int> lanes = lanes_of(res, g.nranks, hidden);
@@ -95,11 +115,13 @@ std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, con
     shown_set.insert({r, ev.size() - 1});
   }
   shown.assign(shown_set.begin(), shown_set.end());
-  std::vector<std::uint64_t> times;
-  for (auto& [r, i] : shown) times.push_back(run.ranks[static_cast<std::size_t>(r)].events[i].t_enter_ns);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  auto col_of = [&](std::uint64_t t) { return static_cast<int>(std::lower_bound(times.begin(), times.end(), t) - times.begin()); };
+  std::vector<TimelineEvent> boxes;
+  for (auto& [r, i] : shown) boxes.push_back({r, run.ranks[static_cast<std::size_t>(r)].events[i].t_enter_ns});
+  const std::vector<int> columns = timeline_columns(boxes);
+  std::map<std::pair<int, std::size_t>, int> column_of_event;
+  for (std::size_t k = 0; k < shown.size(); ++k) column_of_event[shown[k]] = columns[k];
+  const int n_columns = columns.empty() ? 0 : *std::max_element(columns.begin(), columns.end()) + 1;
+  auto col_at = [&](int r, std::size_t i) { return column_of_event.at({r, i}); };
   auto x_of = [&](int col) { return kLeft + col * kCol; };
   auto y_of = [&](int rank) { return kTop + lane_of[rank] * kLane; };
   std::map<int, PersistentKinds> kinds_cache;
@@ -109,7 +131,7 @@ std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, con
     return side_of(e, it->second);
   };
 
-  const int width = kLeft + static_cast<int>(times.size() + 1) * kCol + 40;
+  const int width = std::max(760, kLeft + (n_columns + 1) * kCol + 40);  // the legend needs ~760
   const int legend_y = kTop + static_cast<int>(lanes.size()) * kLane + 10;
   const int height = legend_y + 70;
   std::set<int> faulty(res.faulty.begin(), res.faulty.end());
@@ -141,11 +163,10 @@ std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, con
     const Event& e = run.ranks[static_cast<std::size_t>(r)].events[i];
     if (info.partner.rank < 0 || side(r, e) != Side::SendPost) continue;
     if (!shown_set.count({info.partner.rank, info.partner.index})) continue;
-    const Event& to = run.ranks[static_cast<std::size_t>(info.partner.rank)].events[info.partner.index];
     const bool bad = info.overflow;
     const int down = y_of(info.partner.rank) >= y_of(r) ? 1 : -1;  // end at the box edges, not centres
-    s << "<line x1=\"" << x_of(col_of(e.t_enter_ns)) + kBoxW / 2 << "\" y1=\"" << y_of(r) + down * kBoxH / 2
-      << "\" x2=\"" << x_of(col_of(to.t_enter_ns)) + kBoxW / 2 << "\" y2=\""
+    s << "<line x1=\"" << x_of(col_at(r, i)) + kBoxW / 2 << "\" y1=\"" << y_of(r) + down * kBoxH / 2
+      << "\" x2=\"" << x_of(col_at(info.partner.rank, info.partner.index)) + kBoxW / 2 << "\" y2=\""
       << y_of(info.partner.rank) - down * kBoxH / 2 << "\" stroke=\""
       << (bad ? "#d62728\" stroke-dasharray=\"5,3" : "#555") << "\" stroke-width=\"1.5\" marker-end=\"url(#"
       << (bad ? "bad" : "ok") << ")\"/>\n";
@@ -154,9 +175,8 @@ std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, con
   for (int r : lanes) {
     const FailureEvent& f = res.failure_events[static_cast<std::size_t>(r)];
     if (f.kind != FailureKind::Communication || !f.event || f.ptr < 0 || !lane_of.count(f.ptr)) continue;
-    const Event& e = run.ranks[static_cast<std::size_t>(r)].events[*f.event];
     if (g.info[static_cast<std::size_t>(r)][*f.event].overflow) continue;  // drawn as a message above
-    const int x = x_of(col_of(e.t_enter_ns)) + kBoxW / 2;
+    const int x = x_of(col_at(r, *f.event)) + kBoxW / 2;
     const int y2 = y_of(f.ptr) + (y_of(f.ptr) > y_of(r) ? -kBoxH / 2 : kBoxH / 2);
     s << "<line x1=\"" << x << "\" y1=\"" << y_of(r) << "\" x2=\"" << x + 24 << "\" y2=\"" << y2
       << "\" stroke=\"#d62728\" stroke-dasharray=\"5,3\" stroke-width=\"1.5\" marker-end=\"url(#bad)\"/>\n";
@@ -167,7 +187,7 @@ std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, con
     const EventInfo& info = g.info[static_cast<std::size_t>(r)][i];
     const FailureEvent& f = res.failure_events[static_cast<std::size_t>(r)];
     const bool failure = f.kind == FailureKind::Communication && f.event == i;
-    const int x = x_of(col_of(e.t_enter_ns)), y = y_of(r);
+    const int x = x_of(col_at(r, i)), y = y_of(r);
     s << "<g><title>" << xml_escape("rank " + std::to_string(r) + " seq " + std::to_string(e.seq) + ": " + op_label(e) +
                                     " peer " + std::to_string(e.peer) + " tag " + std::to_string(e.tag) + " bytes " +
                                     std::to_string(e.bytes) + (failure ? " \u2014 " + f.reason : ""))
@@ -182,7 +202,7 @@ std::string timeline_svg(const MpipdResult& res, const trace::RunTrace& run, con
     const FailureEvent& f = res.failure_events[static_cast<std::size_t>(r)];
     if (f.kind != FailureKind::Calculation) continue;
     const auto& ev = run.ranks[static_cast<std::size_t>(r)].events;
-    const int col = ev.empty() ? 0 : col_of(ev.back().t_enter_ns) + 1;
+    const int col = ev.empty() || !column_of_event.count({r, ev.size() - 1}) ? n_columns : col_at(r, ev.size() - 1) + 1;
     const int x = x_of(col) + 10, y = y_of(r);
     s << "<g><title>" << xml_escape("rank " + std::to_string(r) + ": " + f.reason) << "</title><path d=\"M" << x - 8 << ","
       << y - 8 << " L" << x + 8 << "," << y + 8 << " M" << x + 8 << "," << y - 8 << " L" << x - 8 << "," << y + 8

@@ -1,13 +1,40 @@
 #include "pdg_detector.hpp"
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <string_view>
 
 #include "scalefuzz/detectors/pdg.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
 
 namespace scalefuzz::detectors::pdg {
 
 namespace {
+
+// Graph nodes named "function file:line" (the application frame of the call
+// site) rather than by the site's hash.
+std::function<std::string(const ProgramState&)> state_names(const trace::RunTrace& trace) {
+  std::map<std::uint64_t, std::string> names;
+  for (const auto& rt : trace.ranks)
+    for (const auto& site : rt.sites) {
+      if (names.count(site.stable_hash)) continue;
+      const trace::Frame* f = trace::application_frame(site);
+      if (!f && !site.symbolized.empty()) f = &site.symbolized.front();
+      if (f && !f->function.empty())
+        names[site.stable_hash] =
+            f->function + " " + std::filesystem::path(f->file).filename().string() + ":" + std::to_string(f->line);
+    }
+  return [names = std::move(names)](const ProgramState& s) -> std::string {
+    if (s.is_start) return "start (before the first MPI call)";
+    if (auto it = names.find(s.stable_hash); it != names.end()) return it->second;
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "MPI call site 0x%016llx", static_cast<unsigned long long>(s.stable_hash));
+    return buf;
+  };
+}
 
 class PdgDetector : public analysis::Detector {
  public:
@@ -23,7 +50,10 @@ class PdgDetector : public analysis::Detector {
     // A recorded MPI error is the root cause (detector usage), not a hang.
     for (const auto& rt : run.trace().ranks)
       if (!rt.errors.empty()) return {};
-    auto result = analyze_progress(run.symbolized(), options_);
+    const trace::RunTrace& trace = run.symbolized();
+    PdgOptions options = options_;
+    options.state_label = state_names(trace);
+    auto result = analyze_progress(trace, options);
     drop_lp_groups_waiting_on_lp(result);
     std::vector<Finding> out;
     for (auto& f : pdg_findings(result, run.spec().run_id)) {
@@ -33,6 +63,9 @@ class PdgDetector : public analysis::Detector {
         if (!loc.is_null()) {
           f.details["code"] = loc;
           f.location = loc["location"].get<std::string>();
+          // The title names the site by its hash; a reader wants the code.
+          const std::string hashed = "MPI call site " + site.value("stable_hash", std::string());
+          if (auto at = f.title.find(hashed); at != std::string::npos) f.title.replace(at, hashed.size(), f.location);
         }
       }
       out.push_back(std::move(f));

@@ -47,7 +47,9 @@ std::string render_dot(const PdgResult& r, const PdgOptions& options) {
   o << "digraph pdg {\n"
     << "  label=\"progress-dependence graph (" << to_string(r.variant)
     << "); an edge A -> B: A waits for B; LP tasks highlighted\";\n"
-    << "  node [shape=box, fontname=\"Helvetica\"];\n";
+    << "  graph [fontname=\"Helvetica\", fontsize=12, labelloc=t, nodesep=0.7, ranksep=0.9, forcelabels=true];\n"
+    << "  node [shape=box, fontname=\"Helvetica\", fontsize=11];\n"
+    << "  edge [fontname=\"Helvetica\", fontsize=10, labelfloat=false, decorate=false];\n";
   for (std::size_t i = 0; i < r.nodes.size(); ++i) {
     const PdgNode& n = r.nodes[i];
     std::string label = "tasks " + n.ranks_text + "\n" + state_text(n.where, options);
@@ -70,7 +72,7 @@ std::string render_dot(const PdgResult& r, const PdgOptions& options) {
       }
       case EdgeKind::Undefined: o << "label=\"?\", dir=none, style=dashed, color=gray40"; break;
       case EdgeKind::PointToPoint:
-        o << "label=\"p2p x" << e.tasks << "\", style=dotted, color=blue";
+        o << "xlabel=\"p2p x" << e.tasks << "\", style=dotted, color=blue, fontcolor=blue";
         break;
     }
     o << "];\n";

@@ -100,6 +100,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
     std::vector<Finding> of_run;
     for (auto& d : enabled) {
       if (!shows(d, view)) continue;
+      if (options.phase) options.phase("analysing: " + std::string(d.info->name) + " on " + run.spec.run_id);
       try {
         for (auto& f : d.detector->observe(view)) of_run.push_back(std::move(f));
       } catch (const std::exception& e) {
@@ -111,8 +112,10 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
     stall.add(run, of_run);
     for (auto& f : of_run) findings.push_back(std::move(f));
   }
-  for (auto& d : enabled)
+  for (auto& d : enabled) {
+    if (options.phase) options.phase("analysing: " + std::string(d.info->name) + " over the campaign");
     for (auto& f : d.detector->finish()) findings.push_back(std::move(f));
+  }
   for (auto& f : stall.finish(options.log)) findings.push_back(std::move(f));
   return findings;
 }

@@ -5,8 +5,10 @@
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "error_list.hpp"
 #include "noise_schema.hpp"
 #include "sections.hpp"
 #include "template.hpp"
@@ -102,7 +104,11 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
                         const LoadOptions& options) {
   YamlReader reader(origin.string());
   const YAML::Node root = parse_yaml(reader, yaml_text);
-  auto entries = reader.map(root, "the campaign file", top_level_keys());
+  ErrorList errors;  // every section is read; all their errors are reported at once
+  std::vector<MapEntry> entries;
+  for (auto& entry : reader.free_map(root, "the campaign file"))
+    if (errors.attempt([&] { reader.check_known_key(entry, "the campaign file", top_level_keys()); }))
+      entries.push_back(std::move(entry));
 
   Campaign campaign;
   campaign.file = origin;
@@ -115,10 +121,12 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
   std::vector<TemplateSite> mpiexec_sites;
   for (const std::string required : {"campaign", "app", "scales"})
     if (std::none_of(entries.begin(), entries.end(), [&](const MapEntry& e) { return e.key == required; }))
-      reader.fail(root, "missing required key '" + required + "'");
+      errors.attempt([&] { reader.fail(root, "missing required key '" + required + "'"); });
 
-  for (const auto& entry : entries) {
+  std::set<std::string> failed_sections;
+  for (const auto& entry : entries) errors.attempt([&] {
     const std::string& key = entry.key;
+    failed_sections.insert(key);  // until it is read through
     const YAML::Node& value = entry.value;
     if (key == "campaign") {
       campaign.name = reader.non_empty_string(value, "campaign");
@@ -166,6 +174,12 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
         else campaign.stall.calls = static_cast<int>(reader.integer(knob.value, "stall.calls", 1, 100000000));
       }
     }
+    failed_sections.erase(key);
+  });
+  // Placeholders are checked against what the app and parameters sections
+  // declared; if either failed, that check would only repeat its errors.
+  if (failed_sections.count("app") || failed_sections.count("parameters") || failed_sections.count("mpiexec")) {
+    errors.throw_if_any();
   }
 
   // Placeholders can only be checked once every parameter is known.
@@ -175,20 +189,21 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     auto names = template_placeholders(site.node.Scalar());
     return std::find(names.begin(), names.end(), "build") != names.end();
   };
-  for (const auto& site : app.templates) {
+  for (const auto& site : app.templates) errors.attempt([&] {
     check_template(reader, site, allowed);
     if (campaign.build_dir.empty() && uses_build(site))
       reader.fail(site.node, site.what + " uses {build} but no build directory was given");
-  }
+  });
   const std::vector<std::string> static_names = {"build", "campaign_dir"};
   std::map<std::string, std::string> static_values = {
       {"build", campaign.build_dir.string()}, {"campaign_dir", campaign.campaign_dir.string()}};
-  for (std::size_t i = 0; i < mpiexec_sites.size(); ++i) {
+  for (std::size_t i = 0; i < mpiexec_sites.size(); ++i) errors.attempt([&] {
     check_template(reader, mpiexec_sites[i], static_names);
     if (campaign.build_dir.empty() && uses_build(mpiexec_sites[i]))
       reader.fail(mpiexec_sites[i].node, mpiexec_sites[i].what + " uses {build} but no build directory was given");
     campaign.mpiexec[i] = expand_template(campaign.mpiexec[i], static_values);
-  }
+  });
+  errors.throw_if_any();
   return campaign;
 }
 

@@ -101,17 +101,20 @@ void YamlReader::fail(const YAML::Mark& mark, const std::string& message) const 
 std::vector<MapEntry> YamlReader::map(const YAML::Node& node, const std::string& what,
                                       const std::vector<std::string>& known) const {
   auto entries = read_entries(*this, node, what);
-  for (const auto& entry : entries) {
-    if (std::find(known.begin(), known.end(), entry.key) != known.end()) continue;
-    std::string message = "unknown key " + quote(entry.key) + " in " + what;
-    std::string hint = closest_name(entry.key, known);
-    if (!hint.empty())
-      message += " (did you mean " + quote(hint) + "?)";
-    else
-      message += " (known keys: " + join(known, ", ") + ")";
-    fail(entry.key_node, message);
-  }
+  for (const auto& entry : entries) check_known_key(entry, what, known);
   return entries;
+}
+
+void YamlReader::check_known_key(const MapEntry& entry, const std::string& what,
+                                 const std::vector<std::string>& known) const {
+  if (std::find(known.begin(), known.end(), entry.key) != known.end()) return;
+  std::string message = "unknown key " + quote(entry.key) + " in " + what;
+  std::string hint = closest_name(entry.key, known);
+  if (!hint.empty())
+    message += " (did you mean " + quote(hint) + "?)";
+  else
+    message += " (known keys: " + join(known, ", ") + ")";
+  fail(entry.key_node, message);
 }
 
 std::vector<MapEntry> YamlReader::free_map(const YAML::Node& node, const std::string& what) const {

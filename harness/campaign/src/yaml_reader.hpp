@@ -32,6 +32,8 @@ class YamlReader {
   // mean" hint); duplicate keys are rejected. Entries keep file order.
   std::vector<MapEntry> map(const YAML::Node& node, const std::string& what,
                             const std::vector<std::string>& known) const;
+  // Fails unless entry.key is one of `known` (with a "did you mean" hint).
+  void check_known_key(const MapEntry& entry, const std::string& what, const std::vector<std::string>& known) const;
   // A map with free-form scalar keys (parameters, env); duplicates rejected.
   std::vector<MapEntry> free_map(const YAML::Node& node, const std::string& what) const;
   // A non-empty sequence.

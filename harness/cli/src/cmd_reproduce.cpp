@@ -64,19 +64,6 @@ bool has_race_finding(const std::vector<detectors::Finding>& findings, const std
   return false;
 }
 
-// This scalefuzz binary, so the replay line runs as printed.
-std::string this_program() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("scalefuzz") : self.string();
-}
-
-std::string joined_for_shell(const std::vector<std::string>& argv) {
-  std::string line;
-  for (const auto& w : argv) line += (line.empty() ? "" : " ") + shell_quote(w);
-  return line;
-}
-
 }  // namespace
 
 int cmd_reproduce(const ParsedArgs& args) {

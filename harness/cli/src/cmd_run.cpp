@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "finish.hpp"
 #include "paths.hpp"
+#include "reproduce_plan.hpp"
 #include "run_command.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
@@ -45,6 +46,34 @@ std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, c
   return runs;
 }
 
+// Leaves runs/<id>/replay.txt: the `scalefuzz exec` line that replays a
+// finished run (seed, noise, stall, timeout) into OUT/replay/<id>; the
+// report shows it with a copy button.
+class ReplayWriter : public harness::RunListener {
+ public:
+  ReplayWriter(const harness::RunStore& store, const harness::Campaign& campaign, fs::path out)
+      : store_(store), campaign_(campaign), out_(std::move(out)) {}
+  void run_started(const harness::RunSpec&) override {}
+  void run_finished(const harness::RunSpec& r, const harness::Outcome&) override {
+    std::string analysis;
+    if (r.noise.mode == noise::Mode::Application)
+      if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
+    const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
+                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string());
+    try {
+      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt", joined_for_shell(argv) + "\n");
+    } catch (const std::exception&) {
+      // The replay line is a convenience; the run is stored without it.
+    }
+  }
+  void end() override {}
+
+ private:
+  const harness::RunStore& store_;
+  const harness::Campaign& campaign_;
+  fs::path out_;
+};
+
 }  // namespace
 
 int cmd_run(const ParsedArgs& args) {
@@ -71,7 +100,8 @@ int cmd_run(const ParsedArgs& args) {
       injector = "libscalefuzz_inject.so";
     }
   }
-  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector);
+  harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector);
+  launch.cancel = &g_stop;  // Ctrl-C kills the runs in flight at once
 
   if (dry_run) {
     for (const auto& phase : engine::schedule_phases(runs))  // in the order they would start
@@ -102,7 +132,8 @@ int cmd_run(const ParsedArgs& args) {
 
   harness::ConsoleProgress progress(todo.size());
   engine::LocalPool scheduler(jobs);
-  engine::execute_runs(*store, todo, launch, scheduler, {&progress}, g_stop);
+  ReplayWriter replays(*store, campaign, out);
+  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays}, g_stop);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {

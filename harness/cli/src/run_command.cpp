@@ -1,8 +1,21 @@
 #include "run_command.hpp"
 
 #include <cctype>
+#include <filesystem>
 
 namespace scalefuzz::cli {
+
+std::string joined_for_shell(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& w : argv) line += (line.empty() ? "" : " ") + shell_quote(w);
+  return line;
+}
+
+std::string this_program() {
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("scalefuzz") : self.string();
+}
 
 std::string shell_quote(const std::string& word) {
   bool safe = !word.empty();

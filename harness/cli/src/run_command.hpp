@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "scalefuzz/harness/launcher.hpp"
 
@@ -10,6 +11,12 @@ namespace scalefuzz::cli {
 
 // POSIX shell single-quoting where needed.
 std::string shell_quote(const std::string& word);
+
+// The words joined with spaces, each shell-quoted where needed.
+std::string joined_for_shell(const std::vector<std::string>& argv);
+
+// The path of this scalefuzz binary, so printed command lines run as shown.
+std::string this_program();
 
 // "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args":
 // the launcher's own command (harness::launch_command) with the environment.

@@ -54,7 +54,12 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
         [&](std::size_t i) {
           const harness::RunSpec& run = phase[i];
           for (auto* l : listeners) l->run_started(run);
-          const harness::Outcome outcome = launch_and_store(store, run, launch);
+          harness::Outcome outcome;
+          try {
+            outcome = launch_and_store(store, run, launch);
+          } catch (const harness::LaunchCancelled&) {
+            return;  // Ctrl-C (launch.cancel): not stored as finished, so a resume runs it again
+          }
           for (auto* l : listeners) l->run_finished(run, outcome);
         },
         stop);

@@ -108,6 +108,8 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
   RunProcesses processes(root, kLaunchIdVar, launch_id);
   try {
     return supervise(spec, options, processes, root, started, extra, finish);
+  } catch (const LaunchCancelled&) {
+    throw;  // its processes are already gone
   } catch (...) {
     // Whatever went wrong in here, the run's processes must not outlive it.
     processes.kill_and_reap(std::chrono::seconds(5));
@@ -168,6 +170,12 @@ Outcome supervise(const RunSpec& spec, const LaunchOptions& options, RunProcesse
     auto next_scan = std::min(deadline, Clock::now() + scan_interval);
     status = waiter.wait_until(next_scan);
     if (status || Clock::now() >= deadline) break;
+    if (options.cancel && options.cancel->load()) {
+      processes.adopt_marked();
+      const auto survivors = processes.kill_and_reap(std::chrono::milliseconds(1500));
+      throw LaunchCancelled("run " + spec.run_id + " cancelled" +
+                            (survivors.empty() ? "" : "; processes survived the kill: " + join_pids(survivors)));
+    }
     processes.scan();
     scan_interval = std::min(std::chrono::milliseconds(250), scan_interval * 3 / 2);
   }

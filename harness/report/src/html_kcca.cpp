@@ -1,12 +1,14 @@
 #include "html_kcca.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "graphviz.hpp"
+#include "html_charts.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness::html {
@@ -66,6 +68,58 @@ std::string anomaly_row(const Finding& f, std::size_t finding_index) {
          "</td><td>" + where + "</td><td><code>" + esc(train) + "</code></td><td>" + esc(reason) + "</td></tr>\n";
 }
 
+// Figure 5 drawn by Chart.js: this scale's test ranks (flagged ones red), the
+// training ranks and the threshold, with a legend.
+std::string correlation_chart(const Finding& f, int nprocs) {
+  const json& d = f.details;
+  json test_ok = json::array(), test_flagged = json::array(), train = json::array();
+  std::size_t flagged = 0, total = 0;
+  int max_rank = std::max(1, nprocs - 1);
+  for (const auto& s : d["scores"]) {
+    if (!s.is_object() || !s.contains("rank") || !s.contains("correlation")) continue;
+    ++total;
+    const bool is_flagged = s.value("flagged", false);
+    flagged += is_flagged;
+    const double c = std::round(s["correlation"].get<double>() * 1e4) / 1e4;
+    (is_flagged ? test_flagged : test_ok).push_back({{"x", s["rank"]}, {"y", c}});
+  }
+  if (d.contains("training_correlations") && d["training_correlations"].is_array())
+    for (const auto& t : d["training_correlations"])
+      if (t.is_array() && t.size() == 2) {
+        train.push_back({{"x", t[0]}, {"y", t[1]}});
+        max_rank = std::max(max_rank, t[0].get<int>());
+      }
+  const double cut = d.contains("correlation_threshold") && d["correlation_threshold"].is_number()
+                         ? d["correlation_threshold"].get<double>() : 0.0;
+  json datasets = json::array();
+  datasets.push_back({{"type", "line"}, {"label", "threshold " + text::fixed3(cut)},
+                      {"data", {{{"x", 0}, {"y", cut}}, {{"x", max_rank}, {"y", cut}}}},
+                      {"borderColor", "#d62728"}, {"borderDash", {6, 4}}, {"pointRadius", 0}, {"borderWidth", 2}});
+  if (!train.empty())
+    datasets.push_back({{"label", "training ranks"}, {"clip", 10}, {"data", train}, {"backgroundColor", "rgba(158,202,225,0.7)"},
+                        {"pointRadius", 2.5}});
+  datasets.push_back({{"label", "test ranks on the trend"}, {"clip", 10}, {"data", test_ok}, {"backgroundColor", "#08306b"},
+                      {"pointRadius", 4}});
+  datasets.push_back({{"label", "test ranks flagged"}, {"clip", 10}, {"data", test_flagged}, {"backgroundColor", "#b30000"},
+                      {"pointRadius", 4}});
+  const json config = {
+      {"type", "scatter"},
+      {"data", {{"datasets", datasets}}},
+      {"options",
+       {{"plugins", {{"legend", {{"position", "bottom"}}}}},
+        {"layout", {{"padding", {{"left", 6}, {"right", 12}, {"top", 6}}}}},
+        {"scales",
+         {{"x", {{"title", {{"display", true}, {"text", "rank"}}}, {"min", 0}, {"max", max_rank}}},
+          {"y", {{"title", {{"display", true}, {"text", "correlation"}}}, {"min", -1}, {"max", 1}}}}}}}};
+  const std::string which = flagged == total ? "all " + std::to_string(total) + " ranks below the threshold"
+                                             : std::to_string(flagged) + " of " + std::to_string(total) +
+                                                   " ranks below the threshold";
+  return "<div class=\"kcca-plot\" data-nprocs=\"" + std::to_string(nprocs) + "\">" +
+         chart_figure("chart-kcca-" + std::to_string(nprocs), std::to_string(nprocs) + " ranks (" + f.run_id + "): " + which,
+                      config, 320) +
+         "</div>\n";
+}
+
 }  // namespace
 
 bool has_kcca_findings(const ReportData& data) {
@@ -111,14 +165,24 @@ std::string kcca_section(const ReportData& data) {
     } else if (f.severity != detectors::Severity::Info) {
       warnings += "<p class=\"warn\">" + esc(f.title) + "</p>\n";
     }
+    const int nprocs_of_f = d.is_object() && d.contains("nprocs") && d["nprocs"].is_number_integer() ? d["nprocs"].get<int>() : 0;
+    const bool per_rank_scores = d.contains("scores") && d["scores"].is_array() &&
+                                 std::any_of(d["scores"].begin(), d["scores"].end(), [](const json& x) {
+                                   return x.is_object() && x.contains("rank") && x.contains("correlation") &&
+                                          x["correlation"].is_number();
+                                 });
+    if (f.kind == "scale-anomaly" && per_rank_scores && !plots.count(nprocs_of_f)) {
+      plots[nprocs_of_f] = correlation_chart(f, nprocs_of_f);
+      continue;
+    }
     for (const auto& a : f.artifacts) {
       if (a.media_type != "image/svg+xml") continue;
-      const int nprocs = d.is_object() && d.contains("nprocs") && d["nprocs"].is_number_integer() ? d["nprocs"].get<int>() : 0;
+      const int nprocs = nprocs_of_f;
       const std::string svg = svg_element(a.content);
       if (svg.empty()) continue;
       plots[nprocs] += "<figure class=\"kcca-plot\" data-nprocs=\"" + std::to_string(nprocs) + "\"><figcaption>" +
                        std::to_string(nprocs) + " ranks: " +
-                       (f.kind == "scale-anomaly" ? "some ranks below the threshold" : "every rank on the trend") +
+                       (f.kind == "scale-anomaly" ? "ranks below the threshold" : "every rank on the trend") +
                        "</figcaption><div class=\"svg-wrap\">" + svg + "</div></figure>\n";
     }
   }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "graphviz.hpp"
+#include "scalefuzz/detectors/stacktree.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness::html {
@@ -35,6 +36,37 @@ void code_block(std::ostringstream& out, const nlohmann::json& details) {
   out << "</pre>\n";
 }
 
+// STAT's merged stack tree of a hung run and its equivalence classes.
+void stack_tree(std::ostringstream& out, const RunRecord& run, const std::string& dot_program,
+                std::chrono::milliseconds dot_timeout) {
+  namespace st = detectors::stacktree;
+  if (!run.outcome || run.outcome->stacks.empty()) return;
+  std::map<int, std::vector<st::Frame>> stacks;
+  for (const auto& s : run.outcome->stacks)
+    if (s.rank >= 0) {
+      auto frames = st::parse_eu_stack(s.text);
+      if (!frames.empty()) stacks[s.rank] = std::move(frames);
+    }
+  if (stacks.empty()) return;
+  const auto classes = st::equivalence_classes(stacks);
+  out << "<h4>Merged stacks at the hang</h4>\n<p class=\"muted\">The " << stacks.size()
+      << " ranks' main-thread stacks merged into one prefix tree (STAT); edges carry the ranks that pass through, "
+         "the scalefuzz injector's frames, helper threads and MPI's internals are left out. "
+      << classes.size() << " equivalence class" << (classes.size() == 1 ? "" : "es") << ".</p>\n";
+  const DotRender r = render_dot(st::to_dot(st::merge(stacks), "stacks of " + run.spec.run_id), dot_program, dot_timeout);
+  if (r.ok) out << "<div class=\"svg-wrap graph stack-tree\">" << r.svg << "</div>\n";
+  else out << "<p class=\"warn\">stack tree not rendered: " << esc(r.error) << "</p>\n";
+  out << "<table class=\"classes\"><thead><tr><th>ranks</th><th>stack (outermost first)</th></tr></thead><tbody>\n";
+  for (const auto& c : classes) {
+    std::string frames;
+    for (const auto& f : c.frames) frames += (frames.empty() ? "" : " \u2192 ") + f;
+    out << "<tr class=\"class\" data-ranks=\"" << esc(st::rank_set_text(c.ranks)) << "\"><td class=\"num\">"
+        << esc(st::rank_set_text(c.ranks)) << " <span class=\"muted\">(" << c.ranks.size() << ")</span></td><td><code>"
+        << esc(frames) << "</code></td></tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
 }  // namespace
 
 bool has_localize_findings(const ReportData& data) {
@@ -46,10 +78,16 @@ bool has_localize_findings(const ReportData& data) {
 std::string localize_section(const ReportData& data, const std::string& dot_program,
                              std::chrono::milliseconds dot_timeout) {
   std::map<std::string, std::vector<const Finding*>> by_run;  // run id order
+  std::vector<const Finding*> campaign_notes;                 // about no single run (e.g. stall accuracy)
   for (const auto& f : data.findings)
-    if (is_localize(f)) by_run[f.run_id].push_back(&f);
+    if (is_localize(f)) (f.run_id.empty() ? campaign_notes.push_back(&f) : by_run[f.run_id].push_back(&f));
+  std::map<std::string, const RunRecord*> run_of;
+  for (const auto& r : data.runs) run_of[r.spec.run_id] = &r;
   std::ostringstream out;
-  out << "<section id=\"hangs\"><h2>Hangs and crashes (" << by_run.size() << " runs localized)</h2>\n";
+  out << "<section id=\"hangs\"><h2>Hangs and crashes (" << by_run.size() << " run" << (by_run.size() == 1 ? "" : "s")
+      << " localized)</h2>\n";
+  for (const Finding* f : campaign_notes)
+    out << "<p class=\"campaign-note\"><b>campaign:</b> " << esc(f->title) << "</p>\n";
   if (by_run.empty()) out << "<p class=\"none\">No hung or crashed run was localized.</p>\n";
   for (const auto& [run_id, findings] : by_run) {
     out << "<article class=\"localized-run\" data-run=\"" << esc(run_id) << "\"><h3>" << esc(run_id) << "</h3>\n";
@@ -77,6 +115,7 @@ std::string localize_section(const ReportData& data, const std::string& dot_prog
         out << "<p class=\"warn\">" << esc(f->title) << "</p>\n";
       }
     }
+    if (auto r = run_of.find(run_id); r != run_of.end()) stack_tree(out, *r->second, dot_program, dot_timeout);
     out << "</article>\n";
   }
   out << "</section>\n";

@@ -1,6 +1,11 @@
 #include "html_races.hpp"
 
+#include <map>
+#include <set>
+
 #include <nlohmann/json.hpp>
+
+#include "html_charts.hpp"
 
 #include "text.hpp"
 
@@ -14,6 +19,48 @@ std::string field(const nlohmann::json& details, const char* key) {
   if (!details.is_object() || !details.contains(key)) return "";
   const auto& v = details.at(key);
   return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// Per noise mode: how many runs showed at least one unintended match.
+std::string exposure_chart(const ReportData& data) {
+  std::vector<std::string> noises;
+  std::map<std::string, std::size_t> runs_of, exposed_of;
+  std::map<std::string, std::string> noise_of_run;
+  for (const auto& r : data.runs) {
+    const auto n = r.spec.noise.label();
+    if (!runs_of.count(n)) noises.push_back(n);
+    ++runs_of[n];
+    noise_of_run[r.spec.run_id] = n;
+  }
+  std::set<std::string> exposed_runs;
+  for (const auto& f : data.findings)
+    if (f.detector == "races" && f.kind == "unintended-match" && exposed_runs.insert(f.run_id).second)
+      if (auto it = noise_of_run.find(f.run_id); it != noise_of_run.end()) ++exposed_of[it->second];
+  if (noises.empty()) return "";
+  nlohmann::json exposed = nlohmann::json::array(), quiet = nlohmann::json::array();
+  std::string rows;
+  for (const auto& n : noises) {
+    exposed.push_back(exposed_of[n]);
+    quiet.push_back(runs_of[n] - exposed_of[n]);
+    rows += "<tr data-noise=\"" + esc(n) + "\"><td>" + esc(n) + "</td><td class=\"num\">" +
+            std::to_string(exposed_of[n]) + " of " + std::to_string(runs_of[n]) + "</td></tr>";
+  }
+  const nlohmann::json config = {
+      {"type", "bar"},
+      {"data",
+       {{"labels", noises},
+        {"datasets",
+         {{{"label", "runs with an unintended match"}, {"data", exposed}, {"backgroundColor", "#b71c1c"}},
+          {{"label", "runs without"}, {"data", quiet}, {"backgroundColor", "#9ecae1"}}}}}},
+      {"options",
+       {{"indexAxis", "y"},
+        {"scales",
+         {{"x", {{"stacked", true}, {"ticks", {{"precision", 0}}}, {"title", {{"display", true}, {"text", "runs"}}}}},
+          {"y", {{"stacked", true}, {"title", {{"display", true}, {"text", "noise"}}}}}}}}}};
+  return chart_figure("chart-race-exposure", "Race exposure per noise mode", config,
+                      120 + 36 * static_cast<int>(noises.size())) +
+         "<table class=\"exposure\" id=\"race-exposure\"><thead><tr><th>noise</th><th>runs exposing a race</th></tr>"
+         "</thead><tbody>" + rows + "</tbody></table>\n";
 }
 
 }  // namespace
@@ -53,6 +100,7 @@ std::string races_section(const ReportData& data) {
            "<th>times in run</th><th>run</th></tr></thead>\n<tbody>\n" +
            unintended + "</tbody></table>\n";
   }
+  out += exposure_chart(data);
   if (n_orders > 0) out += "<h3>Nondeterministic matching order</h3>\n<ul class=\"orders\">\n" + orders + "</ul>\n";
   return out + "</section>\n";
 }

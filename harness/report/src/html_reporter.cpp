@@ -1,9 +1,17 @@
 #include <algorithm>
+#include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 #include "graphviz.hpp"
+#include "html_charts.hpp"
+#include "html_headline.hpp"
 #include "html_kcca.hpp"
 #include "html_localize.hpp"
 #include "html_races.hpp"
@@ -69,8 +77,29 @@ std::string outcome_css() {
     css += ".o-" + t + " { color: " + fg + "; background: " + bg + "; }\n";
     css += "td.w-" + t + " { background: " + bg + "; }\n";
     css += ".counts li.o-" + t + " { border-left-color: " + fg + "; background: #fff; color: #1d2125; }\n";
+    const auto& e = html::outcome_style(std::string(s->label) + " (expected)");
+    const std::string et = css_token(std::string(s->label) + " (expected)");
+    css += ".o-" + et + " { color: " + std::string(e.fg) + "; background: " + std::string(e.bg) + "; }\n";
+    css += "td.w-" + et + " { background: " + std::string(e.bg) + "; }\n";
   }
   return css;
+}
+
+// Numbers for reading: integers as they are, others to 4 significant digits.
+json rounded(const json& value) {
+  if (value.is_number_float()) {
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || v == 0.0) return value;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return json(std::strtod(buf, nullptr));
+  }
+  if (value.is_array() || value.is_object()) {
+    json out = value;
+    for (auto& item : out) item = rounded(item);
+    return out;
+  }
+  return value;
 }
 
 class HtmlWriter {
@@ -79,6 +108,19 @@ class HtmlWriter {
     for (std::size_t i = 0; i < d_.findings.size(); ++i)
       if (!d_.findings[i].run_id.empty()) findings_of_run_[d_.findings[i].run_id].push_back(i);
     for (const auto& r : d_.runs) known_runs_.insert(r.spec.run_id);
+    bugs_ = html::group_into_bugs(d_);
+    for (const auto& [run_id, indices] : findings_of_run_) {
+      std::vector<const detectors::Finding*> fs;
+      for (auto i : indices) fs.push_back(&d_.findings[i]);
+      if (outcome_expected(fs)) expected_runs_.insert(run_id);
+    }
+  }
+
+  // The outcome as the matrix and the runs table show it: a failure the
+  // campaign caused on purpose reads "hang (expected)".
+  std::string display_label(const RunRecord& r) const {
+    const auto label = outcome_label(r);
+    return label != "ok" && r.finished() && expected_runs_.count(r.spec.run_id) ? label + " (expected)" : label;
   }
 
   std::string render() {
@@ -88,7 +130,7 @@ class HtmlWriter {
          << "<title>scalefuzz: " << esc(d_.campaign) << "</title>\n<style>" << html::kStyleSheet << outcome_css()
          << "</style>\n</head>\n<body>\n";
     header(summary);
-    out_ << "<main>\n";
+    out_ << "<main>\n" << html::headline_section(d_, bugs_);
     matrix();
     findings();
     if (has_race_findings()) out_ << html::races_section(d_);  // html_races.cpp
@@ -96,30 +138,45 @@ class HtmlWriter {
       out_ << html::localize_section(d_, opt_.dot_program, opt_.dot_timeout);
     if (html::has_kcca_findings(d_)) out_ << html::kcca_section(d_);  // html_kcca.cpp
     runs();
-    out_ << "</main>\n</body>\n</html>\n";
+    charts_drawn_ = charts_drawn_ || out_.str().find("class=\"chart-config\"") != std::string::npos;
+    out_ << "</main>\n" << html::page_scripts(charts_drawn_ ? html::load_chartjs(opt_.chartjs) : "")
+         << "</body>\n</html>\n";
     return out_.str();
   }
 
  private:
   void header(const ReportSummary& s) {
     std::string verdict_text;
-    if (s.verdict == "clean")
+    std::size_t expected = 0;
+    for (const auto& [_, n] : s.expected_by_outcome) expected += n;
+    if (s.verdict == "clean" && expected > 0)
+      verdict_text = "no bugs: every run ended as expected (" + std::to_string(expected) + " expected " +
+                     (expected == 1 ? "failure" : "failures") + ", e.g. injected stalls)";
+    else if (s.verdict == "clean")
       verdict_text = s.findings == 0 ? "no findings, every run ok"
                                      : "every run ok, " + std::to_string(s.findings) + " informational findings";
     else if (s.verdict == "incomplete") verdict_text = std::to_string(s.unfinished) + " runs did not finish";
     else
-      verdict_text = std::to_string(s.serious_findings) + " finding" + (s.serious_findings == 1 ? "" : "s") +
+      verdict_text = std::to_string(bugs_.size()) + " bug" + (bugs_.size() == 1 ? "" : "s") + " from " +
+                     std::to_string(s.serious_findings) + " finding" + (s.serious_findings == 1 ? "" : "s") +
                      " (errors or warnings), " + std::to_string(s.failed_runs) + " run" +
-                     (s.failed_runs == 1 ? "" : "s") + " not ok";
+                     (s.failed_runs == 1 ? "" : "s") + " failed unexpectedly";
     out_ << "<header class=\"top v-" << css_token(s.verdict) << "\" id=\"top\"><div class=\"inner\">\n"
          << "<h1>scalefuzz report: " << esc(d_.campaign) << "</h1>\n"
          << "<div class=\"verdict\" id=\"verdict\" data-verdict=\"" << esc(s.verdict) << "\"><b>"
          << esc(s.verdict == "clean" ? "PASS" : s.verdict == "findings" ? "FAIL" : "INCOMPLETE") << "</b> "
          << esc(verdict_text) << "</div>\n<ul class=\"counts\" id=\"counts\">\n"
          << "<li data-count=\"runs\"><b>" << s.runs << "</b>runs</li>\n";
-    for (const auto& [label, n] : worst_first(s.by_outcome))
-      out_ << "<li class=\"o-" << css_token(label) << "\" data-count=\"" << esc(label) << "\"><b>" << n << "</b>"
-           << esc(label) << "</li>\n";
+    for (const auto& [label, n] : worst_first(s.by_outcome)) {
+      const auto e = s.expected_by_outcome.find(label);
+      const std::size_t expected_n = e == s.expected_by_outcome.end() ? 0 : e->second;
+      if (expected_n > 0)  // expected failures are not counted as failures
+        out_ << "<li class=\"expected\" data-count=\"" << esc(label) << "-expected\"><b>" << expected_n
+             << "</b>" << esc(label) << " (expected)</li>\n";
+      if (n > expected_n)
+        out_ << "<li class=\"o-" << css_token(label) << "\" data-count=\"" << esc(label) << "\"><b>"
+             << n - expected_n << "</b>" << esc(label) << "</li>\n";
+    }
     out_ << "<li data-count=\"findings\"><b>" << s.findings << "</b>findings</li>\n</ul>\n<dl class=\"meta\">\n";
     auto meta = [&](const char* name, const std::string& value) {
       if (!value.empty()) out_ << "<dt>" << name << "</dt><dd>" << esc(value) << "</dd>\n";
@@ -129,7 +186,8 @@ class HtmlWriter {
     meta("started", d_.started_at);
     meta("finished", d_.finished_at);
     meta("generated", d_.generated_at.empty() ? utc_timestamp_now() : d_.generated_at);
-    out_ << "</dl>\n<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>"
+    out_ << "</dl>\n<nav class=\"toc\"><a href=\"#bugs\">Bugs</a><a href=\"#summary\">Summary</a>"
+         << "<a href=\"#findings\">Findings</a>"
          << (has_race_findings() ? "<a href=\"#races\">Races</a>" : "")
          << (html::has_localize_findings(d_) ? "<a href=\"#hangs\">Hangs and crashes</a>" : "")
          << (html::has_kcca_findings(d_) ? "<a href=\"#scale-models\">Scale models</a>" : "")
@@ -149,7 +207,7 @@ class HtmlWriter {
       if (std::find(noises.begin(), noises.end(), noise) == noises.end()) noises.push_back(noise);
       scales.insert(r.spec.nprocs);
       if (!r.spec.scale_role.empty()) roles[r.spec.nprocs].insert(r.spec.scale_role);
-      const auto label = outcome_label(r);
+      const auto label = display_label(r);
       ++cells[{r.spec.nprocs, noise}][label];
       ++row_totals[r.spec.nprocs][label];
       ++col_totals[noise][label];
@@ -165,7 +223,9 @@ class HtmlWriter {
     }
     out_ << "<table class=\"matrix\" id=\"summary-table\">\n<thead><tr><th>ranks \\ noise</th>";
     for (const auto& n : noises) out_ << "<th data-noise=\"" << esc(n) << "\">" << esc(n) << "</th>";
-    out_ << "<th>all noise</th></tr></thead>\n<tbody>\n";
+    const bool totals_column = noises.size() > 1, totals_row = scales.size() > 1;
+    if (totals_column) out_ << "<th>all noise</th>";
+    out_ << "</tr></thead>\n<tbody>\n";
     for (int scale : scales) {
       std::string role_text;
       for (const auto& role : roles[scale]) role_text += (role_text.empty() ? "" : ", ") + role;
@@ -177,16 +237,21 @@ class HtmlWriter {
         if (it == cells.end()) out_ << "<td class=\"cell empty\" data-scale=\"" << scale << "\" data-noise=\"" << esc(n) << "\"></td>";
         else cell(it->second, std::to_string(scale), n);
       }
-      cell(row_totals[scale], std::to_string(scale), "*");
+      if (totals_column) cell(row_totals[scale], std::to_string(scale), "*");
       out_ << "</tr>\n";
     }
-    out_ << "<tr><th class=\"scale\">all scales</th>";
-    for (const auto& n : noises) cell(col_totals[n], "*", n);
-    cell(all, "*", "*");
-    out_ << "</tr>\n</tbody></table>\n<p class=\"legend\">Legend: ";
+    if (totals_row) {
+      out_ << "<tr><th class=\"scale\">all scales</th>";
+      for (const auto& n : noises) cell(col_totals[n], "*", n);
+      if (totals_column) cell(all, "*", "*");
+      out_ << "</tr>\n";
+    }
+    out_ << "</tbody></table>\n<p class=\"legend\">Legend: ";
     for (auto* s = html::outcome_styles_begin(); s != html::outcome_styles_end(); ++s)
       out_ << pill(std::string(s->label), std::string(s->label));
-    out_ << "</p>\n</section>\n";
+    out_ << "</p>\n";
+    outcome_chart();
+    out_ << "</section>\n";
   }
 
   void cell(const Counts& counts, const std::string& scale, const std::string& noise) {
@@ -231,13 +296,101 @@ class HtmlWriter {
       out_ << "<dt>ranks</dt><dd class=\"ranks\">" << esc(detectors::rank_ranges(f.ranks)) << "</dd>";
     if (!f.location.empty()) out_ << "<dt>location</dt><dd><code>" << esc(f.location) << "</code></dd>";
     out_ << "</dl>\n";
-    details(f.details);
-    for (const auto& a : f.artifacts) {
-      if (f.detector == "kcca" && a.media_type == "image/svg+xml")  // drawn once, in the scale-models section
-        out_ << "<p class=\"muted\"><a href=\"#scale-models\">correlation plot: Scale models</a></p>\n";
-      else artifact(a);
+    source_snippet(f, index);
+    const bool has_details = !(f.details.is_null() || (f.details.is_object() && f.details.empty()));
+    if (has_details || !f.artifacts.empty()) {
+      out_ << "<details class=\"finding-details\"><summary>details";
+      if (!f.artifacts.empty()) out_ << " and " << f.artifacts.size() << " attachment" << (f.artifacts.size() == 1 ? "" : "s");
+      out_ << "</summary>\n";
+      details(rounded(f.details));
+      for (const auto& a : f.artifacts) {
+        if (f.detector == "kcca" && a.media_type == "image/svg+xml")  // drawn once, in the scale-models section
+          out_ << "<p class=\"muted\"><a href=\"#scale-models\">correlation plot: Scale models</a></p>\n";
+        else artifact(a);
+      }
+      out_ << "</details>\n";
     }
     out_ << "</article>\n";
+  }
+
+  // The source lines around the finding's code location (details.code.source),
+  // the target of the headline's file:line link.
+  void source_snippet(const detectors::Finding& f, std::size_t index) {
+    out_ << "<div class=\"source\" id=\"finding-" << index + 1 << "-source\">";
+    const json& d = f.details;
+    if (d.is_object() && d.contains("code") && d["code"].is_object() && d["code"].contains("source") &&
+        d["code"]["source"].is_array()) {
+      const auto& code = d["code"];
+      out_ << "<pre class=\"source-snippet\" title=\"" << esc(code.value("file", std::string())) << "\">";
+      for (const auto& l : code["source"]) {
+        const bool current = l.value("current", false);
+        out_ << (current ? "<b>&gt; " : "  ") << l.value("line", 0) << " | " << esc(l.value("text", std::string()))
+             << (current ? "</b>" : "") << "\n";
+      }
+      out_ << "</pre>";
+    } else {
+      location_snippet(f.location);
+    }
+    out_ << "</div>\n";
+  }
+
+  // Lines around "func (file:line)" read from the file itself, for findings
+  // whose detector did not attach them.
+  void location_snippet(const std::string& location) {
+    static const std::regex kFileLine(R"re(\((/[^():]+):(\d+)\)$)re");
+    std::smatch m;
+    if (!std::regex_search(location, m, kFileLine)) return;
+    std::ifstream in(m[1].str());
+    if (!in) return;
+    const int target = std::stoi(m[2].str());
+    std::string text, line;
+    for (int n = 1; std::getline(in, line) && n <= target + 3; ++n) {
+      if (n < target - 3) continue;
+      const bool current = n == target;
+      text += (current ? "<b>&gt; " : "  ") + std::to_string(n) + " | " + esc(line) + (current ? "</b>" : "") + "\n";
+    }
+    if (!text.empty()) out_ << "<pre class=\"source-snippet\" title=\"" << esc(m[1].str()) << "\">" << text << "</pre>";
+  }
+
+  // Outcome counts per campaign point (scale × parameters × noise), stacked.
+  void outcome_chart() {
+    std::vector<std::string> points;
+    std::map<std::string, Counts> counts;
+    std::set<std::string> labels;
+    for (const auto& r : d_.runs) {
+      std::string point = std::to_string(r.spec.nprocs) + " ranks";
+      for (const auto& [k, v] : r.spec.params) point += " " + k + "=" + v;
+      point += " · " + r.spec.noise.label();
+      if (!counts.count(point)) points.push_back(point);
+      const auto label = display_label(r);
+      ++counts[point][label];
+      labels.insert(label);
+    }
+    if (points.size() < 2) return;  // the table says it all
+    json datasets = json::array();
+    for (const auto& [label, _] : worst_first([&] {
+           Counts c;
+           for (const auto& l : labels) c[l] = 1;
+           return c;
+         }())) {
+      json data = json::array();
+      for (const auto& p : points) {
+        auto it = counts[p].find(label);
+        data.push_back(it == counts[p].end() ? 0 : it->second);
+      }
+      datasets.push_back({{"label", label}, {"data", data}, {"backgroundColor", html::outcome_color(label)}});
+    }
+    std::reverse(datasets.begin(), datasets.end());  // benign at the bottom of each bar
+    json config = {{"type", "bar"},
+                   {"data", {{"labels", points}, {"datasets", datasets}}},
+                   {"options",
+                    {{"plugins", {{"legend", {{"position", "top"}}}}},
+                     {"scales",
+                      {{"x", {{"stacked", true}}},
+                       {"y", {{"stacked", true}, {"title", {{"display", true}, {"text", "runs"}}}, {"ticks", {{"precision", 0}}}}}}}}}};
+    charts_drawn_ = true;
+    out_ << html::chart_figure("chart-outcomes", "Outcomes per campaign point (ranks, parameters, noise)", config,
+                               std::min<int>(420, 200 + 8 * static_cast<int>(points.size())));
   }
 
   void details(const json& d) {
@@ -303,7 +456,7 @@ class HtmlWriter {
   }
 
   void run_row(const RunRecord& r) {
-    const auto label = outcome_label(r);
+    const auto label = display_label(r);
     const bool ok = label == "ok";
     std::string params;
     for (const auto& [k, v] : r.spec.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
@@ -324,7 +477,7 @@ class HtmlWriter {
              << "</a>";
     }
     out_ << "</td><td class=\"num\">" << (r.outcome ? esc(text::human_seconds(r.outcome->wall_seconds)) : "")
-         << "</td><td>" << evidence(r, ok) << "</td></tr>\n";
+         << "</td><td>" << html::run_file_links(d_, r) << evidence(r, ok) << "</td></tr>\n";
   }
 
   std::string evidence(const RunRecord& r, bool ok) {
@@ -363,9 +516,11 @@ class HtmlWriter {
 
   const ReportData& d_;
   const HtmlOptions& opt_;
+  std::vector<html::Bug> bugs_;
+  bool charts_drawn_ = false;
   std::map<std::string, std::vector<std::size_t>> findings_of_run_;
   std::map<std::string, DotRender> dot_cache_;
-  std::set<std::string> known_runs_;
+  std::set<std::string> known_runs_, expected_runs_;
   std::ostringstream out_;
 };
 

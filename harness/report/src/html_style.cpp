@@ -12,6 +12,10 @@ constexpr OutcomeStyle kStyles[] = {
 }  // namespace
 
 const OutcomeStyle& outcome_style(std::string_view label) {
+  // "hang (expected)": a failure the campaign caused on purpose (stall injection).
+  static constexpr OutcomeStyle kExpected{"expected", "#24527a", "#e8eef5", 1};
+  static constexpr std::string_view kSuffix = " (expected)";
+  if (label.size() > kSuffix.size() && label.substr(label.size() - kSuffix.size()) == kSuffix) return kExpected;
   for (const auto& s : kStyles)
     if (s.label == label) return s;
   return kStyles[std::size(kStyles) - 1];
@@ -89,12 +93,48 @@ p.none { color: var(--muted); font-style: italic; }
 table.kcca { width: 100%; font-size: 13px; } table.kcca td.num { text-align: right; white-space: nowrap; }
 table.kcca td:last-child { min-width: 220px; } table.kcca td code { word-break: break-all; }
 .kcca-plots { display: flex; flex-wrap: wrap; gap: 12px; }
+div.kcca-plot { flex: 1 1 480px; min-width: 0; }
+table.kcca td:first-child code { white-space: nowrap; word-break: normal; }
 figure.kcca-plot { margin: 0; border: 1px solid var(--border); border-radius: 4px; padding: 8px; background: #fff;
                    flex: 1 1 420px; max-width: 640px; }
 figure.kcca-plot figcaption { font-weight: 600; margin-bottom: 6px; }
 figure.kcca-plot svg { max-width: 100%; height: auto; }
 dl.kcca-model { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 13px; }
 dl.kcca-model dt { color: var(--muted); } dl.kcca-model dd { margin: 0; }
+.counts li.expected { border-left-color: #24527a; }
+ol.bugs { list-style: none; padding: 0; margin: 0; }
+li.bug { background: #fff; border: 1px solid var(--border); border-left: 6px solid #b71c1c; border-radius: 4px;
+         padding: 10px 14px; margin: 8px 0; }
+li.bug.sev-warning { border-left-color: #e08a00; }
+li.bug .bug-line { font-size: 16px; }
+li.bug .what { font-size: 17px; }
+li.bug .where code { font-size: 14px; }
+li.bug .bug-title { color: var(--muted); margin: 2px 0; }
+li.bug .bug-facts { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 3px 0; }
+li.bug .bug-facts > span { white-space: nowrap; }
+li.bug .bug-run { font-size: 13px; margin: 4px 0; }
+.run-files a { margin-right: 8px; font: 12px ui-monospace, "DejaVu Sans Mono", monospace; }
+td .run-files { display: block; margin-bottom: 2px; }
+.replay { display: flex; gap: 8px; align-items: flex-start; margin-top: 6px; }
+.replay code { flex: 1; min-width: 0; background: #1d2125; color: #e8eaed; padding: 6px 8px; border-radius: 4px;
+               white-space: pre-wrap; word-break: break-all; }
+button.copy { font: 12px system-ui, sans-serif; padding: 4px 10px; border: 1px solid var(--border); border-radius: 4px;
+              background: #fff; cursor: pointer; }
+figure.chart { margin: 14px 0; padding: 8px; background: #fff; border: 1px solid var(--border); border-radius: 4px; }
+figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
+.chart-box { position: relative; width: 100%; }
+.source pre { max-height: 220px; }
+details.finding-details > summary { margin: 4px 0; }
+.svg-wrap.timeline { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+.svg-wrap.timeline svg { max-width: none; height: auto; }
+.svg-wrap.graph { overflow: auto; max-width: 100%; }
+.svg-wrap.graph svg { max-width: 100%; height: auto; }
+table.runs td { overflow-wrap: anywhere; }
+table.races { width: 100%; font-size: 13px; } table.races td code { overflow-wrap: anywhere; }
+table.classes { font-size: 13px; margin: 6px 0; width: 100%; } table.classes code { overflow-wrap: anywhere; }
+.campaign-note { background: #eef3f8; border-left: 4px solid #24527a; padding: 6px 10px; }
+table.exposure { font-size: 13px; margin: 6px 0; }
+table.runs td.run code { white-space: nowrap; }
 )css";
 
 }  // namespace scalefuzz::harness::html

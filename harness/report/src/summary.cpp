@@ -22,7 +22,9 @@ ReportSummary summarize(const ReportData& data) {
       continue;
     }
     ++s.finished;
-    if (r.outcome->kind != OutcomeKind::Ok && !outcome_expected(by_run[r.spec.run_id])) ++s.failed_runs;
+    if (r.outcome->kind == OutcomeKind::Ok) continue;
+    if (outcome_expected(by_run[r.spec.run_id])) ++s.expected_by_outcome[outcome_label(r)];
+    else ++s.failed_runs;
   }
   s.findings = data.findings.size();
   for (const auto& f : data.findings) {

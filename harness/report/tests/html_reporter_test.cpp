@@ -62,8 +62,26 @@ TEST(HtmlReporter, EscapesEverythingAndLoadsNothingExternal) {
   EXPECT_NE(html.find("&lt;b&gt;x &amp; &quot;y&quot; &#39;z&#39;&lt;/b&gt;"), std::string::npos);
   EXPECT_NE(html.find("MPI_Ssend (&lt;&amp;&gt; &quot;dst&quot;)"), std::string::npos) << "stacks are shown, escaped";
   EXPECT_NE(html.find("warning: &lt;unexpected&gt; &amp; odd"), std::string::npos) << "stderr tail is shown";
-  for (const char* forbidden : {"<script", "<link", " src=", "@import", "url(", "<iframe"})
+  // Scripts are inline (Chart.js, the copy buttons); nothing is fetched.
+  for (const char* forbidden : {"<script src", "<link", " src=", "@import", "url(", "<iframe"})
     EXPECT_EQ(html.find(forbidden), std::string::npos) << forbidden;
+}
+
+TEST(HtmlReporter, OpensWithOneHeadlinePerBugAndInlinesChartJs) {
+  testing::TempDir tmp;
+  const auto html = HtmlReporter().render(testing::make_report_data(tmp.path()));
+  const auto bugs = html.find("<section id=\"bugs\">");
+  ASSERT_NE(bugs, std::string::npos);
+  EXPECT_LT(bugs, html.find("<section id=\"summary\">")) << "the bugs come first";
+  EXPECT_NE(html.find("<li class=\"bug sev-", bugs), std::string::npos);
+  EXPECT_NE(html.find("class=\"chart-config\""), std::string::npos) << "the outcome chart";
+  if (std::filesystem::exists(HtmlOptions().chartjs))
+    EXPECT_NE(html.find("Chart.js v"), std::string::npos) << "Chart.js is inlined";
+  HtmlOptions without;
+  without.chartjs = tmp.path() / "no-chart.js";
+  const auto plain = HtmlReporter(without).render(testing::make_report_data(tmp.path()));
+  EXPECT_EQ(plain.find("Chart.js v"), std::string::npos);
+  EXPECT_NE(plain.find("Chart.js was not available"), std::string::npos) << "the charts say why they are missing";
 }
 
 TEST(HtmlReporter, EmptyCampaignStillRenders) {

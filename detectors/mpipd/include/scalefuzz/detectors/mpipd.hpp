@@ -147,6 +147,18 @@ MpipdResult localize_failure(const trace::RunTrace& run, const MpipdInput& input
 // them; matched messages as arrows, failed communications dashed red; legend.
 std::string timeline_svg(const MpipdResult& result, const trace::RunTrace& run, const EventGraph& graph);
 
+// One event box of the timeline: its lane (rank) and its entry time.
+struct TimelineEvent {
+  int rank = 0;
+  std::uint64_t t_enter_ns = 0;
+};
+// The column of every event box, in input order (events of one rank given
+// in their recorded order). Columns follow time across ranks, and a rank's
+// events take strictly increasing columns, so two events entered at the same
+// instant (the send and receive halves of MPI_Sendrecv) sit side by side
+// instead of on top of each other.
+std::vector<int> timeline_columns(const std::vector<TimelineEvent>& events);
+
 // One finding (kind = situation name) with the faulty ranks, failure events
 // in details and the timeline as an "mpipd-timeline" image/svg+xml artifact.
 // Empty when the situation is None.

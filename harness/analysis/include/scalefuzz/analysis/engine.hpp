@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <set>
 #include <string>
@@ -21,6 +22,9 @@ struct AnalysisOptions {
   std::filesystem::path out_dir;    // campaign output (models are stored here)
   harness::KccaSpec kcca;           // the campaign's kcca: section
   std::ostream* log = nullptr;      // progress notes; nullptr = quiet
+  // Told what the engine does now ("mpipd on <run id>", "kcca: campaign-wide
+  // analysis"), for a status line; empty = nobody listens.
+  std::function<void(const std::string&)> phase;
 };
 
 // Findings for the finished runs in `runs`: one "outcome" finding per run

@@ -6,10 +6,12 @@
 // call); every run only waits for, kills and reaps processes it owns.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,16 @@ struct LaunchOptions {
   bool stack_source_lines = true;
   // eu-stack processes run at once at a timeout.
   int stack_parallelism = 4;
+  // When set and it becomes true (Ctrl-C), the run's whole process tree is
+  // killed within ~0.3 s and launch_local throws LaunchCancelled; no
+  // outcome is written, so a resumed campaign runs it again.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// Thrown by launch_local after a cancelled run's processes are gone.
+class LaunchCancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // What the preloaded injector reads, in this order: SCALEFUZZ_NOISE_MODE, the

@@ -36,6 +36,9 @@ struct ReportSummary {
   std::size_t runs = 0, finished = 0, unfinished = 0;
   std::map<std::string, std::size_t> by_outcome;   // "ok", "hang", ... ("unfinished" too)
   std::size_t failed_runs = 0;                     // finished, not ok and not expected to fail
+  // Finished runs whose bad outcome was expected (the hang of an injected
+  // stall), by outcome label; also counted in by_outcome.
+  std::map<std::string, std::size_t> expected_by_outcome;
   std::size_t findings = 0;
   std::size_t serious_findings = 0;                // severity warning or error
   std::map<std::string, std::size_t> findings_by_detector;
@@ -107,10 +110,14 @@ class JunitReporter : public Reporter {
 struct HtmlOptions {
   std::string dot_program = "dot";                 // Graphviz; missing -> the source is shown
   std::chrono::milliseconds dot_timeout{20000};
+  // Chart.js (Debian's libjs-chart.js), inlined so the report works offline;
+  // missing -> the charts are replaced by their tables.
+  std::filesystem::path chartjs = "/usr/share/javascript/chart.js/chart.min.js";
   std::size_t tail_lines = 40;                     // of stderr/stdout per run
 };
 
-// OUT/report.html, self-contained (inline CSS and SVG, no scripts).
+// OUT/report.html, self-contained and offline: inline CSS, SVG and scripts
+// (Chart.js inlined, the copy buttons).
 class HtmlReporter : public Reporter {
  public:
   explicit HtmlReporter(HtmlOptions options = {}, std::filesystem::path file = {})
