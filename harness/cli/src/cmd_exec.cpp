@@ -126,7 +126,6 @@ int cmd_exec(const ParsedArgs& args) {
 
   harness::become_subreaper();
   harness::Outcome outcome = harness::launch_local(spec, options);
-  harness::write_outcome(options.run_dir, outcome);
 
   std::cout << "outcome: " << harness::to_string(outcome.kind);
   if (!outcome.detail.empty()) std::cout << " (" << outcome.detail << ")";
