@@ -148,5 +148,46 @@ TEST(CliExitCodes, InterruptedRunExits130) {
   EXPECT_THAT(read_file(tmp.path() / "log" / "stderr.txt"), HasSubstr("run the same command again to resume"));
 }
 
+// Issue 19 defect 9: exit codes that disagreed with the README.
+TEST(IssueDefect9, UnusableOutIsAnInfrastructureFailureExitThree) {
+  TempDir tmp;
+  write_file(tmp.path() / "a-file", "x");
+  for (const fs::path& out : {tmp.path() / "a-file", tmp.path() / "a-file" / "sub", tmp.path() / std::string(300, 'x')}) {
+    const auto r = run_scalefuzz({"run", ring_campaign(), "--out", out.string(), "--filter", "np=2,rep=0,noise=none,count=16"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("cannot create output directory"));
+  }
+  const auto r = run_scalefuzz({"exec", "--out", (tmp.path() / "a-file" / "run").string(), "--", "mpiexec", "-n", "2",
+                                ring_program()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, Not(HasSubstr("internal error")));
+}
+
+TEST(IssueDefect9, CorruptOutcomeJsonIsUnreadableInputExitTwo) {
+  TempDir tmp;
+  const fs::path run = tmp.path() / "run";
+  fs::create_directories(run / "ranks");
+  write_file(run / "outcome.json", "{\"format\": \"scalefuzz-outcome\", \"kind\": 7");
+  const auto r = run_scalefuzz({"analyze", run.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("outcome.json"));
+  EXPECT_THAT(r.err, Not(HasSubstr("internal error")));
+}
+
+TEST(IssueDefect9, NegativeExecSeedIsRefusedLikeTheCampaignsSeed) {
+  const auto r = run_scalefuzz({"exec", "--seed", "-1", "--", "mpiexec", "-n", "2", ring_program()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--seed"));
+}
+
+TEST(IssueDefect9, SlurmSchedulerRefusalNamesLineAndColumn) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "s.yaml";
+  write_file(file, "campaign: s\napp: {command: [a]}\nscales: [2]\nscheduler: {type: slurm, partition: debug, time: \"10\"}\n");
+  const auto r = run_scalefuzz({"run", file.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(file.string() + ":4:19: scheduler type 'slurm'"));
+}
+
 }  // namespace
 }  // namespace scalefuzz::e2e

@@ -122,7 +122,9 @@ int cmd_exec(const ParsedArgs& args) {
     throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");
   if (fs::exists(options.run_dir / "ranks")) fs::remove_all(options.run_dir / "ranks");  // a fresh recording
   if (fs::exists(options.run_dir / "ninja")) fs::remove_all(options.run_dir / "ninja");
-  fs::create_directories(options.run_dir);
+  std::error_code ec;
+  fs::create_directories(options.run_dir, ec);
+  if (ec) throw InfraError(options.run_dir.string() + ": cannot create the run directory: " + ec.message());
 
   harness::become_subreaper();
   harness::Outcome outcome = harness::launch_local(spec, options);

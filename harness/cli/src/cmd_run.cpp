@@ -53,7 +53,8 @@ int cmd_run(const ParsedArgs& args) {
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
   harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
   if (campaign.scheduler.type != "local")
-    throw UsageError(campaign_file.string() + ": scheduler type '" + campaign.scheduler.type +
+    throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
+                     ": scheduler type '" + campaign.scheduler.type +
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
   check_kcca_model(campaign);
   int jobs = campaign.scheduler.jobs;

@@ -32,7 +32,12 @@ StoredAnalysis stored_analysis(const harness::RunStore& store) {
 
 // A single run directory (ranks/ + outcome.json) outside any store.
 int analyze_single_run(const fs::path& dir) {
-  auto outcome = harness::read_outcome(dir);
+  std::optional<harness::Outcome> outcome;
+  try {
+    outcome = harness::read_outcome(dir);
+  } catch (const std::exception& e) {  // unreadable input, like a corrupt rank file: exit 2
+    throw UsageError(e.what());
+  }
   harness::RunRecord record;
   record.dir = dir;
   record.spec.run_id = dir.filename().string();
