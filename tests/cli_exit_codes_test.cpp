@@ -189,5 +189,33 @@ TEST(IssueDefect9, SlurmSchedulerRefusalNamesLineAndColumn) {
   EXPECT_THAT(r.err, HasSubstr(file.string() + ":4:19: scheduler type 'slurm'"));
 }
 
+// Issue 19 defect 10: bytes from input never reach the terminal raw.
+bool has_raw_control_bytes(const std::string& text) {
+  for (unsigned char c : text)
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c == 0xFF) return true;
+  return false;
+}
+
+TEST(IssueDefect10, ControlBytesFromTheCampaignAreEscapedInDryRunAndErrors) {
+  TempDir tmp;
+  const fs::path dry = tmp.path() / "esc.yaml";
+  write_file(dry, "campaign: esc\napp: {command: [a, \"{p}\"]}\nscales: [2]\nparameters: {p: [\"\\e]0;pwned\\a\\e[31mred\"]}\n");
+  auto r = run_scalefuzz({"run", dry.string(), "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(has_raw_control_bytes(r.out)) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("\\x1B]0;pwned\\x07\\x1B[31mred"));
+
+  const fs::path bad = tmp.path() / "bin.yaml";
+  write_file(bad, std::string("campaign: b\napp: {command: [a]}\nscales: [2]\nbogus\x1b[31m\x07\xff: 1\n"));
+  r = run_scalefuzz({"run", bad.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(has_raw_control_bytes(r.err)) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("unknown key 'bogus\\x1B[31m\\x07\\xFF'"));
+
+  r = run_scalefuzz({"run\x1b]0;x\x07"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(has_raw_control_bytes(r.err)) << r.err;
+}
+
 }  // namespace
 }  // namespace scalefuzz::e2e

@@ -13,6 +13,7 @@
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/trace/model.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -130,7 +131,7 @@ int cmd_exec(const ParsedArgs& args) {
   harness::Outcome outcome = harness::launch_local(spec, options);
 
   std::cout << "outcome: " << harness::to_string(outcome.kind);
-  if (!outcome.detail.empty()) std::cout << " (" << outcome.detail << ")";
+  if (!outcome.detail.empty()) std::cout << " (" << terminal_safe(outcome.detail) << ")";
   std::cout << ", " << outcome.wall_seconds << " s\n";
   if (!args.has("--no-record")) {
     try {
@@ -154,7 +155,7 @@ int cmd_exec(const ParsedArgs& args) {
               << spec.env["SCALEFUZZ_STALL_CALL"]
               << (fs::exists(options.run_dir / "stall") ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
-  std::cout << "replay: " << display_command(spec, options) << "\n";
+  std::cout << "replay: " << terminal_safe(display_command(spec, options)) << "\n";
   switch (outcome.kind) {
     case harness::OutcomeKind::Ok: return kExitOk;
     case harness::OutcomeKind::LaunchError: throw InfraError(outcome.detail);

@@ -23,6 +23,7 @@
 #include "scalefuzz/harness/run_filter.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 #include "scheduler.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -81,7 +82,7 @@ int cmd_run(const ParsedArgs& args) {
   if (dry_run) {
     for (const auto& r : runs) {
       std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
-                << display_command(r, launch) << "\n";
+                << terminal_safe(display_command(r, launch)) << "\n";  // parameter values may hold control bytes
     }
     std::cout << "# " << runs.size() << " runs; nothing was launched (--dry-run)\n";
     return kExitOk;

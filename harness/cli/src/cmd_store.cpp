@@ -11,6 +11,7 @@
 #include "paths.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_store.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -50,10 +51,10 @@ int analyze_single_run(const fs::path& dir) {
   std::size_t serious = 0;
   for (const auto& f : findings) {
     if (f.severity != detectors::Severity::Info) ++serious;
-    std::cout << "[" << f.detector << "] " << f.title << "\n";
-    if (!f.location.empty()) std::cout << "    at " << f.location << "\n";
+    std::cout << "[" << f.detector << "] " << terminal_safe(f.title) << "\n";
+    if (!f.location.empty()) std::cout << "    at " << terminal_safe(f.location) << "\n";
     if (!f.ranks.empty()) std::cout << "    ranks " << detectors::rank_ranges(f.ranks) << "\n";
-    std::cout << describe_localization(f);
+    std::cout << terminal_safe(describe_localization(f));
   }
   if (findings.empty()) std::cout << "no findings\n";
   return serious ? kExitFindings : kExitOk;
