@@ -18,6 +18,7 @@ PACKAGES=(
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
   valgrind
+  clang libfuzzer-14-dev   # tests/fuzz: libFuzzer targets (built only when both are present)
 )
 
 missing=()

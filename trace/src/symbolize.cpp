@@ -140,9 +140,10 @@ std::vector<ModuleSegment> read_modules(const fs::path& file, std::size_t* bad_l
   if (!in) throw TraceError(file.string() + ": cannot open modules file");
   // Bounded: a modules file that never ends (a link to /dev/zero) must not
   // fill memory. Real ones hold one short line per mapped segment.
-  std::string text(kMaxModulesFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::string text;
+  char chunk[65536];
+  while (text.size() <= kMaxModulesFileBytes && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
   const bool cut = text.size() > kMaxModulesFileBytes;
   if (cut) text.resize(kMaxModulesFileBytes);
   if (truncated) *truncated = cut;

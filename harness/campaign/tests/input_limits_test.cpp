@@ -9,6 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include "test_support.hpp"
@@ -106,6 +110,27 @@ TEST(IssueDefect3, NeverEndingCampaignFileIsRefusedBySize) {
   } catch (const CampaignError& e) {
     EXPECT_NE(std::string(e.what()).find("more than a campaign file's limit"), std::string::npos) << e.what();
   }
+}
+
+// Every input that ever failed the campaign fuzzer (tests/fuzz/regressions/
+// campaign) loads, or is rejected with file:line:column, within the limits —
+// also in builds without clang, where the fuzzer itself is not built.
+TEST(FuzzRegressions, EveryKeptInputLoadsOrIsRejectedWithLineAndColumn) {
+  const std::filesystem::path dir = SCALEFUZZ_FUZZ_REGRESSIONS;
+  int replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const BoundedLoad r = load_bounded(text.str());
+    ++replayed;
+    ASSERT_TRUE(r.finished) << entry.path() << " hung or blew the memory limit";
+    if (r.exit_code == 0) continue;
+    EXPECT_EQ(r.exit_code, 2) << entry.path() << ": " << r.message;
+    EXPECT_TRUE(std::regex_search(r.message, std::regex(R"(^/campaigns/inline\.yaml:[0-9]+:[0-9]+: )")))
+        << entry.path() << ": " << r.message;
+  }
+  EXPECT_GE(replayed, 4);
 }
 
 }  // namespace
