@@ -20,6 +20,7 @@ PACKAGES=(
   chromium            # headless browser test of report.html
   libjs-chart.js      # Chart.js, inlined into report.html for its charts
   valgrind
+  clang libfuzzer-14-dev   # tests/fuzz: libFuzzer targets (built only when both are present)
 )
 
 missing=()

@@ -170,5 +170,74 @@ TEST(CliExitCodes, InterruptedRunExits130) {
   EXPECT_THAT(read_file(tmp.path() / "log" / "stderr.txt"), HasSubstr("run the same command again to resume"));
 }
 
+// Issue 19 defect 9: exit codes that disagreed with the README.
+TEST(IssueDefect9, UnusableOutIsAnInfrastructureFailureExitThree) {
+  TempDir tmp;
+  write_file(tmp.path() / "a-file", "x");
+  for (const fs::path& out : {tmp.path() / "a-file", tmp.path() / "a-file" / "sub", tmp.path() / std::string(300, 'x')}) {
+    const auto r = run_scalefuzz({"run", ring_campaign(), "--out", out.string(), "--filter", "np=2,rep=0,noise=none,count=16"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("cannot create output directory"));
+  }
+  const auto r = run_scalefuzz({"exec", "--out", (tmp.path() / "a-file" / "run").string(), "--", "mpiexec", "-n", "2",
+                                ring_program()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, Not(HasSubstr("internal error")));
+}
+
+TEST(IssueDefect9, CorruptOutcomeJsonIsUnreadableInputExitTwo) {
+  TempDir tmp;
+  const fs::path run = tmp.path() / "run";
+  fs::create_directories(run / "ranks");
+  write_file(run / "outcome.json", "{\"format\": \"scalefuzz-outcome\", \"kind\": 7");
+  const auto r = run_scalefuzz({"analyze", run.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("outcome.json"));
+  EXPECT_THAT(r.err, Not(HasSubstr("internal error")));
+}
+
+TEST(IssueDefect9, NegativeExecSeedIsRefusedLikeTheCampaignsSeed) {
+  const auto r = run_scalefuzz({"exec", "--seed", "-1", "--", "mpiexec", "-n", "2", ring_program()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--seed"));
+}
+
+TEST(IssueDefect9, SlurmSchedulerRefusalNamesLineAndColumn) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "s.yaml";
+  write_file(file, "campaign: s\napp: {command: [a]}\nscales: [2]\nscheduler: {type: slurm, partition: debug, time: \"10\"}\n");
+  const auto r = run_scalefuzz({"run", file.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(file.string() + ":4:19: scheduler type 'slurm'"));
+}
+
+// Issue 19 defect 10: bytes from input never reach the terminal raw.
+bool has_raw_control_bytes(const std::string& text) {
+  for (unsigned char c : text)
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c == 0xFF) return true;
+  return false;
+}
+
+TEST(IssueDefect10, ControlBytesFromTheCampaignAreEscapedInDryRunAndErrors) {
+  TempDir tmp;
+  const fs::path dry = tmp.path() / "esc.yaml";
+  write_file(dry, "campaign: esc\napp: {command: [a, \"{p}\"]}\nscales: [2]\nparameters: {p: [\"\\e]0;pwned\\a\\e[31mred\"]}\n");
+  auto r = run_scalefuzz({"run", dry.string(), "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(has_raw_control_bytes(r.out)) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("\\x1B]0;pwned\\x07\\x1B[31mred"));
+
+  const fs::path bad = tmp.path() / "bin.yaml";
+  write_file(bad, std::string("campaign: b\napp: {command: [a]}\nscales: [2]\nbogus\x1b[31m\x07\xff: 1\n"));
+  r = run_scalefuzz({"run", bad.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(has_raw_control_bytes(r.err)) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("unknown key 'bogus\\x1B[31m\\x07\\xFF'"));
+
+  r = run_scalefuzz({"run\x1b]0;x\x07"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(has_raw_control_bytes(r.err)) << r.err;
+}
+
 }  // namespace
 }  // namespace scalefuzz::e2e

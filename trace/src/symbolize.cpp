@@ -35,14 +35,28 @@ std::string hex(std::uint64_t v) {
 
 }  // namespace
 
-std::vector<ModuleSegment> read_modules(const fs::path& file, std::size_t* bad_lines) {
-  std::ifstream in(file);
+std::vector<ModuleSegment> read_modules(const fs::path& file, std::size_t* bad_lines, bool* truncated) {
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw TraceError(file.string() + ": cannot open modules file");
+  // Bounded: a modules file that never ends (a link to /dev/zero) must not
+  // fill memory. Real ones hold one short line per mapped segment.
+  std::string text;
+  char chunk[65536];
+  while (text.size() <= kMaxModulesFileBytes && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  const bool cut = text.size() > kMaxModulesFileBytes;
+  if (cut) text.resize(kMaxModulesFileBytes);
+  if (truncated) *truncated = cut;
   std::vector<ModuleSegment> segs;
   std::size_t bad = 0;
+  std::istringstream lines(text);
   std::string line;
-  while (std::getline(in, line)) {
+  while (std::getline(lines, line)) {
     if (line.empty()) continue;
+    if (line.size() > kMaxModulesLineBytes || line.find('\0') != std::string::npos) {
+      ++bad;
+      continue;
+    }
     std::istringstream ls(line);
     std::string b, e, o;
     ModuleSegment s;
@@ -139,8 +153,12 @@ std::vector<ModuleSegment> rank_modules(const fs::path& run_dir, RankTrace& rank
     rank.warnings.push_back("modules: file missing, frames not symbolized");
   } else {
     std::size_t bad = 0;
-    segs = read_modules(file, &bad);
+    bool truncated = false;
+    segs = read_modules(file, &bad, &truncated);
     if (bad != 0) rank.warnings.push_back("modules: " + std::to_string(bad) + " malformed lines ignored");
+    if (truncated)
+      rank.warnings.push_back("modules: file larger than " + std::to_string(kMaxModulesFileBytes >> 20) +
+                              " MiB, only its beginning read; frames in modules beyond it not symbolized");
   }
   return segs;
 }

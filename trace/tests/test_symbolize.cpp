@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <dlfcn.h>
 #include <fstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "scalefuzz/trace/symbolize.hpp"
 #include "scalefuzz/trace/writer.hpp"
@@ -128,4 +131,32 @@ TEST(TraceSymbolize, ModulesFileParsing) {
 }
 
 }  // namespace
+// Issue 19 defect 4: a modules file that never ends (a link to /dev/zero)
+// is read bounded, and the rank says its frames were not all symbolized.
+// Checked in a child under a 1 GiB memory limit and 20 s: before the fix
+// the reader grew without end.
+TEST(IssueDefect4, ModulesFileThatNeverEndsIsBoundedAndWarned) {
+  TempRunDir dir;
+  std::filesystem::create_directories(dir.path() / "ranks");
+  std::filesystem::create_symlink("/dev/zero", dir.path() / "ranks" / "1.modules");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    rlimit memory{1UL << 30, 1UL << 30};
+    setrlimit(RLIMIT_AS, &memory);
+    alarm(20);
+    RankTrace rank;
+    rank.rank = 1;
+    symbolize(dir.path(), rank);
+    bool warned = false;
+    for (const auto& w : rank.warnings) warned = warned || w.find("larger than") != std::string::npos;
+    bool truncated = false;
+    read_modules(dir.path() / "ranks" / "1.modules", nullptr, &truncated);
+    _exit(warned && truncated ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status) << " (unbounded read)";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "no warning that the modules file was cut";
+}
+
 }  // namespace scalefuzz::trace

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "hashing.hpp"
+#include "input_limits.hpp"
 #include "noise_schema.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "template.hpp"
@@ -21,7 +22,6 @@ namespace {
 
 constexpr std::size_t kMaxReadableId = 100;
 constexpr std::size_t kTruncatedId = 88;
-constexpr unsigned long long kMaxRuns = 1'000'000;
 
 bool is_id_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';

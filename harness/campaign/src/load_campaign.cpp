@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "error_list.hpp"
+#include "input_limits.hpp"
 #include "noise_schema.hpp"
 #include "sections.hpp"
 #include "template.hpp"
@@ -28,6 +29,7 @@ const std::vector<std::string>& top_level_keys() {
 }
 
 YAML::Node parse_yaml(const YamlReader& reader, const std::string& text) {
+  check_yaml_is_bounded(reader, text);  // yaml-cpp 0.7.0 may loop or recurse without end
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
@@ -119,6 +121,7 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
 
   AppSection app;
   std::vector<TemplateSite> mpiexec_sites;
+  std::vector<MatrixFactor> matrix;  // the keys that multiply the number of runs
   for (const std::string required : {"campaign", "app", "scales"})
     if (std::none_of(entries.begin(), entries.end(), [&](const MapEntry& e) { return e.key == required; }))
       errors.attempt([&] { reader.fail(root, "missing required key '" + required + "'"); });
@@ -141,12 +144,19 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
       campaign.check = app.check;
     } else if (key == "scales") {
       campaign.scales = read_scales(reader, value);
+      matrix.push_back({"scales", campaign.scales.train.size() + campaign.scales.test.size(), entry.key_node.Mark()});
     } else if (key == "parameters") {
       campaign.parameters = read_parameters(reader, value);
+      std::size_t i = 0;
+      for (auto it = value.begin(); it != value.end() && i < campaign.parameters.size(); ++it, ++i)
+        matrix.push_back({"parameters." + campaign.parameters[i].name, campaign.parameters[i].values.size(),
+                          it->first.Mark()});
     } else if (key == "noise") {
       campaign.noise = read_noise(reader, value);
+      matrix.push_back({"noise", campaign.noise.size(), entry.key_node.Mark()});
     } else if (key == "repetitions") {
       campaign.repetitions = static_cast<int>(reader.integer(value, "repetitions", 1, 1'000'000));
+      matrix.push_back({"repetitions", static_cast<unsigned long long>(campaign.repetitions), entry.key_node.Mark()});
     } else if (key == "timeout") {
       std::int64_t ns = reader.duration_ns(value, "timeout");
       campaign.timeout = std::chrono::milliseconds((ns + 999'999) / 1'000'000);
@@ -182,6 +192,8 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     errors.throw_if_any();
   }
 
+  check_run_count(reader, matrix);
+
   // Placeholders can only be checked once every parameter is known.
   std::vector<std::string> allowed = builtin_placeholders();
   for (const auto& parameter : campaign.parameters) allowed.push_back(parameter.name);
@@ -213,10 +225,12 @@ Campaign load_campaign(const std::filesystem::path& file, const LoadOptions& opt
     throw CampaignError(file.string() + ": is a directory, expected a campaign YAML file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CampaignError(file.string() + ": cannot open: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Bounded read: a campaign path naming /dev/zero or a huge file must not fill memory.
+  std::string text(kMaxCampaignFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw CampaignError(file.string() + ": cannot read: " + std::strerror(errno));
-  return parse_campaign(text.str(), file, options);
+  return parse_campaign(text, file, options);
 }
 
 }  // namespace scalefuzz::harness

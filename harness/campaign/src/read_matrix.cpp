@@ -102,6 +102,8 @@ SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node) {
   for (const auto& entry : reader.free_map(node, "scheduler"))
     if (entry.key == "type") type = entry.value;
   if (type) scheduler.type = reader.non_empty_string(*type, "scheduler.type");
+  const YAML::Mark where = type ? type->Mark() : node.Mark();
+  scheduler.type_origin = reader.origin() + ":" + std::to_string(where.line + 1) + ":" + std::to_string(where.column + 1);
   if (scheduler.type == "local") {
     for (const auto& entry : reader.map(node, "scheduler (type local)", {"type", "jobs"}))
       if (entry.key == "jobs")

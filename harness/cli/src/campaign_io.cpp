@@ -51,6 +51,11 @@ harness::RunStore open_result_store(const std::filesystem::path& dir, harness::S
 harness::RunStore open_campaign_store(const std::filesystem::path& out, const harness::Campaign& campaign,
                                       const std::filesystem::path& campaign_file,
                                       const std::filesystem::path& build_dir, const std::string& command_line) {
+  // An output directory that cannot exist (a regular file in the way, a name
+  // too long, no permission) is the machine's problem, not the campaign's.
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) throw InfraError(out.string() + ": cannot create output directory: " + ec.message());
   std::optional<harness::RunStore> store;
   try {
     store.emplace(harness::RunStore::open(out, campaign.name, campaign_fingerprint(campaign_file)));

@@ -13,6 +13,7 @@
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/trace/model.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -128,14 +129,15 @@ int cmd_exec(const ParsedArgs& args) {
   const harness::RunDir run_dir(options.run_dir);
   if (fs::exists(run_dir.ranks_dir())) fs::remove_all(run_dir.ranks_dir());  // a fresh recording
   if (fs::exists(run_dir.ninja_dir())) fs::remove_all(run_dir.ninja_dir());
-  fs::create_directories(options.run_dir);
+  std::error_code ec;
+  fs::create_directories(options.run_dir, ec);
+  if (ec) throw InfraError(options.run_dir.string() + ": cannot create the run directory: " + ec.message());
 
   harness::become_subreaper();
   harness::Outcome outcome = harness::launch_local(spec, options);
-  harness::write_outcome(options.run_dir, outcome);
 
   std::cout << "outcome: " << harness::to_string(outcome.kind);
-  if (!outcome.detail.empty()) std::cout << " (" << outcome.detail << ")";
+  if (!outcome.detail.empty()) std::cout << " (" << terminal_safe(outcome.detail) << ")";
   std::cout << ", " << outcome.wall_seconds << " s\n";
   if (!args.has("--no-record")) {
     try {
@@ -158,7 +160,7 @@ int cmd_exec(const ParsedArgs& args) {
     std::cout << "stall: rank " << spec.stall->rank << " at its MPI call " << spec.stall->call
               << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
-  std::cout << "replay: " << display_command(spec, options) << "\n";
+  std::cout << "replay: " << terminal_safe(display_command(spec, options)) << "\n";
   switch (outcome.kind) {
     case harness::OutcomeKind::Ok: return kExitOk;
     case harness::OutcomeKind::LaunchError: throw InfraError(outcome.detail);

@@ -22,6 +22,7 @@
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
 #include "scalefuzz/harness/run_store.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -138,15 +139,15 @@ int cmd_reproduce(const ParsedArgs& args) {
     const fs::path replay_dir = fs::absolute(out / "replay");
     std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
               << run.run_id << " (" << harness::to_string(outcome.kind)
-              << (outcome.detail.empty() ? "" : ": " + outcome.detail) << ")\n"
+              << (outcome.detail.empty() ? "" : ": " + terminal_safe(outcome.detail)) << ")\n"
               << "run directory: " << fs::absolute(options.run_dir).string() << "\n";
     if (!analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << analysis_dir << "\n";
     std::cout << "replay:\n  "
-              << joined_for_shell(replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
-                                                   analysis_dir, replay_dir.string()))
+              << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
+                                                   analysis_dir, replay_dir.string())))
               << "\n";
     options.run_dir = replay_dir;  // a replay must not overwrite the recorded run
-    std::cout << "or without scalefuzz exec:\n  " << display_command(run, options) << "\n";
+    std::cout << "or without scalefuzz exec:\n  " << terminal_safe(display_command(run, options)) << "\n";
     return kExitFindings;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());

@@ -24,6 +24,7 @@
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
 #include "scalefuzz/harness/run_store.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -82,7 +83,8 @@ int cmd_run(const ParsedArgs& args) {
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
   harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
   if (campaign.scheduler.type != "local")
-    throw UsageError(campaign_file.string() + ": scheduler type '" + campaign.scheduler.type +
+    throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
+                     ": scheduler type '" + campaign.scheduler.type +
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
   check_kcca_model(campaign);
   int jobs = campaign.scheduler.jobs;
@@ -107,7 +109,7 @@ int cmd_run(const ParsedArgs& args) {
     for (const auto& phase : engine::schedule_phases(runs))  // in the order they would start
       for (const auto& r : phase)
         std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
-                  << display_command(r, launch) << "\n";
+                  << terminal_safe(display_command(r, launch)) << "\n";  // parameter values may hold control bytes
     std::cout << "# " << runs.size() << " runs; nothing was launched (--dry-run)\n";
     return kExitOk;
   }

@@ -12,6 +12,7 @@
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_store.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -36,7 +37,12 @@ StoredAnalysis stored_analysis(const harness::RunStore& store) {
 
 // A single run directory (ranks/ + outcome.json) outside any store.
 int analyze_single_run(const fs::path& dir) {
-  auto outcome = harness::read_outcome(dir);
+  std::optional<harness::Outcome> outcome;
+  try {
+    outcome = harness::read_outcome(dir);
+  } catch (const std::exception& e) {  // unreadable input, like a corrupt rank file: exit 2
+    throw UsageError(e.what());
+  }
   harness::RunRecord record;
   record.dir = dir;
   record.spec.run_id = dir.filename().string();
@@ -49,10 +55,10 @@ int analyze_single_run(const fs::path& dir) {
   std::size_t serious = 0;
   for (const auto& f : findings) {
     if (f.severity != detectors::Severity::Info) ++serious;
-    std::cout << "[" << f.detector << "] " << f.title << "\n";
-    if (!f.location.empty()) std::cout << "    at " << f.location << "\n";
+    std::cout << "[" << f.detector << "] " << terminal_safe(f.title) << "\n";
+    if (!f.location.empty()) std::cout << "    at " << terminal_safe(f.location) << "\n";
     if (!f.ranks.empty()) std::cout << "    ranks " << detectors::rank_ranges(f.ranks) << "\n";
-    std::cout << analysis::describe_localization(f);
+    std::cout << terminal_safe(analysis::describe_localization(f));
   }
   if (findings.empty()) std::cout << "no findings\n";
   return serious ? kExitFindings : kExitOk;

@@ -4,6 +4,7 @@
 
 #include "args.hpp"
 #include "scalefuzz/harness/report.hpp"
+#include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -26,8 +27,8 @@ int write_reports(const harness::RunStore& store) {
   std::cout << "; " << data.findings.size() << " findings (" << serious << " errors or warnings)\n";
   for (const auto& f : data.findings) {
     if (f.severity == detectors::Severity::Info) continue;
-    std::cout << "  [" << f.detector << "] " << f.title;
-    if (!f.location.empty()) std::cout << " at " << f.location;
+    std::cout << "  [" << f.detector << "] " << terminal_safe(f.title);
+    if (!f.location.empty()) std::cout << " at " << terminal_safe(f.location);
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;

@@ -1,5 +1,7 @@
 #include "child_process.hpp"
 
+#include "pid_namespace.hpp"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -36,6 +38,10 @@ long spawn_child(const SpawnRequest& request) {
   truncate_file(request.stdout_path);
   if (request.stderr_path != request.stdout_path) truncate_file(request.stderr_path);
 
+  if (request.own_pid_namespace && pid_namespaces_available()) {
+    std::lock_guard lock(spawn_mutex());
+    return spawn_in_pid_namespace(request);
+  }
   bool own_group = request.own_process_group;
   bool kill_with_parent = request.kill_with_parent;
   pid_t parent = ::getpid();

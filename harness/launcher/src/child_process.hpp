@@ -24,6 +24,9 @@ struct SpawnRequest {
   // PR_SET_PDEATHSIG fires when the spawning *thread* exits, so the caller
   // must wait for the child in the same thread, as launch_local does.
   bool kill_with_parent = false;
+  // PID 1 of its own PID namespace where available (pid_namespace.hpp): every
+  // process the child ever starts dies with it.
+  bool own_pid_namespace = false;
 };
 
 // Starts the child (stdin from /dev/null, outputs streamed to the files) and

@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <map>
 #include <fstream>
 #include <functional>
 #include <mutex>
 #include <sstream>
 
 #include "child_process.hpp"
+#include "proc_table.hpp"
+#include "scalefuzz/trace/format.hpp"
 #include "classify.hpp"
 #include "outcome_json.hpp"
 #include "run_processes.hpp"
@@ -40,6 +44,24 @@ std::string format_seconds(std::chrono::milliseconds ms) {
 std::string join_pids(const std::vector<long>& pids) {
   std::string out;
   for (long p : pids) out += (out.empty() ? "" : " ") + std::to_string(p);
+  return out;
+}
+
+// Rank -> pid as the injector recorded it in each rank's trace header
+// (ranks/N.live): the ranks' own word on which process is which rank.
+std::map<int, long> recorded_rank_pids(const std::filesystem::path& run_dir) {
+  std::map<int, long> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir / "ranks", ec)) {
+    if (entry.path().extension() != ".live") continue;
+    trace::FileHeader header{};
+    std::ifstream in(entry.path(), std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(&header), sizeof header)) continue;
+    if (std::memcmp(header.magic, trace::kMagic, sizeof header.magic) != 0 ||
+        header.kind != static_cast<std::uint32_t>(trace::FileKind::Live) || header.rank < 0 || header.pid <= 0)
+      continue;
+    out[header.rank] = static_cast<long>(header.pid);
+  }
   return out;
 }
 
@@ -98,6 +120,7 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
   request.stderr_path = stderr_path;
   request.own_process_group = true;
   request.kill_with_parent = true;
+  request.own_pid_namespace = true;
   long root = 0;
   try {
     root = spawn_child(request);
@@ -126,7 +149,14 @@ Outcome handle_timeout(const RunSpec& spec, const LaunchOptions& options, RunPro
   Outcome outcome;
   auto t0 = Clock::now();
   processes.freeze();
+  processes.set_recorded_pids(recorded_rank_pids(options.run_dir));
   auto ranks = processes.ranks();
+  nlohmann::json others = nlohmann::json::array();
+  for (long pid : processes.others()) {
+    const auto stat = proc::read_stat(pid);
+    others.push_back({{"pid", pid}, {"ppid", stat ? stat->ppid : 0}, {"command", proc::command_name(pid)}});
+  }
+  if (!others.empty()) extra["other_processes"] = others;
   long long freeze_ms = millis_since(t0);
   std::string hook_problem;
   if (options.on_frozen) {
@@ -150,7 +180,9 @@ Outcome handle_timeout(const RunSpec& spec, const LaunchOptions& options, RunPro
   outcome.exit_code = -1;
   outcome.detail = "timeout after " + format_seconds(spec.timeout) + "; stacks of " +
                    std::to_string(ranks.size()) + " of " + std::to_string(spec.nprocs) +
-                   " ranks captured" + hook_problem;
+                   " ranks captured" +
+                   (others.empty() ? "" : "; " + std::to_string(others.size()) + " other processes of the run killed") +
+                   hook_problem;
   return outcome;
 }
 
@@ -184,10 +216,11 @@ Outcome supervise(const RunSpec& spec, const LaunchOptions& options, RunProcesse
   std::vector<long> survivors;
   if (status) {
     processes.mark_root_reaped();
+    processes.set_recorded_pids(recorded_rank_pids(run_dir));
     // mpiexec is gone; anything of the run still around is a leftover.
     survivors = processes.kill_and_reap(std::chrono::seconds(5));
     outcome = classify_exit(spec, *status, stdout_path, stderr_path,
-                            [&](long pid) { return processes.rank_of(pid); });
+                            [&](long pid) { return processes.rank_of_inner(pid); });
   } else {
     outcome = handle_timeout(spec, options, processes, extra, survivors);
   }

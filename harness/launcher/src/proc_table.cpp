@@ -60,6 +60,27 @@ std::map<std::string, std::string> read_environ(long pid) {
   return env;
 }
 
+std::optional<long> innermost_pid(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("NSpid:", 0) != 0) continue;
+    const auto last = line.find_last_of(" \t");
+    try {
+      return std::stol(line.substr(last + 1));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string command_name(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  std::getline(in, name);
+  return name;
+}
+
 bool is_same_process(long pid, unsigned long long start_time) {
   auto stat = read_stat(pid);
   return stat && stat->start_time == start_time;

@@ -26,6 +26,13 @@ std::vector<ProcStat> list_processes();
 // zombie or unreadable.
 std::map<std::string, std::string> read_environ(long pid);
 
+// The process's pid in its innermost PID namespace (the last NSpid field of
+// /proc/PID/status): what getpid() returned to it. nullopt when gone.
+std::optional<long> innermost_pid(long pid);
+
+// The command name (/proc/PID/comm), "" when gone.
+std::string command_name(long pid);
+
 // True when `pid` still names the process that had `start_time`.
 bool is_same_process(long pid, unsigned long long start_time);
 

@@ -64,6 +64,7 @@ int RunProcesses::scan() {
       ++added;
       it->second.start_time = p->start_time;
       it->second.ppid = p->ppid;
+      it->second.inner_pid = proc::innermost_pid(p->pid).value_or(p->pid);
     }
     // A rank is the outermost process with PMI_RANK (a rank's own children
     // inherit it). Checked again on every scan until found: between the
@@ -111,17 +112,48 @@ void RunProcesses::freeze() {
 }
 
 std::vector<std::pair<int, long>> RunProcesses::ranks() const {
-  std::vector<std::pair<int, long>> out;
-  for (const auto& [pid, t] : tracked_)
-    if (t.rank >= 0) out.emplace_back(t.rank, pid);
-  std::sort(out.begin(), out.end());
+  std::map<int, long> chosen;  // rank -> pid
+  std::map<int, bool> by_record;
+  for (const auto& [pid, t] : tracked_) {
+    if (t.rank < 0) continue;
+    auto recorded = recorded_.find(t.rank);
+    if (recorded != recorded_.end() && !by_record[t.rank]) {
+      if (t.inner_pid == recorded->second) {
+        chosen[t.rank] = pid, by_record[t.rank] = true;
+        continue;
+      }
+    }
+    if (by_record[t.rank]) continue;
+    auto current = chosen.find(t.rank);
+    if (current == chosen.end() || t.start_time < tracked_.at(current->second).start_time ||
+        (t.start_time == tracked_.at(current->second).start_time && pid < current->second))
+      chosen[t.rank] = pid;
+  }
+  std::vector<std::pair<int, long>> out(chosen.begin(), chosen.end());
   return out;
 }
 
 std::optional<int> RunProcesses::rank_of(long pid) const {
-  auto it = tracked_.find(pid);
-  if (it == tracked_.end() || it->second.rank < 0) return std::nullopt;
-  return it->second.rank;
+  for (const auto& [rank, rank_pid] : ranks())
+    if (rank_pid == pid) return rank;
+  return std::nullopt;
+}
+
+std::optional<int> RunProcesses::rank_of_inner(long inner_pid) const {
+  for (const auto& [rank, rank_pid] : ranks())
+    if (tracked_.at(rank_pid).inner_pid == inner_pid) return rank;
+  return std::nullopt;
+}
+
+std::vector<long> RunProcesses::others() const {
+  std::vector<long> out;
+  const auto rank_pids = ranks();
+  for (const auto& [pid, t] : tracked_) {
+    if (t.gone || pid == root_pid_ || !proc::is_same_process(pid, t.start_time)) continue;
+    if (std::none_of(rank_pids.begin(), rank_pids.end(), [&](const auto& r) { return r.second == pid; }))
+      out.push_back(pid);
+  }
+  return out;
 }
 
 void RunProcesses::mark_root_reaped() {

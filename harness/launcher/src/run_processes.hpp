@@ -28,9 +28,24 @@ class RunProcesses {
   // (a stopped process cannot fork), then waits until they show as stopped.
   void freeze();
 
-  // Rank processes seen so far as (world rank, pid), ordered by rank.
+  // Rank processes seen so far as (world rank, pid), ordered by rank: one
+  // per rank. A rank is the process the injector recorded for it
+  // (set_recorded_pids); without a record, the earliest-started process
+  // carrying PMI_RANK (a rank's forks inherit PMI_RANK but start later).
   std::vector<std::pair<int, long>> ranks() const;
   std::optional<int> rank_of(long pid) const;
+  // The same for a pid as the run's processes see it (their getpid(), e.g.
+  // in UCX's "Caught signal" line): different when the run has its own PID
+  // namespace.
+  std::optional<int> rank_of_inner(long inner_pid) const;
+
+  // What the injector recorded: world rank -> the rank's getpid(), which is
+  // its pid inside the run's PID namespace when it has one.
+  void set_recorded_pids(const std::map<int, long>& recorded) { recorded_ = recorded; }
+
+  // Live processes of the run that are neither mpiexec nor a rank (the
+  // hydra proxies, the ranks' children, detached or not).
+  std::vector<long> others() const;
 
   // The root was reaped by its owner (the launcher's wait loop).
   void mark_root_reaped();
@@ -52,6 +67,7 @@ class RunProcesses {
     unsigned long long start_time = 0;
     long ppid = 0;
     int rank = -1;
+    long inner_pid = 0;  // pid inside the run's PID namespace (read once: a dead process has none)
     bool gone = false;
   };
   bool has_marker(long pid) const;
@@ -62,6 +78,7 @@ class RunProcesses {
   // Children of ours that were checked and belong to another run or to
   // another part of the harness: (pid, start_time).
   std::map<long, unsigned long long> foreign_;
+  std::map<int, long> recorded_;
 };
 
 }  // namespace scalefuzz::harness

@@ -1,3 +1,4 @@
+#include <array>
 #include "scalefuzz/harness/run_store.hpp"
 
 #include <fcntl.h>
@@ -226,6 +227,29 @@ struct RunStore::Impl {
   }
 };
 
+namespace {
+
+// SQLite creates DB-wal and DB-shm beside a WAL database as soon as it reads
+// it, even read-only. A store that is refused must be left as it was found:
+// the files this attempt created are removed once its connection is closed.
+class SidecarFiles {
+ public:
+  explicit SidecarFiles(const fs::path& db) : paths_{fs::path(db) += "-wal", fs::path(db) += "-shm"} {
+    for (std::size_t i = 0; i < paths_.size(); ++i) existed_[i] = fs::exists(paths_[i]);
+  }
+  void remove_created() const {
+    std::error_code ec;
+    for (std::size_t i = 0; i < paths_.size(); ++i)
+      if (!existed_[i]) fs::remove(paths_[i], ec);
+  }
+
+ private:
+  std::array<fs::path, 2> paths_;
+  std::array<bool, 2> existed_{};
+};
+
+}  // namespace
+
 RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RunStore::RunStore(RunStore&&) noexcept = default;
 RunStore& RunStore::operator=(RunStore&&) noexcept = default;
@@ -246,17 +270,24 @@ RunStore RunStore::open(const fs::path& out_dir, const std::string& campaign_nam
 
   const bool exists = fs::exists(db_path);
   if (exists && !fs::is_regular_file(db_path)) throw StoreError(db_path, "exists but is not a regular file");
-  impl->db = std::make_unique<sqlite::Db>(
-      db_path, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX);
-  impl->configure_connection();
-  // An empty database (a fresh file, or one whose creation was killed before
-  // its first commit) is initialised; anything else must be our own store.
-  if (impl->table_names().empty()) {
-    impl->create_schema();
-  } else {
-    impl->validate_existing(/*expect_campaign=*/true);
+  const SidecarFiles sidecars(db_path);
+  try {
+    impl->db = std::make_unique<sqlite::Db>(
+        db_path, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX);
+    impl->configure_connection();
+    // An empty database (a fresh file, or one whose creation was killed before
+    // its first commit) is initialised; anything else must be our own store.
+    if (impl->table_names().empty()) {
+      impl->create_schema();
+    } else {
+      impl->validate_existing(/*expect_campaign=*/true);
+    }
+    impl->enable_wal();
+  } catch (...) {
+    impl->db.reset();
+    sidecars.remove_created();
+    throw;
   }
-  impl->enable_wal();
   fs::create_directories(out_dir / "runs", ec);
   if (ec) throw StoreError(out_dir / "runs", "cannot create: " + ec.message());
   return RunStore(std::move(impl));
@@ -271,11 +302,18 @@ RunStore RunStore::open_existing(const fs::path& out_dir, StoreAccess access) {
   if (access == StoreAccess::ReadWrite) impl->lock = std::make_unique<LockFile>(fs::path(db_path) += ".lock");
   const int flags = (access == StoreAccess::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
                     SQLITE_OPEN_NOMUTEX;
-  impl->db = std::make_unique<sqlite::Db>(db_path, flags);
-  impl->configure_connection();
-  if (impl->table_names().empty()) throw StoreError(db_path, "empty database, not a scalefuzz store");
-  impl->validate_existing(/*expect_campaign=*/false);
-  if (access == StoreAccess::ReadWrite) impl->enable_wal();
+  const SidecarFiles sidecars(db_path);
+  try {
+    impl->db = std::make_unique<sqlite::Db>(db_path, flags);
+    impl->configure_connection();
+    if (impl->table_names().empty()) throw StoreError(db_path, "empty database, not a scalefuzz store");
+    impl->validate_existing(/*expect_campaign=*/false);
+    if (access == StoreAccess::ReadWrite) impl->enable_wal();
+  } catch (...) {
+    impl->db.reset();
+    sidecars.remove_created();
+    throw;
+  }
   return RunStore(std::move(impl));
 }
 

@@ -101,6 +101,26 @@ TEST(StoreErrors, CorruptPagesAreRefused) {
   expect_refused(tmp.path(), "alpha", "fp-a", "corrupt");
 }
 
+// Issue 19 defect 5: refusing a store leaves nothing beside it either.
+TEST(IssueDefect5, RefusedCorruptStoreLeavesNoShmOrWalBehind) {
+  testing::TempDir tmp;
+  make_store_with_runs(tmp.path(), 60);
+  auto bytes = read_file(tmp.path() / "scalefuzz.db");
+  for (std::size_t i = 3 * 4096; i < 5 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));
+  write_bytes(tmp.path() / "scalefuzz.db", bytes);
+  ASSERT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-wal"));
+  ASSERT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-shm"));
+  for (StoreAccess access : {StoreAccess::ReadOnly, StoreAccess::ReadWrite}) {
+    EXPECT_THROW(RunStore::open_existing(tmp.path(), access), StoreError);
+    EXPECT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-wal"));
+    EXPECT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-shm"));
+  }
+  expect_refused(tmp.path(), "alpha", "fp-a", "corrupt");
+  EXPECT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-wal"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-shm"));
+  EXPECT_EQ(read_file(tmp.path() / "scalefuzz.db"), bytes);
+}
+
 TEST(StoreErrors, EmptyFileBecomesAFreshStore) {
   // A store whose creation was killed before its first commit is an empty
   // file; that holds nothing to lose, so it is initialised.

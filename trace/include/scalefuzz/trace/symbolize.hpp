@@ -22,10 +22,15 @@ struct ModuleSegment {
   std::string path;
 };
 
-// Parses a modules file; malformed lines are skipped and counted in
-// *bad_lines if given. Throws TraceError if the file cannot be opened.
+// Bounds on reading a modules file (it is input: it may be a link to /dev/zero).
+inline constexpr std::size_t kMaxModulesFileBytes = 4u << 20;
+inline constexpr std::size_t kMaxModulesLineBytes = 4096;
+
+// Parses a modules file; malformed or overlong lines are skipped and counted
+// in *bad_lines if given; only the first kMaxModulesFileBytes are read
+// (*truncated tells). Throws TraceError if the file cannot be opened.
 std::vector<ModuleSegment> read_modules(const std::filesystem::path& file,
-                                        std::size_t* bad_lines = nullptr);
+                                        std::size_t* bad_lines = nullptr, bool* truncated = nullptr);
 
 // Writes segments in the modules-file format (for tests and tools).
 void write_modules(const std::filesystem::path& file, const std::vector<ModuleSegment>& segments);

@@ -55,6 +55,7 @@ struct Parameter {
 
 struct SchedulerSpec {
   std::string type = "local";  // "local" or "slurm"
+  std::string type_origin;     // "FILE:LINE:COLUMN" of scheduler.type, for messages
   int jobs = 1;                // local: runs at once
   // slurm (validated now, launched by a later issue):
   std::string partition;

@@ -1,0 +1,94 @@
+// No process of a run survives it, however it detaches (issue 19, defects 6
+// and 7): ranks of tests/programs/detaching_children.c start setsid children
+// and double-fork grandchildren, then hang. At a timeout the harness names
+// exactly the ranks (not their children) and kills everything; SIGKILLed
+// itself during the hang, it leaves no survivor within 5 s.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli_support.hpp"
+
+namespace scalefuzz::e2e {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string program() { return (build_dir() / "tests" / "detaching_children").string(); }
+
+int ready_count(const fs::path& dir) {
+  int n = 0;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); ++it) ++n;
+  return n;
+}
+
+// Processes mentioning `marker` still alive after up to `patience`.
+std::vector<pid_t> survivors_after(const std::string& marker, std::chrono::milliseconds patience) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  std::vector<pid_t> left;
+  do {
+    left = processes_mentioning(marker);
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (std::chrono::steady_clock::now() < deadline);
+  return left;
+}
+
+void kill_all(const std::vector<pid_t>& pids) {
+  for (pid_t p : pids) kill(p, SIGKILL);  // do not leave them to the next test
+}
+
+TEST(IssueDefect6, TimeoutCountsOnlyRanksAndKillsTheirDetachedChildren) {
+  TempDir tmp;
+  const fs::path ready = tmp.path() / "ready";
+  fs::create_directories(ready);
+  const fs::path out = tmp.path() / "exec";
+  const auto r = run_scalefuzz({"exec", "--out", out.string(), "--timeout", "10s", "--", "mpiexec", "-n", "2",
+                                program(), ready.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(ready_count(ready), 4) << "the children did not all start";
+  EXPECT_THAT(r.out, HasSubstr("stacks of 2 of 2 ranks captured"));
+  const auto outcome = nlohmann::json::parse(read_file(out / "outcome.json"));
+  ASSERT_EQ(outcome.at("stacks").size(), 2u) << outcome.dump(1);
+  std::set<long> rank_pids;
+  for (const auto& s : outcome.at("stacks")) rank_pids.insert(s.at("pid").get<long>());
+  ASSERT_TRUE(outcome.contains("other_processes")) << outcome.dump(1);
+  int detached = 0;
+  for (const auto& p : outcome.at("other_processes")) {
+    EXPECT_EQ(rank_pids.count(p.at("pid").get<long>()), 0u) << "a rank is listed as another process";
+    if (p.at("command") == "detaching_child") ++detached;
+  }
+  EXPECT_EQ(detached, 4) << "every setsid child and double-fork grandchild is listed: " << outcome.dump(1);
+  const auto left = survivors_after(out.string(), std::chrono::seconds(5));
+  EXPECT_TRUE(left.empty()) << left.size() << " processes of the run survived its timeout";
+  kill_all(left);
+}
+
+TEST(IssueDefect7, SigkilledHarnessLeavesNoSurvivorWithinFiveSeconds) {
+  TempDir tmp;
+  const fs::path ready = tmp.path() / "ready";
+  fs::create_directories(ready);
+  const fs::path out = tmp.path() / "exec";
+  const pid_t harness = start_scalefuzz(
+      {"exec", "--out", out.string(), "--timeout", "300s", "--", "mpiexec", "-n", "2", program(), ready.string()},
+      tmp.path() / "log");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (ready_count(ready) < 4 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(ready_count(ready), 4) << read_file(tmp.path() / "log" / "stderr.txt");
+  ASSERT_GE(processes_mentioning(out.string()).size(), 7u) << "mpiexec, proxy, 2 ranks, 4 detached processes";
+  ASSERT_EQ(kill(harness, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(harness, &status, 0), harness);
+  const auto left = survivors_after(out.string(), std::chrono::seconds(5));
+  EXPECT_TRUE(left.empty()) << left.size() << " processes of the run survived the SIGKILLed harness";
+  kill_all(left);
+}
+
+}  // namespace
+}  // namespace scalefuzz::e2e
