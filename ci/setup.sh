@@ -17,6 +17,9 @@ PACKAGES=(
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
   valgrind
+  python3-junitparser # the nightly tests read junit.xml as CI tools do
+  python3-jsonschema  # findings.json checked against docs/findings.schema.json
+  jq                  # seeds in findings.json must round-trip through jq
 )
 
 missing=()

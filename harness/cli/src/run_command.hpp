@@ -5,11 +5,11 @@
 #include <string>
 
 #include "scalefuzz/harness/launcher.hpp"
+#include "scalefuzz/harness/report.hpp"
 
 namespace scalefuzz::cli {
 
-// POSIX shell single-quoting where needed.
-std::string shell_quote(const std::string& word);
+using harness::shell_quote;
 
 // "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args"
 std::string display_command(const harness::RunSpec& spec, const harness::LaunchOptions& options);
