@@ -38,7 +38,7 @@ json entry_json(const DiffEntry& e) {
   return j;
 }
 
-bool counts(const DiffEntry& e) { return e.bug.severity != detectors::Severity::Info && !e.suppression; }
+bool counts(const DiffEntry& e) { return !e.suppression; }
 
 }  // namespace
 
@@ -139,10 +139,18 @@ BugDiff diff_bugs(const std::vector<BugSummary>& old_bugs, const std::vector<Bug
     used.insert(fp);
     return it->second;
   };
+  // Informational findings (model summaries, plots, matching-order
+  // variation) come and go with the bugs they accompany: not compared.
+  auto serious = [](const BugSummary& b) { return b.severity != detectors::Severity::Info; };
   std::map<std::string, const BugSummary*> old_by_fp;
-  for (const auto& b : old_bugs) old_by_fp[b.fingerprint] = &b;
+  for (const auto& b : old_bugs)
+    if (serious(b)) old_by_fp[b.fingerprint] = &b;
   std::set<std::string> in_new;
   for (const auto& b : new_bugs) {
+    if (!serious(b)) {
+      ++d.informational;
+      continue;
+    }
     in_new.insert(b.fingerprint);
     DiffEntry e{b, b.first_seen, suppression_of(b.fingerprint)};
     const auto old = old_by_fp.find(b.fingerprint);
@@ -155,7 +163,7 @@ BugDiff diff_bugs(const std::vector<BugSummary>& old_bugs, const std::vector<Bug
     }
   }
   for (const auto& b : old_bugs)
-    if (!in_new.count(b.fingerprint)) d.gone.push_back({b, b.first_seen, suppression_of(b.fingerprint)});
+    if (serious(b) && !in_new.count(b.fingerprint)) d.gone.push_back({b, b.first_seen, suppression_of(b.fingerprint)});
   for (const auto& s : d.suppressions)
     if (!used.count(s.fingerprint)) d.unused.push_back(&s);
   return d;
@@ -205,6 +213,7 @@ json diff_to_json(const BugDiff& d, FailOn fail_on) {
                {{"new", d.new_bugs.size()},
                 {"still_there", d.still_there.size()},
                 {"gone", d.gone.size()},
+                {"informational", d.informational},
                 {"failing_new", d.failing_new()},
                 {"failing_still_there", d.failing_still()}}},
               {"new", list(d.new_bugs)},

@@ -39,10 +39,15 @@ TEST(BugDiff, SameBugsFailOnlyWithAny) {
   EXPECT_TRUE(d.fails(FailOn::Any));
 }
 
-TEST(BugDiff, InformationalBugsNeverFail) {
-  const auto d = diff_bugs({}, {bug(kA, detectors::Severity::Info)}, {}, "2026-11-21");
-  EXPECT_EQ(d.new_bugs.size(), 1u);
+TEST(BugDiff, InformationalBugsAreCountedNotCompared) {
+  const auto d = diff_bugs({bug(kB, detectors::Severity::Info)}, {bug(kA, detectors::Severity::Info)}, {}, "2026-11-21");
+  EXPECT_TRUE(d.new_bugs.empty());
+  EXPECT_TRUE(d.gone.empty());
+  EXPECT_EQ(d.informational, 1u);
   EXPECT_FALSE(d.fails(FailOn::Any));
+  // The same fingerprint turning from info into an error is new.
+  const auto e = diff_bugs({bug(kA, detectors::Severity::Info)}, {bug(kA)}, {}, "2026-11-21");
+  EXPECT_EQ(e.new_bugs.size(), 1u);
 }
 
 TEST(BugDiff, SuppressedBugsDoNotFailAndExpiredOnesAreListed) {

@@ -1,6 +1,13 @@
 #include "analysis_kcca.hpp"
 
+#include <elf.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -79,8 +86,105 @@ kc::VolumeFeature kcca_volume(const harness::KccaSpec& spec) {
   return kc::VolumeFeature::Total;
 }
 
+std::string binary_build_id(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return "";
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto hex = [](const unsigned char* p, std::size_t n) {
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += {digits[p[i] >> 4], digits[p[i] & 15]};
+    return out;
+  };
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  // ELF64 little-endian (the platforms scalefuzz runs on): PT_NOTE segments.
+  if (bytes.size() >= sizeof(Elf64_Ehdr) && std::memcmp(data, ELFMAG, SELFMAG) == 0 && data[EI_CLASS] == ELFCLASS64) {
+    Elf64_Ehdr eh;
+    std::memcpy(&eh, data, sizeof eh);
+    for (unsigned i = 0; i < eh.e_phnum; ++i) {
+      const std::size_t off = eh.e_phoff + std::size_t{i} * eh.e_phentsize;
+      if (off + sizeof(Elf64_Phdr) > bytes.size()) break;
+      Elf64_Phdr ph;
+      std::memcpy(&ph, data + off, sizeof ph);
+      if (ph.p_type != PT_NOTE || ph.p_offset + ph.p_filesz > bytes.size()) continue;
+      std::size_t pos = ph.p_offset;
+      const std::size_t end = ph.p_offset + ph.p_filesz;
+      while (pos + sizeof(Elf64_Nhdr) <= end) {
+        Elf64_Nhdr nh;
+        std::memcpy(&nh, data + pos, sizeof nh);
+        const std::size_t name_at = pos + sizeof nh, desc_at = name_at + ((nh.n_namesz + 3) & ~3u);
+        if (desc_at + nh.n_descsz > end) break;
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && std::memcmp(data + name_at, "GNU", 4) == 0)
+          return hex(data + desc_at, nh.n_descsz);
+        pos = desc_at + ((nh.n_descsz + 3) & ~3u);
+      }
+    }
+  }
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 (Fowler/Noll/Vo)
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "content-%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs) {
+  std::set<int> train_scales;
+  std::string binary;
+  for (const auto& r : runs) {
+    if (r.spec.scale_role != "train") continue;
+    train_scales.insert(r.spec.nprocs);
+    if (binary.empty() && !r.spec.argv.empty()) binary = r.spec.argv.front();
+  }
+  // The parameters that form the control vector with rank and nprocs (their
+  // values are data the model generalizes over, not part of its shape).
+  return {{"train_scales", std::vector<int>(train_scales.begin(), train_scales.end())},
+          {"control_parameters", numeric_parameter_names(runs)},
+          {"options",
+           {{"components", spec.components},
+            {"gamma", spec.gamma},
+            {"control_width", spec.control_width},
+            {"observation_width", spec.observation_width},
+            {"volume", spec.volume}}},
+          {"application", fs::path(binary).filename().string()},
+          {"build_id", binary.empty() ? std::string() : binary_build_id(binary)}};
+}
+
+std::string provenance_mismatch(const nlohmann::json& stored, const nlohmann::json& expected) {
+  if (!stored.is_object() || stored.empty()) return "it records nothing about what it was trained on";
+  std::string out;
+  for (const auto& [key, value] : expected.items()) {
+    const auto it = stored.find(key);
+    if (it != stored.end() && *it == value) continue;
+    out += (out.empty() ? "" : "; ") + key + " " + (it == stored.end() ? std::string("missing") : it->dump()) +
+           " -> " + value.dump();
+  }
+  return out;
+}
+
 KccaAnalysis::KccaAnalysis(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs, fs::path out_dir)
-    : spec_(spec), out_dir_(std::move(out_dir)), numeric_names_(numeric_parameter_names(runs)) {}
+    : spec_(spec), out_dir_(std::move(out_dir)), numeric_names_(numeric_parameter_names(runs)),
+      provenance_(kcca_provenance(spec, runs)) {
+  if (spec_.model.empty()) return;
+  const bool has_train_runs = !provenance_["train_scales"].empty();
+  if (!fs::exists(spec_.model)) {
+    reuse_note_ = "no model at " + spec_.model.string() + " yet: training one and saving it there";
+    return;
+  }
+  try {
+    kc::KccaModel m = kc::load_model(spec_.model.string());
+    const std::string why = provenance_mismatch(m.provenance, provenance_);
+    if (why.empty() || !has_train_runs) {
+      reuse_note_ = "reusing the stored model " + spec_.model.string() + " (trained at scales " +
+                    detectors::rank_ranges(m.training_scales) + (why.empty() ? "" : "; it differs: " + why +
+                    ", but there are no train runs to retrain it") + "): no training";
+      stored_ = std::move(m);
+    } else {
+      reuse_note_ = "the stored model " + spec_.model.string() + " no longer matches (" + why + "): retraining it";
+    }
+  } catch (const std::exception& e) {
+    reuse_note_ = "the stored model " + spec_.model.string() + " is unreadable (" + e.what() + "): retraining it";
+  }
+}
 
 kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
   kc::RunParams p;
@@ -109,7 +213,7 @@ void KccaAnalysis::symbolize_new_sites(const fs::path& dir, trace::RunTrace& tra
 void KccaAnalysis::add(const RunRecord& run, trace::RunTrace& trace) {
   const kc::VolumeFeature volume = kcca_volume(spec_);
   if (run.spec.scale_role == "train") {
-    if (!spec_.model.empty() || run.outcome->kind != OutcomeKind::Ok) return;  // the model learns from clean runs only
+    if (stored_ || run.outcome->kind != OutcomeKind::Ok) return;  // the model learns from clean runs only
     symbolize_new_sites(run.dir, trace);
     const auto samples = kc::samples_from_run(trace, kcca_run_params(run, numeric_names_), volume);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
@@ -137,14 +241,10 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
   kc::KccaModel model;
   std::optional<kc::CrossValidation> cv;
   const kc::KccaOptions options = kcca_options(spec_);
-  if (!spec_.model.empty()) {
-    try {
-      model = kc::load_model(spec_.model.string());
-    } catch (const std::exception& e) {
-      out.push_back(warning("KCCA model not loaded: " + std::string(e.what())));
-      return out;
-    }
-    note("scoring with the stored model " + spec_.model.string());
+  if (!reuse_note_.empty()) note(reuse_note_);
+  const bool stored_reused = stored_.has_value();
+  if (stored_) {
+    model = std::move(*stored_);
   } else if (train_samples_.empty()) {
     if (!tests_.empty()) note("no clean train runs (scales.train) and no kcca.model: test runs not scored");
     return out;
@@ -164,10 +264,19 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
       return out;
     }
     model.reference_profile = kc::merge_profiles(train_profiles_);
+    model.provenance = provenance_;
     const fs::path file = out_dir_ / kKccaModelFile;
-    const fs::path tmp = out_dir_ / (std::string(kKccaModelFile) + ".tmp");
-    kc::save_model(model, tmp.string());
-    fs::rename(tmp, file);
+    kc::save_model(model, file.string());  // writes a temporary file and renames it
+    if (!spec_.model.empty()) {
+      std::error_code ec;
+      if (spec_.model.has_parent_path()) fs::create_directories(spec_.model.parent_path(), ec);
+      try {
+        kc::save_model(model, spec_.model.string());
+        note("saved the model for later campaigns as " + spec_.model.string());
+      } catch (const std::exception& e) {
+        out.push_back(warning("KCCA model not saved as kcca.model: " + std::string(e.what())));
+      }
+    }
     try {
       cv = kc::cross_validate(train_samples_, options, 5);
     } catch (const std::exception& e) {
@@ -239,8 +348,9 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
                      {"gamma", model.options.gamma},
                      {"control_width", model.options.control_width_factor},
                      {"observation_width", model.options.observation_width_factor}};
-  if (!spec_.model.empty()) summary.details["model_loaded_from"] = spec_.model.string();
+  if (stored_reused) summary.details["model_loaded_from"] = spec_.model.string();
   else summary.details["model_file"] = (out_dir_ / kKccaModelFile).string();
+  summary.details["provenance"] = model.provenance;
   if (cv)
     summary.details["cross_validation"] = {{"folds", cv->folds},
                                            {"fold_unit", kc::to_string(cv->unit)},

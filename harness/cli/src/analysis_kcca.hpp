@@ -34,6 +34,18 @@ detectors::kcca::RunParams kcca_run_params(const harness::RunRecord& run, const 
 detectors::kcca::KccaOptions kcca_options(const harness::KccaSpec& spec);
 detectors::kcca::VolumeFeature kcca_volume(const harness::KccaSpec& spec);
 
+// The GNU build id of an ELF file in hex (its .note.gnu.build-id), else
+// "content-" + a hash of its bytes; "" if it cannot be read.
+std::string binary_build_id(const std::filesystem::path& file);
+
+// What a model is trained on, recorded in it (KccaModel::provenance):
+// train scales of the campaign, KCCA options, the numeric parameters of the
+// control vector, the application binary's build id.
+nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<harness::RunRecord>& runs);
+
+// "" when a stored model's provenance matches `expected`, else what differs.
+std::string provenance_mismatch(const nlohmann::json& stored, const nlohmann::json& expected);
+
 // Collects what KCCA needs from each run while the analysis streams over
 // them (a trace is read once and dropped), then trains/loads and scores.
 class KccaAnalysis {
@@ -69,6 +81,11 @@ class KccaAnalysis {
   std::set<std::uint64_t> symbolized_hashes_;
   std::vector<PendingTest> tests_;
   std::string application_module_;  // the program: frames elsewhere are library frames
+  nlohmann::json provenance_;
+  // kcca.model: reused when it exists and its provenance matches, else
+  // (re)trained and saved there; `reuse_note_` says which and why.
+  std::optional<detectors::kcca::KccaModel> stored_;
+  std::string reuse_note_;
 };
 
 }  // namespace scalefuzz::cli

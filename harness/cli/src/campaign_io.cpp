@@ -89,7 +89,7 @@ std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& s
 }
 
 void check_kcca_model(const harness::Campaign& campaign) {
-  if (campaign.kcca.model.empty()) return;
+  if (campaign.kcca.model.empty() || !std::filesystem::exists(campaign.kcca.model)) return;  // trained on first use
   try {
     (void)detectors::kcca::load_model(campaign.kcca.model.string());
   } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 
 #include "args.hpp"
 #include "campaign_io.hpp"
+#include "cmd_diff.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
 #include "ninja_analysis.hpp"
@@ -49,7 +50,8 @@ std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, c
 
 int cmd_run(const std::vector<std::string>& argv) {
   ArgSpec spec;
-  spec.value_flags = {"--out", "--filter", "--jobs", "--build"};
+  spec.value_flags = {"--out", "--filter", "--jobs", "--build", "--baseline"};
+  spec.value_flags.insert(baseline_value_flags().begin(), baseline_value_flags().end());
   spec.switch_flags = {"--dry-run", "--help"};
   ParsedArgs args = parse_args(argv, spec);
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
@@ -60,6 +62,11 @@ int cmd_run(const std::vector<std::string>& argv) {
     throw UsageError(campaign_file.string() + ": scheduler type '" + campaign.scheduler.type +
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
   check_kcca_model(campaign);
+  const BaselineOptions baseline_opts = baseline_options(args);
+  const std::optional<fs::path> baseline =
+      args.value("--baseline") ? std::optional<fs::path>(*args.value("--baseline")) : std::nullopt;
+  if (!baseline && (args.value("--fail-on") || args.value("--suppressions")))
+    throw UsageError("--fail-on and --suppressions need --baseline OLD_OUT");
   int jobs = campaign.scheduler.jobs;
   if (auto j = args.int_value("--jobs", 1, 256)) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
@@ -145,7 +152,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
   analyze_store(*store, detector_set(campaign), campaign.kcca);
-  return write_reports(*store);
+  const int found = write_reports(*store);
+  return baseline ? compare_outputs(*baseline, out, baseline_opts) : found;
 }
 
 }  // namespace scalefuzz::cli

@@ -5,7 +5,8 @@ namespace scalefuzz::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"run", "expand a campaign, launch every run locally, analyse and report",
-       "usage: scalefuzz run CAMPAIGN.yaml [--out DIR] [--dry-run] [--filter EXPR] [--jobs N] [--build DIR]\n\n"
+       "usage: scalefuzz run CAMPAIGN.yaml [--out DIR] [--dry-run] [--filter EXPR] [--jobs N] [--build DIR]\n"
+       "                     [--baseline OLD_OUT [--fail-on new|any|never] [--suppressions FILE]]\n\n"
        "Expands the campaign (scales x parameters x noise x repetitions), launches each run with\n"
        "mpiexec and the recording injector, stores it as soon as it ends, then runs the campaign's\n"
        "detectors and writes findings.json, junit.xml and report.html into DIR.\n"
@@ -18,10 +19,25 @@ const std::vector<Command>& commands() {
        "  --filter EXPR   only runs matching EXPR, e.g. 'np>=8,noise=system|none,count=512'\n"
        "                  (keys: np, role, noise, rep, seed, id, any parameter; ops = != < <= > >= ~ !~)\n"
        "  --jobs N        runs launched at once (default: scheduler.jobs of the campaign, else 1)\n"
-       "  --build DIR     directory substituted for {build} (default: this scalefuzz's build tree)\n\n"
+       "  --build DIR     directory substituted for {build} (default: this scalefuzz's build tree)\n"
+       "  --baseline OLD  compare the bugs with those of the output directory OLD as 'scalefuzz diff'\n"
+       "                  does (with its --fail-on and --suppressions); the exit code is the diff's\n\n"
        "Exit: 0 nothing found, 1 findings, 2 campaign or usage error, 3 infrastructure failure,\n"
        "130 interrupted (run again to resume).\n",
        cmd_run},
+      {"diff", "compare the bugs of two campaign outputs (last night's and tonight's)",
+       "usage: scalefuzz diff OLD_OUT NEW_OUT [--fail-on new|any|never] [--suppressions FILE]\n\n"
+       "Compares the bugs (findings grouped by fingerprint) of two campaign output directories,\n"
+       "read from their findings.json: new in NEW_OUT, still there, gone. Writes NEW_OUT/diff.json.\n\n"
+       "  --fail-on WHEN       new (default): exit 1 when a new bug is a warning or an error;\n"
+       "                       any: also when such a bug is still there; never: always exit 0\n"
+       "  --suppressions FILE  YAML list of known bugs that never fail the job:\n"
+       "                         suppressions:\n"
+       "                           - {fingerprint: 3f0c9a1b2d4e5f60, reason: \"ticket 12\", expires: 2026-12-31}\n"
+       "                       expires (optional) is the last day it applies; an expired one fails with exit 2\n\n"
+       "Exit: 0 pass, 1 fail (per --fail-on), 2 usage error, missing or older findings.json, bad or\n"
+       "expired suppression, 3 diff.json not writable.\n",
+       cmd_diff},
       {"analyze", "rerun the detectors on stored results (a campaign DIR or one run directory)",
        "usage: scalefuzz analyze DIR\n\n"
        "DIR is a campaign output directory: reruns its detectors, stores the findings and rewrites\n"

@@ -21,6 +21,7 @@ int cmd_exec(const std::vector<std::string>& args);
 int cmd_trace(const std::vector<std::string>& args);
 int cmd_reproduce(const std::vector<std::string>& args);  // cmd_reproduce.cpp
 int cmd_kcca_eval(const std::vector<std::string>& args);  // cmd_kcca_eval.cpp
+int cmd_diff(const std::vector<std::string>& args);       // cmd_diff.cpp
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();

@@ -47,12 +47,14 @@ struct DiffEntry {
   const Suppression* suppression = nullptr;  // points into BugDiff::suppressions
 };
 
+// Bugs that are warnings or errors; informational ones are only counted.
 struct BugDiff {
   std::vector<DiffEntry> new_bugs, still_there, gone;
+  std::size_t informational = 0;             // of the newer night
   std::vector<Suppression> suppressions;
   std::vector<const Suppression*> expired;   // past their date (`today` > expires)
   std::vector<const Suppression*> unused;    // match no bug of either night
-  // Serious (warning or error), not suppressed.
+  // Not suppressed.
   std::size_t failing_new() const;
   std::size_t failing_still() const;
   // Whether the job fails under `fail_on` (expired suppressions are a
