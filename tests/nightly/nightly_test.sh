@@ -88,4 +88,6 @@ kept="$(find "$root" -mindepth 1 -maxdepth 1 -type d -name '2026-*' -printf '%f\
 jq -e '.nights | length == 3 and .[1].new == 1 and .[2].gone == 1' "$root/trend.json" > /dev/null ||
   { cat "$root/trend.json"; fail "trend.json does not count the nights' new and gone bugs"; }
 cmp -s "$root/trend.json" "$root/2026-01-09/trend.json" || fail "tonight's trend.json is not the root's"
+grep -q "<table id=\"trend\">" "$root/2026-01-09/report.html" || fail "report.html has no trend table"
+grep -q "<table id=\"trend\">" "$root/latest/report.html" || fail "latest/ has no report.html with the trend"
 echo "ok: 3 nights kept, trend $(jq -c '[.nights[] | [.night, .serious_bugs, .new, .gone]]' "$root/trend.json")"

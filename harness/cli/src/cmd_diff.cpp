@@ -63,16 +63,11 @@ void print_entries(const char* heading, const std::vector<bugs::DiffEntry>& entr
 
 }  // namespace
 
-const std::set<std::string>& baseline_value_flags() {
-  static const std::set<std::string> flags = {"--fail-on", "--suppressions"};
-  return flags;
-}
-
 BaselineOptions baseline_options(const ParsedArgs& args) {
   BaselineOptions o;
   if (auto v = args.value("--fail-on")) {
     const auto f = bugs::parse_fail_on(*v);
-    if (!f) throw UsageError("--fail-on: expected new, any or never, got '" + *v + "'");
+    if (!f) throw UsageError("--fail-on: expected new, any or never, got '" + *v + "'");  // CLI11 checks it first
     o.fail_on = *f;
   }
   if (auto v = args.value("--suppressions")) {
@@ -125,11 +120,7 @@ int compare_outputs(const fs::path& old_out, const fs::path& new_out, const Base
   return fails ? kExitFindings : kExitOk;
 }
 
-int cmd_diff(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = baseline_value_flags();
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_diff(const ParsedArgs& args) {
   if (args.positionals.size() != 2) throw UsageError("expected OLD_OUT and NEW_OUT");
   return compare_outputs(args.positionals[0], args.positionals[1], baseline_options(args));
 }

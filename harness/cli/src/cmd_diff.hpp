@@ -3,7 +3,6 @@
 #pragma once
 
 #include <filesystem>
-#include <set>
 #include <string>
 
 #include "args.hpp"
@@ -16,8 +15,8 @@ struct BaselineOptions {
   std::filesystem::path suppressions;  // empty: none
 };
 
-// --fail-on new|any|never, --suppressions FILE (both commands accept them).
-const std::set<std::string>& baseline_value_flags();
+// --fail-on new|any|never, --suppressions FILE (both commands accept them;
+// declared in commands.cpp).
 BaselineOptions baseline_options(const ParsedArgs& args);
 
 // Compares OLD's and NEW's findings.json bugs, prints new / still there /

@@ -5,6 +5,7 @@
 
 #include "graphviz.hpp"
 #include "html_kcca.hpp"
+#include "html_trend.hpp"
 #include "html_localize.hpp"
 #include "html_races.hpp"
 #include "html_style.hpp"
@@ -89,6 +90,7 @@ class HtmlWriter {
          << "</style>\n</head>\n<body>\n";
     header(summary);
     out_ << "<main>\n";
+    out_ << html::trend_section(d_);  // html_trend.cpp: ci/nightly.sh's trend.json and diff.json
     matrix();
     findings();
     if (has_race_findings()) out_ << html::races_section(d_);  // html_races.cpp
@@ -336,14 +338,14 @@ class HtmlWriter {
         body << "<h5>rank " << s.rank << " <span class=\"muted\">pid " << s.pid << "</span></h5><pre class=\"stack\">"
              << esc(s.text) << "</pre>";
     }
-    const auto err = text::file_tail(r.dir / "stderr.txt", opt_.tail_lines);
+    const auto err = text::file_tail(harness::RunDir(r.dir).stderr_file(), opt_.tail_lines);
     if (!err.empty()) {
       parts.push_back("stderr");
       body << "<h5>stderr <span class=\"muted\">last " << opt_.tail_lines << " lines</span></h5><pre>" << esc(err)
            << "</pre>";
     }
     if (!ok) {
-      const auto out = text::file_tail(r.dir / "stdout.txt", opt_.tail_lines);
+      const auto out = text::file_tail(harness::RunDir(r.dir).stdout_file(), opt_.tail_lines);
       if (!out.empty()) {
         parts.push_back("stdout");
         body << "<h5>stdout <span class=\"muted\">last " << opt_.tail_lines << " lines</span></h5><pre>" << esc(out)

@@ -166,7 +166,7 @@ Testcase point_testcase(const ReportData& data, const std::string& classname, co
   if (first_failing->bad_outcome && !first_failing->expected) {
     tc.type = to_string(r.outcome->kind);
     tc.message = tc.type + (r.outcome->detail.empty() ? "" : ": " + r.outcome->detail);
-    tc.system_err = text::file_tail(r.dir / "stderr.txt", kTailLines);
+    tc.system_err = text::file_tail(harness::RunDir(r.dir).stderr_file(), kTailLines);
   } else {
     tc.type = "finding";
     tc.message = finding_line(*first_failing->serious);

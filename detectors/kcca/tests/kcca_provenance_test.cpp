@@ -1,14 +1,14 @@
 // What a stored KCCA model records about its training, and when it no longer
-// fits (analysis_kcca.cpp): the reuse decision of kcca.model.
+// fits (analysis/kcca_detector.cpp): the reuse decision of kcca.model.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
-#include "analysis_kcca.hpp"
+#include "kcca_detector.hpp"
 
-namespace scalefuzz::cli {
+namespace scalefuzz::detectors::kcca {
 namespace {
 
 TEST(BinaryBuildId, ReadsTheGnuBuildIdNoteOfAnElfFile) {
@@ -59,4 +59,4 @@ TEST(KccaProvenance, MismatchSaysWhatChanged) {
 }
 
 }  // namespace
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::detectors::kcca

@@ -1,23 +1,22 @@
-#include "analysis_kcca.hpp"
+#include "kcca_detector.hpp"
 
-#include <elf.h>
-
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <iterator>
-#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <ostream>
+#include <set>
+
+#include "scalefuzz/trace/symbolize.hpp"
 
 
-namespace scalefuzz::cli {
+namespace scalefuzz::detectors::kcca {
 
 namespace fs = std::filesystem;
-namespace kc = detectors::kcca;
+namespace kc = detectors::kcca;  // kept: the library's names read as kc::
 using detectors::Finding;
 using harness::OutcomeKind;
 using harness::RunRecord;
@@ -86,42 +85,21 @@ kc::VolumeFeature kcca_volume(const harness::KccaSpec& spec) {
   return kc::VolumeFeature::Total;
 }
 
+kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
+  kc::RunParams p;
+  p.run_id = run.spec.run_id;
+  for (const auto& name : numeric_names)
+    if (auto it = run.spec.params.find(name); it != run.spec.params.end()) p.numeric[name] = *as_number(it->second);
+  return p;
+}
+
 std::string binary_build_id(const fs::path& file) {
+  if (std::string id = trace::gnu_build_id(file); !id.empty()) return id;
   std::ifstream in(file, std::ios::binary);
   if (!in) return "";
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto hex = [](const unsigned char* p, std::size_t n) {
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < n; ++i) out += {digits[p[i] >> 4], digits[p[i] & 15]};
-    return out;
-  };
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-  // ELF64 little-endian (the platforms scalefuzz runs on): PT_NOTE segments.
-  if (bytes.size() >= sizeof(Elf64_Ehdr) && std::memcmp(data, ELFMAG, SELFMAG) == 0 && data[EI_CLASS] == ELFCLASS64) {
-    Elf64_Ehdr eh;
-    std::memcpy(&eh, data, sizeof eh);
-    for (unsigned i = 0; i < eh.e_phnum; ++i) {
-      const std::size_t off = eh.e_phoff + std::size_t{i} * eh.e_phentsize;
-      if (off + sizeof(Elf64_Phdr) > bytes.size()) break;
-      Elf64_Phdr ph;
-      std::memcpy(&ph, data + off, sizeof ph);
-      if (ph.p_type != PT_NOTE || ph.p_offset + ph.p_filesz > bytes.size()) continue;
-      std::size_t pos = ph.p_offset;
-      const std::size_t end = ph.p_offset + ph.p_filesz;
-      while (pos + sizeof(Elf64_Nhdr) <= end) {
-        Elf64_Nhdr nh;
-        std::memcpy(&nh, data + pos, sizeof nh);
-        const std::size_t name_at = pos + sizeof nh, desc_at = name_at + ((nh.n_namesz + 3) & ~3u);
-        if (desc_at + nh.n_descsz > end) break;
-        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && std::memcmp(data + name_at, "GNU", 4) == 0)
-          return hex(data + desc_at, nh.n_descsz);
-        pos = desc_at + ((nh.n_descsz + 3) & ~3u);
-      }
-    }
-  }
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 (Fowler/Noll/Vo)
-  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 (Fowler/Noll/Vo) of the bytes
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it)
+    h = (h ^ static_cast<unsigned char>(*it)) * 1099511628211ull;
   char buf[32];
   std::snprintf(buf, sizeof buf, "content-%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -161,9 +139,47 @@ std::string provenance_mismatch(const nlohmann::json& stored, const nlohmann::js
   return out;
 }
 
-KccaAnalysis::KccaAnalysis(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs, fs::path out_dir)
-    : spec_(spec), out_dir_(std::move(out_dir)), numeric_names_(numeric_parameter_names(runs)),
-      provenance_(kcca_provenance(spec, runs)) {
+namespace {
+
+class KccaDetector : public analysis::Detector {
+ public:
+  explicit KccaDetector(const analysis::AnalysisContext& context)
+      : spec_(context.kcca), out_dir_(context.out_dir), log_(context.log),
+        numeric_names_(numeric_parameter_names(*context.runs)),
+        provenance_(kcca_provenance(context.kcca, *context.runs)) {
+    decide_reuse();
+  }
+
+  std::vector<Finding> observe(const analysis::RunView& run) override;
+  std::vector<Finding> finish() override;
+
+ private:
+  // kcca.model: reused when it exists and its provenance matches, else
+  // (re)trained and saved there; reuse_note_ says which and why.
+  void decide_reuse();
+
+  struct PendingTest {
+    std::string run_id;
+    bool crashed = false;
+    kc::TestRun test;                 // samples: what scoring needs
+    std::optional<kc::TestRun> full;  // with the symbolized profile: what localization needs
+  };
+
+  harness::KccaSpec spec_;
+  fs::path out_dir_;
+  std::ostream* log_;
+  std::vector<std::string> numeric_names_;
+  std::vector<kc::RankSample> train_samples_;
+  std::vector<kc::VolumeProfile> train_profiles_;
+  std::set<std::string> train_runs_;
+  std::vector<PendingTest> tests_;
+  std::string application_module_;  // the program: frames elsewhere are library frames
+  nlohmann::json provenance_;
+  std::optional<kc::KccaModel> stored_;
+  std::string reuse_note_;
+};
+
+void KccaDetector::decide_reuse() {
   if (spec_.model.empty()) return;
   const bool has_train_runs = !provenance_["train_scales"].empty();
   if (!fs::exists(spec_.model)) {
@@ -175,8 +191,9 @@ KccaAnalysis::KccaAnalysis(const harness::KccaSpec& spec, const std::vector<RunR
     const std::string why = provenance_mismatch(m.provenance, provenance_);
     if (why.empty() || !has_train_runs) {
       reuse_note_ = "reusing the stored model " + spec_.model.string() + " (trained at scales " +
-                    detectors::rank_ranges(m.training_scales) + (why.empty() ? "" : "; it differs: " + why +
-                    ", but there are no train runs to retrain it") + "): no training";
+                    detectors::rank_ranges(m.training_scales) +
+                    (why.empty() ? "" : "; it differs: " + why + ", but there are no train runs to retrain it") +
+                    "): no training";
       stored_ = std::move(m);
     } else {
       reuse_note_ = "the stored model " + spec_.model.string() + " no longer matches (" + why + "): retraining it";
@@ -186,54 +203,40 @@ KccaAnalysis::KccaAnalysis(const harness::KccaSpec& spec, const std::vector<RunR
   }
 }
 
-kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
-  kc::RunParams p;
-  p.run_id = run.spec.run_id;
-  for (const auto& name : numeric_names)
-    if (auto it = run.spec.params.find(name); it != run.spec.params.end()) p.numeric[name] = *as_number(it->second);
-  return p;
-}
-
-// addr2line per rank is the slow part: a training run is symbolized only for
-// ranks with call sites no earlier training run had (the merged profile takes
-// each site's frames from the first run that has it).
-void KccaAnalysis::symbolize_new_sites(const fs::path& dir, trace::RunTrace& trace) {
-  for (auto& rank : trace.ranks) {
-    if (rank.rank < 0) continue;
-    bool fresh = false;
-    for (const auto& s : rank.sites) fresh = fresh || !symbolized_hashes_.count(s.stable_hash);
-    if (!fresh) continue;
-    bool done = true;
-    for (const auto& s : rank.sites) done = done && !s.symbolized.empty();
-    if (!done) trace::symbolize(dir, rank);
-    for (const auto& s : rank.sites) symbolized_hashes_.insert(s.stable_hash);
-  }
-}
-
-void KccaAnalysis::add(const RunRecord& run, trace::RunTrace& trace) {
+std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
   const kc::VolumeFeature volume = kcca_volume(spec_);
-  if (run.spec.scale_role == "train") {
-    if (stored_ || run.outcome->kind != OutcomeKind::Ok) return;  // the model learns from clean runs only
-    symbolize_new_sites(run.dir, trace);
-    const auto samples = kc::samples_from_run(trace, kcca_run_params(run, numeric_names_), volume);
+  const harness::RunSpec& spec = run.spec();
+  if (spec.scale_role == "train") {
+    if (stored_ || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
+    const trace::RunTrace& trace = run.symbolized();
+    const auto samples = kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
     train_profiles_.push_back(kc::volume_profile(trace, {}, volume));
-    train_runs_.insert(run.spec.run_id);
-  } else if (run.spec.scale_role == "test") {
+    train_runs_.insert(spec.run_id);
+  } else if (spec.scale_role == "test") {
     PendingTest t;
-    t.run_id = run.spec.run_id;
-    t.dir = run.dir;
-    t.crashed = is_crash(run.outcome->kind);
-    t.params = kcca_run_params(run, numeric_names_);
-    t.test.run_id = run.spec.run_id;
-    t.test.samples = kc::samples_from_run(trace, t.params, volume);
-    t.test.nprocs = run.spec.nprocs;
-    if (application_module_.empty() && !run.spec.argv.empty()) application_module_ = run.spec.argv.front();
+    t.run_id = spec.run_id;
+    t.crashed = is_crash(run.outcome().kind);
+    const kc::RunParams params = kcca_run_params(run.record(), numeric_names_);
+    t.test.run_id = spec.run_id;
+    t.test.samples = kc::samples_from_run(run.trace(), params, volume);
+    t.test.nprocs = spec.nprocs;
+    // Kept for localization if the run is flagged: the trace is dropped
+    // after this call and not read again.
+    try {
+      t.full = kc::test_run_from_trace(run.symbolized(), params, t.crashed, volume);
+      t.full->nprocs = spec.nprocs;
+    } catch (const std::exception& e) {
+      if (log_) *log_ << "analysis: kcca: cannot localize " << t.run_id << ": " << e.what() << "\n";
+    }
+    if (application_module_.empty() && !spec.argv.empty()) application_module_ = spec.argv.front();
     tests_.push_back(std::move(t));
   }
+  return {};
 }
 
-std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
+std::vector<Finding> KccaDetector::finish() {
+  std::ostream* log = log_;
   auto note = [&](const std::string& line) {
     if (log) *log << "analysis: kcca: " << line << "\n";
   };
@@ -305,16 +308,7 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
     }
     if (flagged || t.crashed) {
       flagged_runs += flagged;
-      try {
-        trace::RunTrace trace = trace::read_run(t.dir);
-        for (auto& r : trace.ranks)
-          if (r.rank >= 0) trace::symbolize(t.dir, r);
-        kc::TestRun full = kc::test_run_from_trace(trace, t.params, t.crashed, kcca_volume(spec_));
-        full.nprocs = t.test.nprocs;
-        t.test = std::move(full);
-      } catch (const std::exception& e) {
-        note("cannot localize " + t.run_id + ": " + e.what());
-      }
+      if (t.full) t.test = std::move(*t.full);
     }
     runs.push_back(std::move(t.test));
   }
@@ -363,4 +357,10 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
   return out;
 }
 
-}  // namespace scalefuzz::cli
+}  // namespace
+
+std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisContext& context) {
+  return std::make_unique<KccaDetector>(context);
+}
+
+}  // namespace scalefuzz::detectors::kcca
