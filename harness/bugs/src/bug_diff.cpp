@@ -13,13 +13,12 @@ using nlohmann::json;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& file, const YAML::Mark& mark, const std::string& message) {
-  throw SuppressionError(file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) + ": " +
-                         message);
-}
-
 std::string where(const std::string& file, const YAML::Mark& mark) {
   return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+[[noreturn]] void fail(const std::string& file, const YAML::Mark& mark, const std::string& message) {
+  throw SuppressionError(where(file, mark) + ": " + message);
 }
 
 bool valid_date(const std::string& d) {
