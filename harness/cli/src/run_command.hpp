@@ -11,7 +11,8 @@ namespace scalefuzz::cli {
 
 using harness::shell_quote;
 
-// "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args"
+// "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args":
+// the launcher's own command (harness::launch_command) with the environment.
 std::string display_command(const harness::RunSpec& spec, const harness::LaunchOptions& options);
 
 }  // namespace scalefuzz::cli
