@@ -21,6 +21,9 @@ PACKAGES=(
   libjs-chart.js      # Chart.js, inlined into report.html for its charts
   valgrind
   clang libfuzzer-14-dev   # tests/fuzz: libFuzzer targets (built only when both are present)
+  python3-junitparser # the nightly tests read junit.xml as CI tools do
+  python3-jsonschema  # findings.json checked against docs/findings.schema.json
+  jq                  # seeds in findings.json must round-trip through jq
 )
 
 missing=()

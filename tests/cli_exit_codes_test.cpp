@@ -17,7 +17,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const std::vector<std::string> kCommands = {"run", "analyze", "report", "exec", "reproduce", "kcca-eval", "trace"};
+const std::vector<std::string> kCommands = {"run",       "analyze", "report", "exec", "reproduce",
+                                            "kcca-eval", "trace",   "diff"};
 
 std::string ring_campaign() { return (source_dir() / "configs/scenarios/ring.yaml").string(); }
 std::string ring_program() { return (build_dir() / "scenarios/ring").string(); }
@@ -92,7 +93,9 @@ TEST(CliExitCodes, OptionValuesAreCheckedByTypeAndRange) {
         {"reproduce", ring_campaign(), "--until", "crash", "--max-runs", "0"},
         {"reproduce", ring_campaign(), "--until", "deadlock"},
         {"kcca-eval", ".", "--folds", "1"},
-        {"trace", ".", "--rank", "-3"}}) {
+        {"trace", ".", "--rank", "-3"},
+        {"diff", ".", ".", "--fail-on", "sometimes"},
+        {"run", ring_campaign(), "--dry-run", "--baseline", ".", "--fail-on", "old"}}) {
     const auto r = run_scalefuzz(args);
     EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[args.size() - 1] << ": " << r.err;
     EXPECT_THAT(r.err, HasSubstr("Run 'scalefuzz " + args[0] + " --help' for usage."));
@@ -112,6 +115,9 @@ TEST(CliExitCodes, UsageAndInputErrorsExitTwoPerCommand) {
       {"reproduce", ring_campaign()},
       {"kcca-eval", tmp.path().string()},
       {"trace", tmp.path().string()},
+      {"diff", tmp.path().string()},
+      {"diff", tmp.path().string(), tmp.path().string()},  // no findings.json
+      {"run", ring_campaign(), "--dry-run", "--fail-on", "any"},  // --fail-on without --baseline
   };
   for (const auto& args : cases) {
     const auto r = run_scalefuzz(args);

@@ -162,11 +162,15 @@ TEST(CliCampaign, HangsAndCrashesAreFindingsWithExitOne) {
     if (f.at("detector") == "outcome" && f.at("kind") == "hang") ++hangs;
   EXPECT_EQ(hangs, 4);
 
-  // JUnit: one testcase per run, each hang a failure carrying the stacks.
+  // JUnit: one testcase per campaign point (here one run each), each hang a
+  // failure with the stacks in its system-out, and one for the bug they
+  // share (no detector localized them: one outcome/hang bug).
   const std::string junit = read_file(out / "junit.xml");
-  EXPECT_EQ(count_lines_matching(junit, std::regex("<testcase ")), 4);
-  EXPECT_EQ(count_lines_matching(junit, std::regex("<failure ")), 4);
+  EXPECT_EQ(count_lines_matching(junit, std::regex("<testcase ")), 5);
+  EXPECT_EQ(count_lines_matching(junit, std::regex("<failure ")), 5);
   EXPECT_THAT(junit, HasSubstr("send_then_receive"));
+  ASSERT_EQ(findings.at("bugs").size(), 1u);
+  EXPECT_EQ(findings.at("bugs")[0].at("occurrence_count"), 4);
   EXPECT_TRUE(processes_mentioning(out.string()).empty()) << "a process of the campaign outlived it";
 }
 

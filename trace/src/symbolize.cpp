@@ -251,6 +251,14 @@ void symbolize(const fs::path& run_dir, RankTrace& rank) {
   symbols.symbolize(run_dir, rank);
 }
 
+std::string gnu_build_id(const std::filesystem::path& file) {
+  try {
+    return detail::DwarfModule(file.string()).build_id();
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 std::string format_frame(const Frame& f) {
   std::string where;
   if (!f.file.empty())

@@ -1,12 +1,16 @@
 #include "kcca_detector.hpp"
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <set>
+
+#include "scalefuzz/trace/symbolize.hpp"
 
 
 namespace scalefuzz::detectors::kcca {
@@ -89,18 +93,71 @@ kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::strin
   return p;
 }
 
+std::string binary_build_id(const fs::path& file) {
+  if (std::string id = trace::gnu_build_id(file); !id.empty()) return id;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 (Fowler/Noll/Vo) of the bytes
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it)
+    h = (h ^ static_cast<unsigned char>(*it)) * 1099511628211ull;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "content-%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs) {
+  std::set<int> train_scales;
+  std::string binary;
+  for (const auto& r : runs) {
+    if (r.spec.scale_role != "train") continue;
+    train_scales.insert(r.spec.nprocs);
+    if (binary.empty() && !r.spec.argv.empty()) binary = r.spec.argv.front();
+  }
+  // The parameters that form the control vector with rank and nprocs (their
+  // values are data the model generalizes over, not part of its shape).
+  return {{"train_scales", std::vector<int>(train_scales.begin(), train_scales.end())},
+          {"control_parameters", numeric_parameter_names(runs)},
+          {"options",
+           {{"components", spec.components},
+            {"gamma", spec.gamma},
+            {"control_width", spec.control_width},
+            {"observation_width", spec.observation_width},
+            {"volume", spec.volume}}},
+          {"application", fs::path(binary).filename().string()},
+          {"build_id", binary.empty() ? std::string() : binary_build_id(binary)}};
+}
+
+std::string provenance_mismatch(const nlohmann::json& stored, const nlohmann::json& expected) {
+  if (!stored.is_object() || stored.empty()) return "it records nothing about what it was trained on";
+  std::string out;
+  for (const auto& [key, value] : expected.items()) {
+    const auto it = stored.find(key);
+    if (it != stored.end() && *it == value) continue;
+    out += (out.empty() ? "" : "; ") + key + " " + (it == stored.end() ? std::string("missing") : it->dump()) +
+           " -> " + value.dump();
+  }
+  return out;
+}
+
 namespace {
 
 class KccaDetector : public analysis::Detector {
  public:
   explicit KccaDetector(const analysis::AnalysisContext& context)
       : spec_(context.kcca), out_dir_(context.out_dir), log_(context.log),
-        numeric_names_(numeric_parameter_names(*context.runs)) {}
+        numeric_names_(numeric_parameter_names(*context.runs)),
+        provenance_(kcca_provenance(context.kcca, *context.runs)) {
+    decide_reuse();
+  }
 
   std::vector<Finding> observe(const analysis::RunView& run) override;
   std::vector<Finding> finish() override;
 
  private:
+  // kcca.model: reused when it exists and its provenance matches, else
+  // (re)trained and saved there; reuse_note_ says which and why.
+  void decide_reuse();
+
   struct PendingTest {
     std::string run_id;
     bool crashed = false;
@@ -117,13 +174,40 @@ class KccaDetector : public analysis::Detector {
   std::set<std::string> train_runs_;
   std::vector<PendingTest> tests_;
   std::string application_module_;  // the program: frames elsewhere are library frames
+  nlohmann::json provenance_;
+  std::optional<kc::KccaModel> stored_;
+  std::string reuse_note_;
 };
+
+void KccaDetector::decide_reuse() {
+  if (spec_.model.empty()) return;
+  const bool has_train_runs = !provenance_["train_scales"].empty();
+  if (!fs::exists(spec_.model)) {
+    reuse_note_ = "no model at " + spec_.model.string() + " yet: training one and saving it there";
+    return;
+  }
+  try {
+    kc::KccaModel m = kc::load_model(spec_.model.string());
+    const std::string why = provenance_mismatch(m.provenance, provenance_);
+    if (why.empty() || !has_train_runs) {
+      reuse_note_ = "reusing the stored model " + spec_.model.string() + " (trained at scales " +
+                    detectors::rank_ranges(m.training_scales) +
+                    (why.empty() ? "" : "; it differs: " + why + ", but there are no train runs to retrain it") +
+                    "): no training";
+      stored_ = std::move(m);
+    } else {
+      reuse_note_ = "the stored model " + spec_.model.string() + " no longer matches (" + why + "): retraining it";
+    }
+  } catch (const std::exception& e) {
+    reuse_note_ = "the stored model " + spec_.model.string() + " is unreadable (" + e.what() + "): retraining it";
+  }
+}
 
 std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
   const kc::VolumeFeature volume = kcca_volume(spec_);
   const harness::RunSpec& spec = run.spec();
   if (spec.scale_role == "train") {
-    if (!spec_.model.empty() || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
+    if (stored_ || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
     const trace::RunTrace& trace = run.symbolized();
     const auto samples = kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
@@ -160,14 +244,10 @@ std::vector<Finding> KccaDetector::finish() {
   kc::KccaModel model;
   std::optional<kc::CrossValidation> cv;
   const kc::KccaOptions options = kcca_options(spec_);
-  if (!spec_.model.empty()) {
-    try {
-      model = kc::load_model(spec_.model.string());
-    } catch (const std::exception& e) {
-      out.push_back(warning("KCCA model not loaded: " + std::string(e.what())));
-      return out;
-    }
-    note("scoring with the stored model " + spec_.model.string());
+  if (!reuse_note_.empty()) note(reuse_note_);
+  const bool stored_reused = stored_.has_value();
+  if (stored_) {
+    model = std::move(*stored_);
   } else if (train_samples_.empty()) {
     if (!tests_.empty()) note("no clean train runs (scales.train) and no kcca.model: test runs not scored");
     return out;
@@ -187,10 +267,19 @@ std::vector<Finding> KccaDetector::finish() {
       return out;
     }
     model.reference_profile = kc::merge_profiles(train_profiles_);
+    model.provenance = provenance_;
     const fs::path file = out_dir_ / kKccaModelFile;
-    const fs::path tmp = out_dir_ / (std::string(kKccaModelFile) + ".tmp");
-    kc::save_model(model, tmp.string());
-    fs::rename(tmp, file);
+    kc::save_model(model, file.string());  // writes a temporary file and renames it
+    if (!spec_.model.empty()) {
+      std::error_code ec;
+      if (spec_.model.has_parent_path()) fs::create_directories(spec_.model.parent_path(), ec);
+      try {
+        kc::save_model(model, spec_.model.string());
+        note("saved the model for later campaigns as " + spec_.model.string());
+      } catch (const std::exception& e) {
+        out.push_back(warning("KCCA model not saved as kcca.model: " + std::string(e.what())));
+      }
+    }
     try {
       cv = kc::cross_validate(train_samples_, options, 5);
     } catch (const std::exception& e) {
@@ -253,8 +342,9 @@ std::vector<Finding> KccaDetector::finish() {
                      {"gamma", model.options.gamma},
                      {"control_width", model.options.control_width_factor},
                      {"observation_width", model.options.observation_width_factor}};
-  if (!spec_.model.empty()) summary.details["model_loaded_from"] = spec_.model.string();
+  if (stored_reused) summary.details["model_loaded_from"] = spec_.model.string();
   else summary.details["model_file"] = (out_dir_ / kKccaModelFile).string();
+  summary.details["provenance"] = model.provenance;
   if (cv)
     summary.details["cross_validation"] = {{"folds", cv->folds},
                                            {"fold_unit", kc::to_string(cv->unit)},

@@ -31,6 +31,18 @@ detectors::kcca::RunParams kcca_run_params(const harness::RunRecord& run, const 
 detectors::kcca::KccaOptions kcca_options(const harness::KccaSpec& spec);
 detectors::kcca::VolumeFeature kcca_volume(const harness::KccaSpec& spec);
 
+// The GNU build id of a binary (trace::gnu_build_id), else "content-" + a
+// hash of its bytes; "" if it cannot be read.
+std::string binary_build_id(const std::filesystem::path& file);
+
+// What a model is trained on, recorded in it (KccaModel::provenance):
+// train scales of the campaign, KCCA options, the numeric parameters of the
+// control vector, the application binary's build id.
+nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<harness::RunRecord>& runs);
+
+// "" when a stored model's provenance matches `expected`, else what differs.
+std::string provenance_mismatch(const nlohmann::json& stored, const nlohmann::json& expected);
+
 // The detector: collects what KCCA needs from each run while the analysis
 // streams over them, then trains (or loads) the model and scores the test runs.
 std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisContext& context);

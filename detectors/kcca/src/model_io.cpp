@@ -137,6 +137,7 @@ void save_model(const KccaModel& m, const std::string& path) {
     prof.push_back({{"stable_hash", s.stable_hash}, {"op", s.op}, {"site_id", s.site_id}, {"rank", s.rank},
                     {"frames", frames(s.frames)}, {"volume", s.volume}, {"share", s.share}});
   j["reference_profile"] = {{"runs", m.reference_profile.runs}, {"sites", std::move(prof)}};
+  j["provenance"] = m.provenance;
 
   const std::string tmp = path + ".tmp";
   {
@@ -190,6 +191,7 @@ KccaModel load_model(const std::string& path) {
     for (const auto& t : j.at("training_scores"))
       m.training_scores.push_back({t.at(0).get<int>(), t.at(1).get<int>(), t.at(2).get<double>()});
     m.training_scales = j.at("training_scales").get<std::vector<int>>();
+    m.provenance = j.value("provenance", json::object());  // absent in models saved before it existed
     m.reference_profile.runs = j.at("reference_profile").at("runs").get<int>();
     for (const auto& s : j.at("reference_profile").at("sites")) {
       SiteProfile p;

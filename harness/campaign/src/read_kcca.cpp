@@ -14,10 +14,10 @@ KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::
       std::filesystem::path p = reader.non_empty_string(e.value, "kcca.model");
       if (p.is_relative()) p = campaign_dir / p;
       p = p.lexically_normal();
+      // Missing is fine: the first night trains the model and saves it there.
       std::error_code ec;
-      if (!std::filesystem::is_regular_file(p, ec))
-        reader.fail(e.value, "kcca.model: no such file " + p.string() +
-                                 " (a model written by an earlier campaign as OUT/kcca-model.json)");
+      if (std::filesystem::exists(p, ec) && !std::filesystem::is_regular_file(p, ec))
+        reader.fail(e.value, "kcca.model is not a file: " + p.string());
       spec.model = p;
     } else if (e.key == "components") {
       spec.components = static_cast<int>(reader.integer(e.value, "kcca.components", 1, 64));

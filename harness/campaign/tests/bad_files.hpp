@@ -45,7 +45,7 @@ inline const BadFile kBadFiles[] = {
     {"empty_file.yaml", 1, 1, "the campaign file is empty"},
     {"empty_value.yaml", 5, 1, "'timeout' in the campaign file has no value"},
     {"kcca_bad_volume.yaml", 7, 11, "kcca.volume must be total, sent or sent-and-received, got 'recieved'"},
-    {"kcca_missing_model.yaml", 5, 15, "kcca.model: no such file "},
+    {"kcca_model_is_directory.yaml", 5, 15, "kcca.model is not a file: "},
 };
 
 inline void PrintTo(const BadFile& bad, std::ostream* os) { *os << bad.file; }

@@ -68,6 +68,7 @@ harness::RunStore open_campaign_store(const std::filesystem::path& out, const ha
   harness::write_file_atomic(out / kStoredCampaignName, text.str());
   store->set_meta("command_line", command_line);
   store->set_meta("campaign_dir", campaign.campaign_dir.string());
+  store->set_meta("campaign_file", std::filesystem::absolute(campaign_file).lexically_normal().string());
   store->set_meta("build_dir", std::filesystem::absolute(build_dir).string());
   if (!store->meta("started_at")) store->set_meta("started_at", harness::utc_timestamp_now());
   return std::move(*store);
@@ -96,7 +97,7 @@ std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& s
 }
 
 void check_kcca_model(const harness::Campaign& campaign) {
-  if (campaign.kcca.model.empty()) return;
+  if (campaign.kcca.model.empty() || !std::filesystem::exists(campaign.kcca.model)) return;  // trained on first use
   try {
     (void)detectors::kcca::load_model(campaign.kcca.model.string());
   } catch (const std::exception& e) {

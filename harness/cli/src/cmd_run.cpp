@@ -11,6 +11,7 @@
 
 #include "args.hpp"
 #include "campaign_io.hpp"
+#include "cmd_diff.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
 #include "paths.hpp"
@@ -87,6 +88,11 @@ int cmd_run(const ParsedArgs& args) {
                      ": scheduler type '" + campaign.scheduler.type +
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
   check_kcca_model(campaign);
+  const BaselineOptions baseline_opts = baseline_options(args);
+  const std::optional<fs::path> baseline =
+      args.value("--baseline") ? std::optional<fs::path>(*args.value("--baseline")) : std::nullopt;
+  if (!baseline && (args.value("--fail-on") || args.value("--suppressions")))
+    throw UsageError("--fail-on and --suppressions need --baseline OLD_OUT");
   int jobs = campaign.scheduler.jobs;
   if (auto j = args.integer("--jobs")) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
@@ -145,7 +151,8 @@ int cmd_run(const ParsedArgs& args) {
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
   engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
-  return write_reports(*store);
+  const int found = write_reports(*store);
+  return baseline ? compare_outputs(*baseline, out, baseline_opts) : found;
 }
 
 }  // namespace scalefuzz::cli

@@ -18,6 +18,21 @@ const CLI::Range kJobs(1, 256);
 // A switch (no value) with its help.
 void add_switch(CLI::App& o, const std::string& name, const std::string& help) { o.add_flag(name, help); }
 
+// `diff` and `run --baseline` (cmd_diff.cpp).
+void declare_baseline_options(CLI::App& o) {
+  o.add_option("--fail-on",
+               "new (default): exit 1 when a new bug is a warning or an error; any: also when\n"
+               "such a bug is still there; never: always exit 0")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"new", "any", "never"}));
+  o.add_option("--suppressions",
+               "YAML list of known bugs that never fail the job:\n"
+               "  suppressions:\n"
+               "    - {fingerprint: 3f0c9a1b2d4e5f60, reason: \"ticket 12\", expires: 2026-12-31}\n"
+               "expires (optional) is the last day it applies; an expired one fails with exit 2")
+      ->type_name("FILE");
+}
+
 void declare_run(CLI::App& o) {
   o.add_option("CAMPAIGN.yaml", "the campaign file");
   o.add_option("--out", "output directory (default: out/<campaign name>)")->type_name("DIR");
@@ -31,6 +46,17 @@ void declare_run(CLI::App& o) {
       ->check(kJobs);
   o.add_option("--build", "directory substituted for {build} (default: this scalefuzz's build tree)")
       ->type_name("DIR");
+  o.add_option("--baseline",
+               "compare the bugs with those of the output directory OLD as 'scalefuzz diff' does\n"
+               "(with --fail-on and --suppressions); the exit code is then the diff's")
+      ->type_name("OLD");
+  declare_baseline_options(o);
+}
+
+void declare_diff(CLI::App& o) {
+  o.add_option("OLD_OUT", "last night's campaign output directory");
+  o.add_option("NEW_OUT", "tonight's campaign output directory");
+  declare_baseline_options(o);
 }
 
 void declare_dir_only(CLI::App& o) { o.add_option("DIR", "a campaign output directory or a run directory"); }
@@ -113,6 +139,13 @@ const std::vector<Command>& commands() {
        "0 nothing found, 1 findings, 2 campaign or usage error, 3 infrastructure failure,\n"
        "130 interrupted (run again to resume)",
        false, declare_run, cmd_run},
+      {"diff", "compare the bugs of two campaign outputs (last night's and tonight's)", "OLD_OUT NEW_OUT [OPTIONS]",
+       "Compares the bugs (findings grouped by fingerprint) of two campaign output directories,\n"
+       "read from their findings.json: new in NEW_OUT, still there, gone (warnings and errors;\n"
+       "informational ones are counted). Writes NEW_OUT/diff.json.\n",
+       "0 pass, 1 fail (per --fail-on), 2 usage error, missing or older findings.json, bad or\n"
+       "expired suppression, 3 diff.json not writable",
+       false, declare_diff, cmd_diff},
       {"analyze", "rerun the detectors on stored results (a campaign DIR or one run directory)", "DIR",
        "DIR is a campaign output directory: reruns its detectors, stores the findings and rewrites\n"
        "the reports. DIR is a single run directory (from 'scalefuzz exec' or OUT/runs/<id>):\n"

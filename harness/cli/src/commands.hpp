@@ -33,6 +33,7 @@ int cmd_exec(const ParsedArgs& args);
 int cmd_trace(const ParsedArgs& args);
 int cmd_reproduce(const ParsedArgs& args);  // cmd_reproduce.cpp
 int cmd_kcca_eval(const ParsedArgs& args);  // cmd_kcca_eval.cpp
+int cmd_diff(const ParsedArgs& args);       // cmd_diff.cpp
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "scalefuzz/harness/launcher.hpp"
+#include "scalefuzz/harness/report.hpp"
 
 namespace scalefuzz::cli {
 
-// POSIX shell single-quoting where needed.
-std::string shell_quote(const std::string& word);
+using harness::shell_quote;
 
 // The words joined with spaces, each shell-quoted where needed.
 std::string joined_for_shell(const std::vector<std::string>& argv);

@@ -13,6 +13,7 @@
 #include "html_charts.hpp"
 #include "html_headline.hpp"
 #include "html_kcca.hpp"
+#include "html_trend.hpp"
 #include "html_localize.hpp"
 #include "html_races.hpp"
 #include "html_style.hpp"
@@ -131,6 +132,7 @@ class HtmlWriter {
          << "</style>\n</head>\n<body>\n";
     header(summary);
     out_ << "<main>\n" << html::headline_section(d_, bugs_);
+    out_ << html::trend_section(d_);  // html_trend.cpp: ci/nightly.sh's trend.json and diff.json
     matrix();
     findings();
     if (has_race_findings()) out_ << html::races_section(d_);  // html_races.cpp

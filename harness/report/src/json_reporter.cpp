@@ -30,7 +30,7 @@ json run_summary(const RunRecord& r) {
             {"noise", r.spec.noise.label()},
             {"params", r.spec.params},
             {"repetition", r.spec.repetition},
-            {"seed", r.spec.seed},
+            {"seed", std::to_string(r.spec.seed)},  // a string: jq and JavaScript round 64-bit numbers
             {"dir", r.dir.string()},
             {"outcome", outcome_label(r)},
             {"started_at", r.started_at},
@@ -54,10 +54,31 @@ void JsonReporter::write(const ReportData& data) {
   const auto summary = summarize(data);
   json runs = json::array();
   for (const auto& r : data.runs) runs.push_back(run_summary(r));
+  const auto bug_list = report_bugs(data);
+  std::vector<std::string> fingerprint_of(data.findings.size());
+  json bugs = json::array();
+  std::size_t serious_bugs = 0;
+  for (const auto& b : bug_list) {
+    for (const auto& o : b.occurrences) fingerprint_of[o.finding] = b.fingerprint;
+    for (std::size_t i : b.related) fingerprint_of[i] = b.fingerprint;
+    serious_bugs += b.serious();
+    bugs.push_back(bugs::bug_to_json(b));
+  }
   json findings = json::array();
-  for (const auto& f : data.findings) findings.push_back(finding_to_json(f));
+  for (std::size_t i = 0; i < data.findings.size(); ++i) {
+    json f = finding_to_json(data.findings[i]);
+    // A campaign-wide finding is about no run: it says so instead of an empty run id.
+    if (data.findings[i].run_id.empty()) {
+      f.erase("run_id");
+      f["scope"] = "campaign";
+    } else {
+      f["scope"] = "run";
+    }
+    f["fingerprint"] = fingerprint_of[i];
+    findings.push_back(std::move(f));
+  }
   const json doc = {{"format", "scalefuzz-findings"},
-                    {"format_version", 1},
+                    {"format_version", kFindingsFormatVersion},
                     {"campaign", data.campaign},
                     {"out_dir", data.out_dir.string()},
                     {"command_line", data.command_line},
@@ -73,9 +94,12 @@ void JsonReporter::write(const ReportData& data) {
                       {"by_outcome", summary.by_outcome},
                       {"findings", summary.findings},
                       {"serious_findings", summary.serious_findings},
-                      {"findings_by_detector", summary.findings_by_detector}}},
+                      {"findings_by_detector", summary.findings_by_detector},
+                      {"bugs", bug_list.size()},
+                      {"serious_bugs", serious_bugs}}},
                     {"runs", std::move(runs)},
-                    {"findings", std::move(findings)}};
+                    {"findings", std::move(findings)},
+                    {"bugs", std::move(bugs)}};
   write_report_file(output_path(data), dump_json(doc) + "\n");
 }
 

@@ -1,3 +1,5 @@
+#include <cctype>
+#include <string_view>
 #include <set>
 
 #include "scalefuzz/harness/atomic_file.hpp"
@@ -43,6 +45,31 @@ bool outcome_expected(const std::vector<const detectors::Finding*>& run_findings
   return false;
 }
 
+std::vector<bugs::Bug> report_bugs(const ReportData& data) {
+  std::vector<bugs::RunInfo> runs;
+  runs.reserve(data.runs.size());
+  for (const auto& r : data.runs)
+    runs.push_back({r.spec.run_id, r.spec.nprocs, r.spec.noise.label(), std::to_string(r.spec.seed), r.finished_at});
+  return bugs::group_findings(data.findings, runs, data.finished_at);
+}
+
+std::string shell_quote(const std::string& word) {
+  bool safe = !word.empty();
+  for (unsigned char c : word)
+    if (!(std::isalnum(c) || std::string_view("@%+=:,./_-{}").find(static_cast<char>(c)) != std::string_view::npos))
+      safe = false;
+  if (safe) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string replay_command(const ReportData& data, const RunRecord& run) {
+  const std::string campaign = data.campaign_file.empty() ? "CAMPAIGN.yaml" : data.campaign_file;
+  return "scalefuzz run " + shell_quote(campaign) + " --filter " + shell_quote("id=" + run.spec.run_id) +
+         " --out " + shell_quote((data.out_dir / "replay" / run.spec.run_id).string());
+}
+
 ReportData report_data_from_store(const RunStore& store) {
   ReportData d;
   d.campaign = store.campaign_name();
@@ -50,6 +77,7 @@ ReportData report_data_from_store(const RunStore& store) {
   d.runs = store.runs();
   d.findings = store.load_findings();
   d.command_line = store.meta("command_line").value_or("");
+  d.campaign_file = store.meta("campaign_file").value_or("");
   d.started_at = store.meta("started_at").value_or("");
   d.finished_at = store.meta("finished_at").value_or("");
   d.generated_at = utc_timestamp_now();

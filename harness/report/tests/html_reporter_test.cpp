@@ -105,3 +105,31 @@ TEST(DefaultReporters, WriteAllThreeFiles) {
 
 }  // namespace
 }  // namespace scalefuzz::harness
+
+namespace scalefuzz::harness {
+namespace {
+
+TEST(HtmlReporter, NightsSectionFromTrendAndDiff) {
+  testing::TempDir tmp;
+  const auto data = testing::make_report_data(tmp.path());
+  EXPECT_EQ(HtmlReporter().render(data).find("id=\"nights\""), std::string::npos) << "no trend.json: no section";
+  std::ofstream(tmp.path() / "trend.json")
+      << R"({"format": "scalefuzz-trend", "format_version": 1, "nights": [
+            {"night": "2026-01-01", "verdict": "clean", "bugs": 1, "serious_bugs": 0, "new": null, "gone": null},
+            {"night": "2026-01-02", "verdict": "findings", "bugs": 2, "serious_bugs": 1, "new": 1, "gone": 0}]})";
+  std::ofstream(tmp.path() / "diff.json")
+      << R"({"format": "scalefuzz-diff", "format_version": 1, "fail_on": "new", "fails": true,
+            "counts": {"new": 1, "still_there": 0, "gone": 0},
+            "new": [{"fingerprint": "9af675cbc2570d99", "signature": "kcca/scale-anomaly at sf_allgather <x>.c:106"}],
+            "gone": []})";
+  const std::string html = HtmlReporter().render(data);
+  ASSERT_NE(html.find("<section id=\"nights\">"), std::string::npos);
+  EXPECT_NE(html.find("<b>1 new</b>"), std::string::npos);
+  EXPECT_NE(html.find("<code>9af675cbc2570d99</code> kcca/scale-anomaly at sf_allgather &lt;x&gt;.c:106"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>2026-01-02</td><td>findings</td>"), std::string::npos);
+  EXPECT_NE(html.find("1 of 2</td><td>1</td><td>0</td>"), std::string::npos) << html.substr(html.find("trend"), 900);
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness

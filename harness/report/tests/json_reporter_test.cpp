@@ -45,6 +45,45 @@ TEST(JsonReporter, WritesParseableFindingsWithSummary) {
   EXPECT_EQ(lp.artifacts.at(0).content, data.findings[0].artifacts[0].content);
   EXPECT_EQ(findings[1].at("rank_ranges"), "0-3,7");
   EXPECT_EQ(findings[1].at("details").at("threshold"), 0.8);
+  EXPECT_EQ(findings[0].at("scope"), "run");
+  EXPECT_EQ(findings[1].at("scope"), "campaign");
+  EXPECT_FALSE(findings[1].contains("run_id")) << "a campaign-wide finding is not shaped as a run";
+}
+
+TEST(JsonReporter, SeedsAreStringsThatKeepAll64Bits) {
+  testing::TempDir tmp;
+  auto data = testing::make_report_data(tmp.path());
+  data.runs[2].spec.seed = 10688990830136140372ull;  // > 2^53: a JSON number would lose it
+  JsonReporter().write(data);
+  const auto doc = json::parse(testing::slurp(tmp.path() / "findings.json"));
+  EXPECT_EQ(doc.at("format_version"), JsonReporter::kFindingsFormatVersion);
+  EXPECT_EQ(doc.at("runs")[2].at("seed"), "10688990830136140372");
+  for (const auto& r : doc.at("runs")) EXPECT_TRUE(r.at("seed").is_string());
+  bool seen = false;
+  for (const auto& b : doc.at("bugs"))
+    for (const auto& o : b.at("occurrences")) {
+      EXPECT_TRUE(o.at("seed").is_string());
+      if (o.at("run_id") == "np4-none-r2") seen = o.at("seed") == "10688990830136140372";
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(JsonReporter, FindingsFormBugsAndKnowTheirFingerprint) {
+  testing::TempDir tmp;
+  const auto data = testing::make_report_data(tmp.path());
+  JsonReporter().write(data);
+  const auto doc = json::parse(testing::slurp(tmp.path() / "findings.json"));
+  const auto& bugs = doc.at("bugs");
+  // The pdg finding localizes no outcome finding here (the fixture has none),
+  // so every finding is a bug of its own; the info race comes last.
+  ASSERT_EQ(bugs.size(), 4u);
+  EXPECT_EQ(doc.at("summary").at("bugs"), 4);
+  EXPECT_EQ(doc.at("summary").at("serious_bugs"), 3);
+  EXPECT_EQ(bugs[3].at("severity"), "info");
+  EXPECT_EQ(bugs[0].at("signature"), "pdg/lp-task at ring_step ring.c:42");
+  EXPECT_EQ(bugs[0].at("runs"), json::array({"np4-none-r2"}));
+  for (const auto& f : doc.at("findings")) EXPECT_EQ(f.at("fingerprint").get<std::string>().size(), 16u);
+  EXPECT_EQ(doc.at("findings")[0].at("fingerprint"), bugs[0].at("fingerprint"));
 }
 
 TEST(JsonReporter, CleanCampaignHasCleanVerdict) {

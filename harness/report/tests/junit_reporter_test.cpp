@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
@@ -29,40 +30,77 @@ const json* find_case(const json& doc, const std::string& name) {
   return nullptr;
 }
 
-TEST(JunitReporter, WellFormedWithOneTestcasePerRun) {
+const json* find_prefix(const json& doc, const std::string& prefix) {
+  for (const auto& suite : doc.at("suites"))
+    for (const auto& c : suite.at("cases"))
+      if (c.at("name").get<std::string>().rfind(prefix, 0) == 0) return &c;
+  return nullptr;
+}
+
+TEST(JunitReporter, OneTestcasePerCampaignPointAndPerBug) {
   testing::TempDir tmp;
   const auto data = testing::make_report_data(tmp.path());
   JunitReporter().write(data);
   const auto doc = parse_junit(tmp.path() / "junit.xml");
   ASSERT_FALSE(doc.empty());
   EXPECT_EQ(doc.at("root"), "testsuites");
-  // Suites: np4.none, np4.system, np8.none, np8.system, findings.
-  ASSERT_EQ(doc.at("suites").size(), 5u);
-  EXPECT_EQ(doc.at("suites")[0].at("attrs").at("name"), "ringdemo.np4.none");
-  EXPECT_EQ(doc.at("suites")[0].at("attrs").at("tests"), "3");
-  EXPECT_EQ(doc.at("suites")[0].at("attrs").at("failures"), "1");
-  for (const auto& r : data.runs) EXPECT_NE(find_case(doc, r.spec.run_id), nullptr) << r.spec.run_id;
-  // 8 runs + 2 campaign-wide findings (kcca, and the one naming an unknown run).
-  EXPECT_EQ(doc.at("attrs").at("tests"), "10");
-  EXPECT_EQ(doc.at("attrs").at("skipped"), "1");
+  ASSERT_EQ(doc.at("suites").size(), 2u);
+  const auto& points = doc.at("suites")[0];
+  EXPECT_EQ(points.at("attrs").at("name"), "ringdemo.points");
+  // np4 none (3 runs), np4 system, np8 none (2 runs), np8 system (2 runs).
+  ASSERT_EQ(points.at("cases").size(), 4u);
+  EXPECT_EQ(points.at("cases")[0].at("name"), "np4 count=64 noise=none");
+  EXPECT_EQ(points.at("cases")[1].at("name"), "np4 count=64 noise=system-s1.0");
+  EXPECT_EQ(points.at("cases")[0].at("classname"), "ringdemo.np4");
+  const auto& bugs = doc.at("suites")[1];
+  EXPECT_EQ(bugs.at("attrs").at("name"), "ringdemo.bugs");
+  ASSERT_EQ(bugs.at("cases").size(), 4u);
+  const auto bug_list = report_bugs(data);
+  EXPECT_EQ(bugs.at("cases")[0].at("name"), bug_list[0].fingerprint + " " + bug_list[0].signature);
+  EXPECT_EQ(doc.at("attrs").at("tests"), "8");
 }
 
-TEST(JunitReporter, HangCarriesStacksAndRunFindingsUnescapedIntact) {
+TEST(JunitReporter, NamesCarryNoCountsIndicesOrDottedValuesInClassnames) {
   testing::TempDir tmp;
-  const auto data = testing::make_report_data(tmp.path());
+  auto data = testing::make_report_data(tmp.path());
+  data.campaign = "ninja.case3";
+  for (auto& r : data.runs) r.spec.noise.settings = {{"scale", "1.2"}};
   JunitReporter().write(data);
   const auto doc = parse_junit(tmp.path() / "junit.xml");
-  const json* hang = find_case(doc, "np4-none-r2");
-  ASSERT_NE(hang, nullptr);
-  ASSERT_TRUE(hang->contains("failure"));
-  const auto& failure = hang->at("failure");
+  for (const auto& suite : doc.at("suites"))
+    for (const auto& c : suite.at("cases")) {
+      const auto cls = c.at("classname").get<std::string>();
+      EXPECT_EQ(std::count(cls.begin(), cls.end(), '.'), 1) << cls;
+      EXPECT_EQ(cls.rfind("ninja_case3.", 0), 0u) << cls;
+    }
+}
+
+TEST(JunitReporter, FailingPointHasShortMessagePropertiesAndDetailsInSystemOut) {
+  testing::TempDir tmp;
+  auto data = testing::make_report_data(tmp.path());
+  data.campaign_file = "/work/configs/ring.yaml";
+  data.runs[2].spec.seed = 10688990830136140372ull;
+  JunitReporter().write(data);
+  const auto doc = parse_junit(tmp.path() / "junit.xml");
+  const json* point = find_case(doc, "np4 count=64 noise=none");
+  ASSERT_NE(point, nullptr);
+  const auto& failure = point->at("failure");
   EXPECT_EQ(failure.at("type"), "hang");
-  EXPECT_EQ(failure.at("message").get<std::string>().rfind("hang: timeout after 10s " + testing::kNasty, 0), 0u);
-  const auto body = failure.at("text").get<std::string>();
-  EXPECT_NE(body.find(testing::kHangStack0), std::string::npos) << body;
-  EXPECT_NE(body.find("--- rank 1 (pid 4243) ---\n#0 MPI_Recv"), std::string::npos);
-  EXPECT_NE(body.find("[pdg/lp-task]"), std::string::npos) << "the finding about this run belongs to its testcase";
-  const auto err = hang->at("system-err").at("text").get<std::string>();
+  const auto message = failure.at("message").get<std::string>();
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+  EXPECT_LT(message.size(), 400u);
+  EXPECT_NE(message.find("(1 of 3 runs, bugs "), std::string::npos) << message;
+  const auto& props = point->at("properties");
+  EXPECT_EQ(props.at("seed"), "10688990830136140372");
+  EXPECT_EQ(props.at("run_id"), "np4-none-r2");
+  EXPECT_EQ(props.at("noise"), "none");
+  EXPECT_EQ(props.at("replay"), "scalefuzz run /work/configs/ring.yaml --filter id=np4-none-r2 --out " +
+                                    (tmp.path() / "replay" / "np4-none-r2").string());
+  const auto out = point->at("system-out").at("text").get<std::string>();
+  EXPECT_NE(out.find(testing::kHangStack0), std::string::npos) << out;
+  EXPECT_NE(out.find("--- rank 1 (pid 4243) ---\n#0 MPI_Recv"), std::string::npos);
+  EXPECT_NE(out.find("[pdg/lp-task]"), std::string::npos) << "the finding about a run belongs to its point";
+  const auto err = point->at("system-err").at("text").get<std::string>();
   EXPECT_NE(err.find("warning: <unexpected> & odd"), std::string::npos);
   EXPECT_NE(err.find("\\x01\xEF\xBF\xBD tail"), std::string::npos) << "control and invalid bytes are made safe";
 }
@@ -70,23 +108,34 @@ TEST(JunitReporter, HangCarriesStacksAndRunFindingsUnescapedIntact) {
 TEST(JunitReporter, OutcomeKindsMapToJunitStatuses) {
   testing::TempDir tmp;
   auto data = testing::make_report_data(tmp.path());
-  data.runs.push_back(testing::make_run(tmp.path(), "np8-none-r9", 8, "none", 9, OutcomeKind::LaunchError, 0,
+  data.runs.push_back(testing::make_run(tmp.path(), "np16-none-r0", 16, "none", 0, OutcomeKind::LaunchError, 0,
                                         "mpiexec not found"));
   JunitReporter().write(data);
   const auto doc = parse_junit(tmp.path() / "junit.xml");
-  EXPECT_FALSE(find_case(doc, "np4-none-r0")->contains("failure"));
-  EXPECT_EQ(find_case(doc, "np4-none-r0")->at("time"), "1.200");
-  EXPECT_EQ(find_case(doc, "np8-none-r0")->at("failure").at("type"), "crashed");
-  EXPECT_EQ(find_case(doc, "np8-none-r1")->at("failure").at("type"), "mpi-abort");
-  EXPECT_EQ(find_case(doc, "np8-system-s1.0-r1")->at("failure").at("type"), "wrong-result");
-  EXPECT_TRUE(find_case(doc, "np8-system-s1.0-r0")->contains("skipped"));
-  EXPECT_EQ(find_case(doc, "np8-none-r9")->at("error").at("type"), "launch-error");
-  // Campaign-wide findings are testcases of their own suite.
-  const auto& last = doc.at("suites").back();
-  EXPECT_EQ(last.at("attrs").at("name"), "ringdemo.findings");
-  ASSERT_EQ(last.at("cases").size(), 2u);
-  EXPECT_EQ(last.at("cases")[0].at("failure").at("type"), "finding");
-  EXPECT_NE(last.at("cases")[0].at("failure").at("text").get<std::string>().find("ranks 0-3,7"), std::string::npos);
+  EXPECT_FALSE(find_case(doc, "np4 count=64 noise=system-s1.0")->contains("failure"));
+  EXPECT_EQ(find_case(doc, "np4 count=64 noise=system-s1.0")->at("time"), "1.500");
+  EXPECT_EQ(find_case(doc, "np8 count=64 noise=none")->at("failure").at("type"), "crashed");
+  EXPECT_EQ(find_case(doc, "np8 count=64 noise=system-s1.0")->at("failure").at("type"), "wrong-result");
+  EXPECT_EQ(find_case(doc, "np16 count=64 noise=none")->at("error").at("type"), "launch-error");
+  // Bugs: serious ones fail with a one-line message, informational ones pass.
+  const json* kcca = find_prefix(doc, bugs::fingerprint({"kcca", "scale-anomaly", {}, ""}));
+  ASSERT_NE(kcca, nullptr);
+  EXPECT_EQ(kcca->at("failure").at("type"), "kcca/scale-anomaly");
+  EXPECT_NE(kcca->at("system-out").at("text").get<std::string>().find("ranks 0-3,7"), std::string::npos);
+  const json* race = find_prefix(doc, bugs::fingerprint({"races", "unintended-match", {}, ""}));
+  ASSERT_NE(race, nullptr);
+  EXPECT_FALSE(race->contains("failure"));
+}
+
+TEST(JunitReporter, AllRunsUnfinishedIsSkipped) {
+  testing::TempDir tmp;
+  ReportData data;
+  data.campaign = "c";
+  data.out_dir = tmp.path();
+  data.runs.push_back(testing::make_run(tmp.path(), "np2-none-r0", 2, "none", 0, std::nullopt));
+  JunitReporter().write(data);
+  const auto doc = parse_junit(tmp.path() / "junit.xml");
+  EXPECT_TRUE(find_case(doc, "np2 count=64 noise=none")->contains("skipped"));
 }
 
 }  // namespace

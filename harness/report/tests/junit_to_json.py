@@ -21,7 +21,9 @@ def main(path):
         for case in suite.getElementsByTagName("testcase"):
             entry = {"name": case.getAttribute("name"), "classname": case.getAttribute("classname"),
                      "time": case.getAttribute("time")}
-            for tag in ("failure", "error", "skipped", "system-err"):
+            props = case.getElementsByTagName("property")
+            entry["properties"] = {p.getAttribute("name"): p.getAttribute("value") for p in props}
+            for tag in ("failure", "error", "skipped", "system-out", "system-err"):
                 nodes = case.getElementsByTagName(tag)
                 if nodes:
                     entry[tag] = {"message": nodes[0].getAttribute("message"),

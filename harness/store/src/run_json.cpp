@@ -30,7 +30,7 @@ void to_json(json& j, const RunSpec& spec) {
            {"params", spec.params},
            {"noise", spec.noise},
            {"repetition", spec.repetition},
-           {"seed", spec.seed},
+           {"seed", std::to_string(spec.seed)},  // a string: jq and JavaScript round 64-bit numbers
            {"argv", spec.argv},
            {"env", spec.env},
            {"timeout_ms", spec.timeout.count()},
@@ -49,7 +49,15 @@ void from_json(const json& j, RunSpec& spec) {
   j.at("params").get_to(spec.params);
   j.at("noise").get_to(spec.noise);
   j.at("repetition").get_to(spec.repetition);
-  j.at("seed").get_to(spec.seed);
+  // Decimal text since findings format 2; stores written before hold a number.
+  if (const auto& seed = j.at("seed"); seed.is_string()) {
+    const std::string text = seed.get<std::string>();
+    std::size_t used = 0;
+    spec.seed = text.empty() || text[0] == '-' ? 0 : std::stoull(text, &used);
+    if (used != text.size() || text.empty()) throw std::invalid_argument("run spec: seed '" + text + "' is not a decimal number");
+  } else {
+    seed.get_to(spec.seed);
+  }
   j.at("argv").get_to(spec.argv);
   spec.env = j.value("env", std::map<std::string, std::string>{});
   spec.timeout = std::chrono::milliseconds(j.at("timeout_ms").get<std::int64_t>());

@@ -33,6 +33,16 @@ TEST(RunJson, SpecRoundTripsThroughText) {
   EXPECT_EQ(back.seed, 0xF00DFACECAFEBEEFull);
 }
 
+TEST(RunJson, SeedIsDecimalTextAndOldNumericSeedsStillRead) {
+  const auto spec = testing::sample_spec("np4-none-r0", 4, "system", 2);
+  json j = spec;
+  EXPECT_EQ(j.at("seed"), std::to_string(0xF00DFACECAFEBEEFull));
+  j["seed"] = 0xF00DFACECAFEBEEFull;  // spec.json of a store written before seeds were strings
+  EXPECT_EQ(j.get<RunSpec>().seed, 0xF00DFACECAFEBEEFull);
+  j["seed"] = "12x";
+  EXPECT_THROW(j.get<RunSpec>(), std::exception);
+}
+
 TEST(RunJson, SpecWithoutRegexRoundTrips) {
   auto spec = testing::sample_spec("a");
   spec.wrong_result_regex.reset();

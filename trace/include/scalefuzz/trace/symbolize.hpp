@@ -78,6 +78,10 @@ class Symbolizer {
   std::size_t lookups_ = 0;
 };
 
+// The GNU build id of an ELF file in hex; "" when it has none or is not a
+// readable ELF file.
+std::string gnu_build_id(const std::filesystem::path& file);
+
 // "func (file:line)"; unknown parts degrade to "module+0xoff" / "0xaddr".
 std::string format_frame(const Frame& frame);
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/harness/bugs.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
 namespace scalefuzz::harness {
@@ -23,6 +24,7 @@ struct ReportData {
   std::vector<RunRecord> runs;                    // as RunStore::runs() returns them
   std::vector<detectors::Finding> findings;
   std::string command_line;                        // how the campaign was run
+  std::string campaign_file;                       // absolute path of the campaign YAML; "" if unknown
   std::string started_at, finished_at;             // campaign wall clock, UTC; "" if unknown
   std::string generated_at;                        // "" -> now
 };
@@ -48,6 +50,17 @@ struct ReportSummary {
   std::string verdict;
 };
 ReportSummary summarize(const ReportData& data);
+
+// The findings grouped into bugs (harness/bugs), occurrences dated by the
+// runs' finish times and campaign-wide findings by the campaign's.
+std::vector<bugs::Bug> report_bugs(const ReportData& data);
+
+// POSIX shell single-quoting where needed (commands shown, never run).
+std::string shell_quote(const std::string& word);
+
+// The command that reruns exactly this run (same run id, hence same seed):
+// `scalefuzz run CAMPAIGN --filter id=RUN --out OUT/replay/RUN`.
+std::string replay_command(const ReportData& data, const RunRecord& run);
 
 // True when a run's findings mark its failed outcome as expected: an
 // informational "outcome" finding (e.g. the hang of an injected stall).
@@ -81,10 +94,14 @@ class Reporter : public RunListener {
   virtual std::filesystem::path output_path(const ReportData& data) const = 0;
 };
 
-// OUT/findings.json: campaign, summary, runs with outcomes, findings with
-// details and artifacts.
+// OUT/findings.json (docs/findings.schema.json): campaign, summary, runs
+// with outcomes, findings with details and artifacts, and the bugs they
+// form. Seeds are decimal strings (64-bit values do not survive JSON numbers
+// in jq or JavaScript).
 class JsonReporter : public Reporter {
  public:
+  // 2: seeds are strings, findings carry scope and fingerprint, "bugs" added.
+  static constexpr int kFindingsFormatVersion = 2;
   explicit JsonReporter(std::filesystem::path file = {}) : file_(std::move(file)) {}
   void write(const ReportData& data) override;
   std::filesystem::path output_path(const ReportData& data) const override;
@@ -93,10 +110,12 @@ class JsonReporter : public Reporter {
   std::filesystem::path file_;
 };
 
-// OUT/junit.xml: one testsuite per (scale, noise) group, one testcase per run;
-// runs that did not end ok and findings about a run are failures of its
-// testcase (with the captured stacks); campaign-wide findings are testcases
-// of their own suite.
+// OUT/junit.xml, for CI test history: suite "points" has one testcase per
+// campaign point (scale, parameters, noise; its repetitions are the runs),
+// suite "bugs" one testcase per bug, named by its fingerprint. Names stay
+// the same from night to night; classnames hold no dots from values.
+// Testcases carry <properties> (seed, noise, replay command), one-line
+// failure messages, and the details (runs, stacks, findings) in <system-out>.
 class JunitReporter : public Reporter {
  public:
   explicit JunitReporter(std::filesystem::path file = {}) : file_(std::move(file)) {}

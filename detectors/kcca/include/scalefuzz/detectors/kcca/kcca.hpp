@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <Eigen/Dense>
 
 #include "scalefuzz/detectors/kcca/localize.hpp"
@@ -85,6 +87,9 @@ struct KccaModel {
   std::vector<TrainingScore> training_scores;  // a sample, for plots
   std::vector<int> training_scales;            // distinct nprocs seen in training
   VolumeProfile reference_profile;             // call-site volume shares, for localization
+  // What the caller trained it on (scales, parameters, binary build id), kept
+  // with the model so a later night can tell whether it still fits; opaque here.
+  nlohmann::json provenance = nlohmann::json::object();
 };
 
 struct Score {

@@ -1,0 +1,307 @@
+#include "scalefuzz/harness/bugs.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+namespace scalefuzz::harness::bugs {
+
+using detectors::Finding;
+using detectors::Severity;
+using nlohmann::json;
+
+namespace {
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::string basename(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// GCC/Clang clone suffixes name the same source function after optimization.
+std::string normalize_function(const std::string& fn) {
+  static const std::regex clone(R"((\.(constprop|isra|part|cold|lto_priv|clone|localalias)(\.[0-9]+)?)+$)");
+  return std::regex_replace(fn, clone, "");
+}
+
+bool is_hex_address(const std::string& s) {
+  static const std::regex hex(R"(0x[0-9a-fA-F]+)");
+  return std::regex_match(s, hex);
+}
+
+// "module+0x1f3a0" -> "module" (basename); anything else unchanged.
+std::string strip_offset(const std::string& where) {
+  static const std::regex module_offset(R"((.*)\+0x[0-9a-fA-F]+)");
+  std::smatch m;
+  if (std::regex_match(where, m, module_offset)) return basename(m[1].str());
+  return where;
+}
+
+int rank_of(Severity s) { return static_cast<int>(s); }
+
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis and prime (Fowler/Noll/Vo)
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string canonical_text(const BugKey& key) {
+  // Unit separators keep fields from running into each other.
+  std::string s = "scalefuzz-bug-v1\x1f" + key.detector + "\x1f" + key.kind;
+  for (const auto& l : key.locations) s += "\x1f@" + l;
+  if (!key.context.empty()) s += "\x1f#" + key.context;
+  return s;
+}
+
+bool is_localizer(const std::string& detector) {
+  for (auto d : kLocalizingDetectors)
+    if (detector == d) return true;
+  return false;
+}
+
+std::size_t localizer_order(const std::string& detector) {
+  std::size_t i = 0;
+  for (auto d : kLocalizingDetectors) {
+    if (detector == d) return i;
+    ++i;
+  }
+  return i;
+}
+
+const char* severity_text(Severity s) { return detectors::to_string(s); }
+
+}  // namespace
+
+std::string normalize_location(std::string_view location) {
+  const std::string text = trim(location);
+  if (text.empty() || is_hex_address(text)) return {};
+  // "func (file:line)" / "func (module+0xoff)"; the function may itself hold
+  // parentheses (C++ signatures), the location part never does.
+  static const std::regex func_where(R"((.*) \(([^()]*)\))");
+  static const std::regex file_line(R"((.*):([0-9]+))");
+  std::smatch m;
+  std::string function, where;
+  if (std::regex_match(text, m, func_where)) {
+    function = normalize_function(trim(m[1].str()));
+    where = trim(m[2].str());
+  } else if (text.find(' ') == std::string::npos) {
+    where = text;  // a bare "file:line" or "module+0xoff"
+  } else {
+    // Free text: drop addresses and directories word by word.
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const auto end = std::min(text.find(' ', pos), text.size());
+      std::string word = text.substr(pos, end - pos);
+      pos = end + 1;
+      if (word.empty() || is_hex_address(word)) continue;
+      word = strip_offset(basename(word));
+      if (!out.empty()) out += ' ';
+      out += word;
+    }
+    return out;
+  }
+  std::smatch fl;
+  std::string place;
+  if (std::regex_match(where, fl, file_line)) place = basename(fl[1].str()) + ":" + fl[2].str();
+  else if (!is_hex_address(where)) place = strip_offset(where);
+  if (function == "?" || function == "??") function.clear();
+  if (function.empty()) return place;
+  return place.empty() ? function : function + " " + place;
+}
+
+std::string fingerprint(const BugKey& key) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(canonical_text(key))));
+  return buf;
+}
+
+std::string signature(const BugKey& key) {
+  std::string s = key.detector + "/" + key.kind;
+  for (std::size_t i = 0; i < key.locations.size(); ++i) s += (i == 0 ? " at " : " and ") + key.locations[i];
+  if (!key.context.empty()) s += " [" + key.context + "]";
+  return s;
+}
+
+BugKey finding_key(const Finding& f) {
+  BugKey key{f.detector, f.kind, {}, {}};
+  if (auto l = normalize_location(f.location); !l.empty()) key.locations.push_back(std::move(l));
+  if (const auto it = f.details.find("send_routine"); it != f.details.end() && it->is_string())
+    if (auto l = normalize_location(it->get<std::string>()); !l.empty()) key.locations.push_back(std::move(l));
+  if (key.locations.empty())
+    if (const auto it = f.details.find("campaign_point"); it != f.details.end() && it->is_string())
+      key.context = it->get<std::string>();
+  return key;
+}
+
+std::vector<std::string> Bug::runs() const {
+  std::set<std::string> ids;
+  for (const auto& o : occurrences)
+    if (!o.run_id.empty()) ids.insert(o.run_id);
+  return {ids.begin(), ids.end()};
+}
+
+std::vector<std::string> Bug::noise() const {
+  std::set<std::string> labels;
+  for (const auto& o : occurrences)
+    if (!o.noise.empty()) labels.insert(o.noise);
+  return {labels.begin(), labels.end()};
+}
+
+std::vector<int> Bug::ranks() const {
+  std::set<int> all;
+  for (const auto& o : occurrences) all.insert(o.ranks.begin(), o.ranks.end());
+  return {all.begin(), all.end()};
+}
+
+std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std::vector<RunInfo>& runs,
+                                const std::string& campaign_seen_at) {
+  std::map<std::string, const RunInfo*> run_by_id;
+  for (const auto& r : runs) run_by_id.emplace(r.run_id, &r);
+
+  // A failed run's outcome finding and the findings that localize it.
+  std::map<std::string, std::size_t> outcome_of_run;
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    if (findings[i].detector == "outcome" && !findings[i].run_id.empty())
+      outcome_of_run.emplace(findings[i].run_id, i);
+  std::map<std::size_t, std::vector<std::size_t>> localizers;  // outcome finding -> localizing findings
+  std::vector<bool> absorbed(findings.size(), false);
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const auto& f = findings[i];
+    if (!is_localizer(f.detector) || f.run_id.empty()) continue;
+    const auto it = outcome_of_run.find(f.run_id);
+    if (it == outcome_of_run.end()) continue;
+    localizers[it->second].push_back(i);
+    absorbed[i] = true;
+  }
+  for (auto& [outcome, list] : localizers)
+    std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
+      return localizer_order(findings[a].detector) < localizer_order(findings[b].detector);
+    });
+
+  std::vector<Bug> bugs;
+  std::map<std::string, std::size_t> bug_of_fingerprint;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (absorbed[i]) continue;
+    const Finding& f = findings[i];
+    BugKey key = finding_key(f);
+    const auto loc = localizers.find(i);
+    if (loc != localizers.end() && key.locations.empty())
+      for (std::size_t j : loc->second) {
+        BugKey lk = finding_key(findings[j]);
+        if (lk.locations.empty()) continue;
+        key.locations = std::move(lk.locations);
+        break;
+      }
+    const std::string fp = fingerprint(key);
+    auto [it, fresh] = bug_of_fingerprint.emplace(fp, bugs.size());
+    if (fresh) {
+      Bug b;
+      b.fingerprint = fp;
+      b.signature = signature(key);
+      b.key = std::move(key);
+      b.severity = f.severity;
+      b.title = f.title;
+      bugs.push_back(std::move(b));
+    }
+    Bug& bug = bugs[it->second];
+    if (rank_of(f.severity) > rank_of(bug.severity)) bug.severity = f.severity;
+    Occurrence o;
+    o.run_id = f.run_id;
+    o.ranks = f.ranks;
+    o.finding = i;
+    if (const auto r = run_by_id.find(f.run_id); r != run_by_id.end()) {
+      o.nprocs = r->second->nprocs;
+      o.noise = r->second->noise;
+      o.seed = r->second->seed;
+      o.seen_at = r->second->seen_at;
+    } else if (f.run_id.empty()) {
+      o.seen_at = campaign_seen_at;
+    }
+    if (!o.seen_at.empty()) {
+      if (bug.first_seen.empty() || o.seen_at < bug.first_seen) bug.first_seen = o.seen_at;
+      if (o.seen_at > bug.last_seen) bug.last_seen = o.seen_at;
+    }
+    bug.occurrences.push_back(std::move(o));
+    if (loc != localizers.end()) bug.related.insert(bug.related.end(), loc->second.begin(), loc->second.end());
+  }
+  std::stable_sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) { return a.serious() && !b.serious(); });
+  return bugs;
+}
+
+json bug_to_json(const Bug& bug) {
+  json occurrences = json::array();
+  for (const auto& o : bug.occurrences)
+    occurrences.push_back({{"run_id", o.run_id},
+                           {"nprocs", o.nprocs},
+                           {"noise", o.noise},
+                           {"seed", o.seed},
+                           {"ranks", o.ranks},
+                           {"seen_at", o.seen_at},
+                           {"finding", o.finding}});
+  return json{{"fingerprint", bug.fingerprint},
+              {"signature", bug.signature},
+              {"detector", bug.key.detector},
+              {"kind", bug.key.kind},
+              {"locations", bug.key.locations},
+              {"context", bug.key.context},
+              {"severity", severity_text(bug.severity)},
+              {"title", bug.title},
+              {"occurrence_count", bug.occurrences.size()},
+              {"runs", bug.runs()},
+              {"noise", bug.noise()},
+              {"ranks", bug.ranks()},
+              {"first_seen", bug.first_seen},
+              {"last_seen", bug.last_seen},
+              {"occurrences", std::move(occurrences)},
+              {"related_findings", bug.related}};
+}
+
+BugSummary summarize(const Bug& bug) {
+  return {bug.fingerprint, bug.signature, bug.key.detector, bug.key.kind, bug.title, bug.severity,
+          bug.occurrences.size(), bug.runs(), bug.first_seen, bug.last_seen};
+}
+
+BugSummary bug_summary_from_json(const json& j) {
+  auto text = [&](const char* field) {
+    const auto it = j.find(field);
+    if (it == j.end() || !it->is_string())
+      throw std::invalid_argument(std::string("bug without a string '") + field + "'");
+    return it->get<std::string>();
+  };
+  if (!j.is_object()) throw std::invalid_argument("a bug is not a JSON object");
+  BugSummary s;
+  s.fingerprint = text("fingerprint");
+  s.signature = text("signature");
+  s.detector = text("detector");
+  s.kind = text("kind");
+  s.title = text("title");
+  const std::string severity = text("severity");
+  bool known = false;
+  for (auto sev : {Severity::Info, Severity::Warning, Severity::Error})
+    if (severity == detectors::to_string(sev)) {
+      s.severity = sev;
+      known = true;
+    }
+  if (!known) throw std::invalid_argument("bug " + s.fingerprint + ": unknown severity '" + severity + "'");
+  s.occurrences = j.value("occurrence_count", std::size_t{0});
+  s.runs = j.value("runs", std::vector<std::string>{});
+  s.first_seen = j.value("first_seen", std::string());
+  s.last_seen = j.value("last_seen", std::string());
+  return s;
+}
+
+}  // namespace scalefuzz::harness::bugs

@@ -1,0 +1,156 @@
+#include "scalefuzz/harness/bugs.hpp"
+
+#include <gtest/gtest.h>
+
+namespace scalefuzz::harness::bugs {
+namespace {
+
+using detectors::Finding;
+using detectors::Severity;
+
+Finding finding(std::string detector, std::string kind, std::string run_id, std::string location,
+                Severity severity = Severity::Error, std::string title = "something") {
+  Finding f;
+  f.detector = std::move(detector);
+  f.kind = std::move(kind);
+  f.run_id = std::move(run_id);
+  f.location = std::move(location);
+  f.severity = severity;
+  f.title = std::move(title);
+  return f;
+}
+
+TEST(NormalizeLocation, KeepsFunctionAndFileBasenameLine) {
+  EXPECT_EQ(normalize_location("send_then_receive (/home/ci/build-7/scenarios/spine/deadlock_cycle.c:42)"),
+            "send_then_receive deadlock_cycle.c:42");
+  EXPECT_EQ(normalize_location("send_then_receive (deadlock_cycle.c:42)"), "send_then_receive deadlock_cycle.c:42");
+  EXPECT_EQ(normalize_location("  main (/x/y/ring.c:7) "), "main ring.c:7");
+}
+
+TEST(NormalizeLocation, DropsAddressesOffsetsAndCloneSuffixes) {
+  EXPECT_EQ(normalize_location("0x7f12ab34"), "");
+  EXPECT_EQ(normalize_location("/usr/lib/x86_64-linux-gnu/libmpich.so.12+0x1f3a0"), "libmpich.so.12");
+  EXPECT_EQ(normalize_location("MPIR_Wait (/usr/lib/libmpich.so.12+0x1f3a0)"), "MPIR_Wait libmpich.so.12");
+  EXPECT_EQ(normalize_location("exchange.constprop.0 (/a/b/halo.c:88)"), "exchange halo.c:88");
+  EXPECT_EQ(normalize_location("exchange.isra.0.cold (/a/b/halo.c:88)"), "exchange halo.c:88");
+  EXPECT_EQ(normalize_location("?? (/a/b/halo.c:88)"), "halo.c:88");
+}
+
+TEST(NormalizeLocation, CppSignaturesKeepTheirParentheses) {
+  EXPECT_EQ(normalize_location("Solver::step(int, double) (/src/solver.cpp:120)"),
+            "Solver::step(int, double) solver.cpp:120");
+}
+
+TEST(NormalizeLocation, FreeTextLosesAddressesAndDirectories) {
+  EXPECT_EQ(normalize_location("MPI_Recv at /tmp/b1/app.c:9 0xdeadbeef"), "MPI_Recv at app.c:9");
+}
+
+TEST(Fingerprint, IsStableAcrossBuildDirectoriesAndTitles) {
+  auto a = finding("mpipd", "deadlock", "np2-r0", "f (/build-a/src/x.c:10)", Severity::Error, "3 ranks, seed 1");
+  auto b = finding("mpipd", "deadlock", "np8-r4", "f (/other/machine/src/x.c:10)", Severity::Error, "8 ranks, seed 2");
+  b.ranks = {0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(fingerprint(finding_key(a)), fingerprint(finding_key(b)));
+}
+
+TEST(Fingerprint, TellsDetectorKindAndLineApart) {
+  const auto base = fingerprint(finding_key(finding("mpipd", "deadlock", "r", "f (x.c:10)")));
+  EXPECT_NE(base, fingerprint(finding_key(finding("pdg", "deadlock", "r", "f (x.c:10)"))));
+  EXPECT_NE(base, fingerprint(finding_key(finding("mpipd", "non-occurred-event", "r", "f (x.c:10)"))));
+  EXPECT_NE(base, fingerprint(finding_key(finding("mpipd", "deadlock", "r", "f (x.c:11)"))));
+  EXPECT_NE(base, fingerprint(finding_key(finding("mpipd", "deadlock", "r", "g (x.c:10)"))));
+}
+
+TEST(Fingerprint, IsAFixedFunctionOfTheKey) {
+  // Nights compare fingerprints computed by different builds: the value
+  // itself must never change for the same key (value computed independently
+  // with FNV-1a 64 in Python over the canonical text).
+  BugKey key{"outcome", "hang", {"send_then_receive deadlock_cycle.c:42"}, ""};
+  EXPECT_EQ(fingerprint(key).size(), 16u);
+  EXPECT_EQ(fingerprint(key), "d4ad7cc92c3bab0d");
+  EXPECT_EQ(signature(key), "outcome/hang at send_then_receive deadlock_cycle.c:42");
+}
+
+TEST(FindingKey, RacesUseBothRoutinesAndPointsTellCampaignWideFindingsApart) {
+  auto race = finding("races", "unintended-match", "r1", "recv_loop (/a/app.c:30)");
+  race.details["send_routine"] = "late_sender (/a/app.c:55)";
+  EXPECT_EQ(finding_key(race).locations, (std::vector<std::string>{"recv_loop app.c:30", "late_sender app.c:55"}));
+  auto point = finding("races", "nondeterministic-matching", "", "", Severity::Info);
+  point.details["campaign_point"] = "np4 count=512";
+  EXPECT_EQ(finding_key(point).context, "np4 count=512");
+}
+
+std::vector<RunInfo> three_runs() {
+  return {{"np2-warmup3-none-r0", 2, "none", "10688990830136140372", "2026-11-23T01:00:00Z"},
+          {"np3-warmup3-none-r0", 3, "none", "42", "2026-11-23T01:00:05Z"},
+          {"np4-warmup3-none-r0", 4, "none", "7", "2026-11-23T01:00:10Z"}};
+}
+
+TEST(GroupFindings, ThreeHangsOfOneDeadlockAreOneBugWithThreeOccurrences) {
+  std::vector<Finding> findings;
+  for (const auto& r : three_runs()) {
+    findings.push_back(finding("outcome", "hang", r.run_id, "", Severity::Error, r.run_id + ": hang"));
+    findings.push_back(finding("mpipd", "deadlock", r.run_id, "send_then_receive (/b" + r.run_id + "/deadlock_cycle.c:42)"));
+    findings.push_back(finding("pdg", "lp-task", r.run_id, "send_then_receive (/b/deadlock_cycle.c:42)"));
+  }
+  const auto bugs = group_findings(findings, three_runs());
+  ASSERT_EQ(bugs.size(), 1u);
+  const Bug& bug = bugs[0];
+  EXPECT_EQ(bug.signature, "outcome/hang at send_then_receive deadlock_cycle.c:42");
+  ASSERT_EQ(bug.occurrences.size(), 3u);
+  EXPECT_EQ(bug.runs().size(), 3u);
+  EXPECT_EQ(bug.related, (std::vector<std::size_t>{1, 2, 4, 5, 7, 8}));
+  EXPECT_EQ(bug.occurrences[0].seed, "10688990830136140372");
+  EXPECT_EQ(bug.occurrences[2].nprocs, 4);
+  EXPECT_EQ(bug.first_seen, "2026-11-23T01:00:00Z");
+  EXPECT_EQ(bug.last_seen, "2026-11-23T01:00:10Z");
+}
+
+TEST(GroupFindings, OutcomeTakesTheMpipdLocationBeforePdg) {
+  std::vector<Finding> findings = {finding("outcome", "crashed", "r", ""),
+                                   finding("pdg", "lp-task", "r", "wait_all (a.c:5)"),
+                                   finding("mpipd", "calculation-fault", "r", "compute (a.c:9)")};
+  const auto bugs = group_findings(findings, {});
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].key.locations, (std::vector<std::string>{"compute a.c:9"}));
+}
+
+TEST(GroupFindings, DifferentPlacesAreDifferentBugsAndSeriousOnesComeFirst) {
+  std::vector<Finding> findings = {
+      finding("kcca", "scale-model", "", "", Severity::Info),
+      finding("kcca", "scale-anomaly", "np16-r0", "sf_allgather (/x/allgather_overflow.c:106)"),
+      finding("kcca", "scale-anomaly", "np24-r0", "sf_allgather (/y/allgather_overflow.c:106)"),
+      finding("races", "unintended-match", "np4-r1", "recv (/x/r.c:3)", Severity::Warning)};
+  const auto bugs = group_findings(findings, {}, "2026-11-23T02:00:00Z");
+  ASSERT_EQ(bugs.size(), 3u);
+  EXPECT_EQ(bugs[0].key.kind, "scale-anomaly");
+  EXPECT_EQ(bugs[0].occurrences.size(), 2u);
+  EXPECT_EQ(bugs[1].key.kind, "unintended-match");
+  EXPECT_EQ(bugs[2].key.kind, "scale-model");
+  EXPECT_EQ(bugs[2].first_seen, "2026-11-23T02:00:00Z");  // campaign-wide: dated by the campaign
+  EXPECT_TRUE(bugs[2].runs().empty());
+}
+
+TEST(GroupFindings, SeverityIsTheWorstOccurrence) {
+  std::vector<Finding> findings = {finding("pdg", "lp-task", "a", "f (x.c:1)", Severity::Info),
+                                   finding("pdg", "lp-task", "b", "f (x.c:1)", Severity::Error)};
+  const auto bugs = group_findings(findings, {});
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].severity, Severity::Error);
+  EXPECT_EQ(bugs[0].title, "something");
+}
+
+TEST(BugJson, SummaryRoundTrips) {
+  std::vector<Finding> findings = {finding("outcome", "hang", "np2-warmup3-none-r0", "")};
+  const auto bugs = group_findings(findings, three_runs());
+  const auto j = bug_to_json(bugs.at(0));
+  EXPECT_TRUE(j["occurrences"][0]["seed"].is_string());
+  const auto s = bug_summary_from_json(j);
+  EXPECT_EQ(s.fingerprint, bugs[0].fingerprint);
+  EXPECT_EQ(s.severity, Severity::Error);
+  EXPECT_EQ(s.occurrences, 1u);
+  EXPECT_EQ(s.runs, (std::vector<std::string>{"np2-warmup3-none-r0"}));
+  EXPECT_THROW(bug_summary_from_json(nlohmann::json{{"fingerprint", 1}}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace scalefuzz::harness::bugs
