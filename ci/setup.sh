@@ -17,6 +17,7 @@ PACKAGES=(
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
   valgrind
+  slurm-wlm munge libslurm-dev   # scalefuzz submit/status/collect (libslurm) and the private SLURM of the slurm tests
 )
 
 missing=()

@@ -104,6 +104,14 @@ const std::vector<std::string>& known_detectors() {
 
 const std::vector<std::string>& known_noise_modes() { return known_noise_modes_list(); }
 
+const std::vector<std::string>& supported_sbatch_options() {
+  // Each one is set on the libslurm job request by harness/slurm (apply_sbatch_option).
+  static const std::vector<std::string> options = {
+      "--mem=",  "--mem-per-cpu=", "--constraint=", "--exclusive", "--reservation=", "--nodelist=",
+      "--exclude=", "--overcommit", "--comment=", "--licenses=", "--wckey=", "--nice="};
+  return options;
+}
+
 Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::path& origin,
                         const LoadOptions& options) {
   YamlReader reader(origin.string());

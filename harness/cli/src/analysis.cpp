@@ -41,6 +41,9 @@ Finding outcome_finding(const RunRecord& run) {
                {"seed", std::to_string(run.spec.seed)}, {"wall_seconds", o.wall_seconds}};
   for (const auto& s : o.stacks)
     if (s.rank >= 0) f.ranks.push_back(s.rank);
+  // Cancelled or lost to a node failure: nothing about the application
+  // (shown; `scalefuzz collect` exits 3 and `submit --resume` reruns it).
+  if (harness::is_rerunnable(o.kind)) f.severity = detectors::Severity::Info;
   // A hang the campaign caused on purpose is expected; whether it was
   // localized is judged by the stall evaluation.
   if (const auto at = planned_stall(run.spec); at && o.kind == OutcomeKind::Hang && stall_fired(run.dir)) {

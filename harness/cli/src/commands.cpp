@@ -85,6 +85,50 @@ const std::vector<Command>& commands() {
        "                   kernel width factor (x 2^-20..2^20) vary, one at a time (the paper's Table 1)\n\n"
        "Exit: 0 evaluated, 2 not a campaign directory or no clean train runs.\n",
        cmd_kcca_eval},
+      {"submit", "submit a campaign to SLURM as job arrays (one array task per run)",
+       "usage: scalefuzz submit CAMPAIGN.yaml [--out DIR] [--dry-run] [--filter EXPR] [--build DIR]\n"
+       "       scalefuzz submit --resume DIR [--dry-run]\n\n"
+       "The campaign needs scheduler: {type: slurm, ...} (docs/campaign-file.md). Its runs become job\n"
+       "arrays through libslurm, one array per phase and process count, split at SLURM's MaxArraySize;\n"
+       "each task runs 'scalefuzz task DIR INDEX', which launches one run exactly like 'scalefuzz run'\n"
+       "(watchdog, stacks at a timeout, injector) and writes only DIR/runs/<run id>/. Application-centric\n"
+       "runs wait for the other arrays (--dependency=afterany). Nothing is written to the store: that\n"
+       "is 'scalefuzz collect'. SLURM is found through SLURM_CONF (or /etc/slurm/slurm.conf).\n\n"
+       "  --out DIR       output directory (default: out/<campaign name>)\n"
+       "  --dry-run       write DIR/slurm/ (runs.json, batch scripts), submit nothing\n"
+       "  --filter EXPR   only runs matching EXPR, as for 'scalefuzz run'\n"
+       "  --build DIR     directory substituted for {build} (default: this scalefuzz's build tree)\n"
+       "  --resume DIR    resubmit DIR's runs that have no result or were cancelled or lost to the\n"
+       "                  infrastructure (node failure, preemption) and are not queued or running\n\n"
+       "Exit: 0 submitted, 2 campaign or usage error, 3 SLURM unreachable or refusing the job.\n",
+       cmd_submit},
+      {"status", "show a submitted campaign's SLURM task states next to its runs' outcomes",
+       "usage: scalefuzz status DIR\n\n"
+       "One line per run: its SLURM task (array_task), the task's state from the controller (PENDING\n"
+       "with the reason, RUNNING, COMPLETED, FAILED, TIMEOUT, CANCELLED, NODE_FAIL, PREEMPTED,\n"
+       "OUT_OF_MEMORY...) and the run's outcome once its task ended. Writes nothing.\n"
+       "Exit: 0 nothing wrong so far, 1 a run hung, crashed or failed, 2 not a submitted directory,\n"
+       "3 SLURM unreachable or runs cancelled or lost to the infrastructure (submit --resume DIR).\n",
+       cmd_status},
+      {"collect", "store the finished runs of a submitted campaign, analyse and report",
+       "usage: scalefuzz collect DIR [--wait] [--poll MS]\n\n"
+       "Stores every run whose task ended in DIR/scalefuzz.db (the only command that writes it), then\n"
+       "runs the detectors and writes the reports as 'scalefuzz run' does. A task that ended without\n"
+       "a result is classified from its SLURM state: TIMEOUT is a hang (SLURM's time limit came before\n"
+       "the harness watchdog), CANCELLED is cancelled, NODE_FAIL/PREEMPTED/BOOT_FAIL are\n"
+       "infrastructure; the last two classes are rerun by 'scalefuzz submit --resume DIR'.\n"
+       "Collecting again changes nothing unless a task was resubmitted and ended since.\n\n"
+       "  --wait      show progress and return once every task ended\n"
+       "  --poll MS   how often --wait asks SLURM (default 2000)\n\n"
+       "Exit: 0 nothing found, 1 findings, 2 not a submitted directory, 3 SLURM unreachable with\n"
+       "--wait, or runs cancelled or lost to the infrastructure.\n",
+       cmd_collect},
+      {"task", "(internal) run one run of a submitted campaign inside its SLURM array task",
+       "usage: scalefuzz task DIR INDEX\n\n"
+       "Started by the batch scripts of 'scalefuzz submit': launches run INDEX of DIR/slurm/runs.json\n"
+       "like 'scalefuzz run' does and writes only DIR/runs/<run id>/. Exit 0 once the run's outcome is\n"
+       "written (whatever it is), 2 bad arguments, 3 the run directory cannot be written.\n",
+       cmd_task},
       {"trace", "print a run's recorded events and call sites, symbolized",
        "usage: scalefuzz trace RUN_DIR [--rank N] [--no-symbols]\n\n"
        "Lists every rank's recorded MPI calls (or only rank N) and its call sites with\n"

@@ -21,6 +21,11 @@ int cmd_exec(const std::vector<std::string>& args);
 int cmd_trace(const std::vector<std::string>& args);
 int cmd_reproduce(const std::vector<std::string>& args);  // cmd_reproduce.cpp
 int cmd_kcca_eval(const std::vector<std::string>& args);  // cmd_kcca_eval.cpp
+// SLURM campaigns (cmd_slurm.cpp; the logic is in harness/slurm).
+int cmd_submit(const std::vector<std::string>& args);
+int cmd_task(const std::vector<std::string>& args);
+int cmd_status(const std::vector<std::string>& args);
+int cmd_collect(const std::vector<std::string>& args);
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();

@@ -93,9 +93,13 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
   request.executable = mpiexec_path;
   request.args.assign(options.mpiexec.begin() + 1, options.mpiexec.end());
   request.args.insert(request.args.end(), {"-n", std::to_string(spec.nprocs)});
-  if (!options.injector_lib.empty())
-    request.args.insert(request.args.end(),
-                        {"-genv", "LD_PRELOAD", std::filesystem::absolute(options.injector_lib).string()});
+  if (!options.injector_lib.empty()) {
+    const auto lib = std::filesystem::absolute(options.injector_lib).string();
+    if (options.preload_with_env_command)
+      request.args.insert(request.args.end(), {"env", "LD_PRELOAD=" + lib});
+    else
+      request.args.insert(request.args.end(), {"-genv", "LD_PRELOAD", lib});
+  }
   request.args.insert(request.args.end(), spec.argv.begin(), spec.argv.end());
   request.environment = env;
   request.stdout_path = stdout_path;

@@ -79,7 +79,8 @@ Testcase run_testcase(const RunRecord& r, const std::string& classname,
   }
   tc.body = body.str();
   if (bad_outcome && !expected) {
-    tc.status = o.kind == OutcomeKind::LaunchError ? Testcase::Status::Error : Testcase::Status::Failure;
+    tc.status = o.kind == OutcomeKind::LaunchError || is_rerunnable(o.kind) ? Testcase::Status::Error
+                                                                             : Testcase::Status::Failure;
     tc.type = to_string(o.kind);
     tc.message = std::string(to_string(o.kind)) + (o.detail.empty() ? "" : ": " + o.detail);
     if (!findings.empty()) tc.message += " (+" + std::to_string(findings.size()) + " findings)";
