@@ -468,11 +468,11 @@ int cmd_status(const std::vector<std::string>& argv) {
     std::cerr << "scalefuzz status: SLURM not reachable: " << slurm_problem << "\n";
     return kExitInfra;
   }
-  if (rerunnable) {
+  if (rerunnable)
     std::cout << "cancelled or infrastructure-failed runs: scalefuzz submit --resume " << out.string() << "\n";
-    return kExitInfra;
-  }
-  return bad_outcome ? kExitFindings : kExitOk;
+  // As collect: what the runs found first, then what kept runs from finishing.
+  if (bad_outcome) return kExitFindings;
+  return rerunnable ? kExitInfra : kExitOk;
 }
 
 int cmd_collect(const std::vector<std::string>& argv) {

@@ -108,7 +108,8 @@ const std::vector<Command>& commands() {
        "with the reason, RUNNING, COMPLETED, FAILED, TIMEOUT, CANCELLED, NODE_FAIL, PREEMPTED,\n"
        "OUT_OF_MEMORY...) and the run's outcome once its task ended. Writes nothing.\n"
        "Exit: 0 nothing wrong so far, 1 a run hung, crashed or failed, 2 not a submitted directory,\n"
-       "3 SLURM unreachable or runs cancelled or lost to the infrastructure (submit --resume DIR).\n",
+       "3 SLURM unreachable, or (when no run failed) runs cancelled or lost to the infrastructure\n"
+       "(submit --resume DIR).\n",
        cmd_status},
       {"collect", "store the finished runs of a submitted campaign, analyse and report",
        "usage: scalefuzz collect DIR [--wait] [--poll MS]\n\n"
@@ -121,7 +122,7 @@ const std::vector<Command>& commands() {
        "  --wait      show progress and return once every task ended\n"
        "  --poll MS   how often --wait asks SLURM (default 2000)\n\n"
        "Exit: 0 nothing found, 1 findings, 2 not a submitted directory, 3 SLURM unreachable with\n"
-       "--wait, or runs cancelled or lost to the infrastructure.\n",
+       "--wait, or (without findings) runs cancelled or lost to the infrastructure.\n",
        cmd_collect},
       {"task", "(internal) run one run of a submitted campaign inside its SLURM array task",
        "usage: scalefuzz task DIR INDEX\n\n"
