@@ -9,6 +9,7 @@ PACKAGES=(
   libeigen3-dev
   libboost-dev libboost-filesystem-dev libboost-graph-dev
   libyaml-cpp-dev nlohmann-json3-dev
+  libcli11-dev        # the scalefuzz command line
   libunwind-dev
   libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -55,13 +55,7 @@ std::chrono::milliseconds parse_seconds(const std::string& text) {
 
 }  // namespace
 
-int cmd_exec(const std::vector<std::string>& argv) {
-  ArgSpec spec_args;
-  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe", "--stall"};
-  spec_args.multi_flags = {"--noise-set"};
-  spec_args.switch_flags = {"--help", "--no-record"};
-  spec_args.allow_tail = true;
-  ParsedArgs args = parse_args(argv, spec_args);
+int cmd_exec(const ParsedArgs& args) {
   if (!args.positionals.empty()) throw UsageError("unexpected '" + args.positionals[0] + "' (put the command after --)");
   if (args.tail.empty()) throw UsageError("expected '-- mpiexec -n N ./app [args]'");
 

@@ -43,14 +43,10 @@ std::string grid_value(double v) {
 
 }  // namespace
 
-int cmd_kcca_eval(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--folds"};
-  spec.switch_flags = {"--help", "--sensitivity"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_kcca_eval(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one campaign output DIR");
   const fs::path dir = args.positionals[0];
-  const int folds = static_cast<int>(args.int_value("--folds", 2, 100).value_or(5));
+  const int folds = static_cast<int>(args.integer("--folds").value_or(5));
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadOnly);
   const auto campaign = load_stored_campaign(store, default_build_dir());
   const harness::KccaSpec kcca = campaign ? campaign->kcca : harness::KccaSpec{};

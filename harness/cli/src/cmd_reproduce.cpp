@@ -78,17 +78,13 @@ std::string joined_for_shell(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-int cmd_reproduce(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--until", "--max-runs", "--out", "--filter", "--build"};
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_reproduce(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
   const auto until_text = args.value("--until");
   if (!until_text) throw UsageError("--until is required: race, hang, crash or any");
   const auto target = parse_reproduce_target(*until_text);
   if (!target) throw UsageError("--until: expected race, hang, crash or any, got '" + *until_text + "'");
-  const int max_runs = static_cast<int>(args.int_value("--max-runs", 1, 10000).value_or(12));
+  const int max_runs = static_cast<int>(args.integer("--max-runs").value_or(12));
 
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
@@ -105,7 +101,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   const fs::path out =
       args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / (campaign.name + "-reproduce");
   std::string command_line = "scalefuzz reproduce";
-  for (const auto& a : argv) command_line += " " + a;
+  for (const auto& a : args.raw) command_line += " " + a;
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();

@@ -47,11 +47,7 @@ std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, c
 
 }  // namespace
 
-int cmd_run(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--out", "--filter", "--jobs", "--build"};
-  spec.switch_flags = {"--dry-run", "--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_run(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
@@ -61,7 +57,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
   check_kcca_model(campaign);
   int jobs = campaign.scheduler.jobs;
-  if (auto j = args.int_value("--jobs", 1, 256)) jobs = static_cast<int>(*j);
+  if (auto j = args.integer("--jobs")) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
   if (runs.empty()) throw UsageError("no run matches --filter");
   order_for_ninja(runs);  // system-centric runs write what application-centric ones read
@@ -95,7 +91,7 @@ int cmd_run(const std::vector<std::string>& argv) {
 
   const fs::path out = args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / campaign.name;
   std::string command_line = "scalefuzz run";
-  for (const auto& a : argv) command_line += " " + a;
+  for (const auto& a : args.raw) command_line += " " + a;
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
 
@@ -141,7 +137,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (g_stop) {
     std::cerr << "interrupted: " << store->finished_count() << " runs are stored in " << out.string()
               << "; run the same command again to resume\n";
-    return 130;
+    return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
   analyze_store(*store, detector_set(campaign), campaign.kcca);

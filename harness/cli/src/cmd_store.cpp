@@ -56,10 +56,7 @@ int analyze_single_run(const fs::path& dir) {
 
 }  // namespace
 
-int cmd_analyze(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_analyze(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one DIR");
   const fs::path dir = args.positionals[0];
   if (!fs::is_directory(dir)) throw UsageError(dir.string() + ": no such directory");
@@ -73,10 +70,7 @@ int cmd_analyze(const std::vector<std::string>& argv) {
   return write_reports(store);
 }
 
-int cmd_report(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_report(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one DIR");
   harness::RunStore store = open_result_store(args.positionals[0], harness::StoreAccess::ReadOnly);
   return write_reports(store);
