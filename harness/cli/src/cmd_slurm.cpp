@@ -67,6 +67,22 @@ std::vector<harness::RunSpec> read_runs_or_usage(const fs::path& out) {
   }
 }
 
+// The campaign file as submit stored it, parsed as if still in its own
+// directory ({campaign_dir} and relative paths mean what they meant).
+harness::Campaign submitted_campaign(const fs::path& out, const Submission& submission) {
+  const fs::path file = slurm::slurm_dir(out) / "campaign.yaml";
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    harness::LoadOptions options;
+    options.build_dir = submission.build_dir;
+    return harness::parse_campaign(text.str(), submission.campaign_dir / "campaign.yaml", options);
+  } catch (const harness::CampaignError& e) {
+    throw UsageError(file.string() + " (stored by submit): " + e.what());
+  }
+}
+
 std::vector<std::string> submit_environment() {
   std::vector<std::string> env;
   bool has_conf = false;
@@ -185,18 +201,7 @@ int cmd_submit_resume(const fs::path& out_arg, bool dry_run) {
   const fs::path out = checked_out_dir(out_arg);
   Submission submission = read_submission_or_usage(out);
   const auto runs = read_runs_or_usage(out);
-  const fs::path campaign_file = slurm::slurm_dir(out) / "campaign.yaml";
-  harness::Campaign campaign;
-  try {
-    std::ifstream in(campaign_file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    harness::LoadOptions options;
-    options.build_dir = submission.build_dir;
-    campaign = harness::parse_campaign(text.str(), submission.campaign_dir / "campaign.yaml", options);
-  } catch (const harness::CampaignError& e) {
-    throw UsageError(campaign_file.string() + " (stored by submit): " + e.what());
-  }
+  const harness::Campaign campaign = submitted_campaign(out, submission);
   std::optional<slurm::SlurmClient> client;
   std::map<TaskKey, TaskStatus> states;
   if (!dry_run) {
@@ -220,11 +225,7 @@ int cmd_submit_resume(const fs::path& out_arg, bool dry_run) {
 
 }  // namespace
 
-int cmd_submit(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--out", "--filter", "--build", "--resume"};
-  spec.switch_flags = {"--dry-run", "--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_submit(const ParsedArgs& args) {
   const bool dry_run = args.has("--dry-run");
   try {
     if (auto resume = args.value("--resume")) {
@@ -240,14 +241,7 @@ int cmd_submit(const std::vector<std::string>& argv) {
       throw UsageError(campaign_file.string() + ": scheduler type is '" + campaign.scheduler.type +
                        "'; 'scalefuzz submit' needs scheduler: {type: slurm, ...} (use 'scalefuzz run' to run locally)");
     check_kcca_model(campaign);
-    auto runs = harness::expand_campaign(campaign);
-    if (auto expr = args.value("--filter")) {
-      try {
-        runs = harness::filter_runs(runs, *expr);
-      } catch (const harness::FilterError& e) {
-        throw UsageError(std::string("--filter: ") + e.what());
-      }
-    }
+    auto runs = selected_runs(campaign, args);
     if (runs.empty()) throw UsageError("no run matches --filter");
     slurm::order_for_submission(runs);
     const fs::path out = checked_out_dir(args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / campaign.name);
@@ -311,10 +305,7 @@ int cmd_submit(const std::vector<std::string>& argv) {
 
 // One array task: one run, launched as a local run inside the allocation;
 // it writes only OUT/runs/<run id>/.
-int cmd_task(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_task(const ParsedArgs& args) {
   if (args.positionals.size() != 2) throw UsageError("expected OUT_DIR and RUN_INDEX");
   const fs::path out = fs::absolute(args.positionals[0]);
   long index = -1;
@@ -415,10 +406,7 @@ bool active(const RunView& v) { return v.status && slurm::is_active(v.status->st
 
 }  // namespace
 
-int cmd_status(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_status(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected the output directory of 'scalefuzz submit'");
   const fs::path out = fs::absolute(args.positionals[0]);
   const Submission submission = read_submission_or_usage(out);
@@ -475,14 +463,10 @@ int cmd_status(const std::vector<std::string>& argv) {
   return rerunnable ? kExitInfra : kExitOk;
 }
 
-int cmd_collect(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--poll"};
-  spec.switch_flags = {"--wait", "--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_collect(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected the output directory of 'scalefuzz submit'");
   const fs::path out = fs::absolute(args.positionals[0]);
-  const auto poll = std::chrono::milliseconds(args.int_value("--poll", 100, 600000).value_or(2000));
+  const auto poll = std::chrono::milliseconds(args.integer("--poll").value_or(2000));
   const Submission submission = read_submission_or_usage(out);
   if (submission.dry_run) throw UsageError(out.string() + " holds a dry run: nothing was submitted");
   const auto runs = read_runs_or_usage(out);
@@ -520,23 +504,9 @@ int cmd_collect(const std::vector<std::string>& argv) {
 
   // Only collect writes the store.
   const fs::path stored = slurm::slurm_dir(out) / "campaign.yaml";
-  harness::Campaign campaign;
-  std::string text;
-  {
-    std::ifstream in(stored, std::ios::binary);
-    std::ostringstream t;
-    t << in.rdbuf();
-    text = t.str();
-  }
-  try {
-    harness::LoadOptions options;
-    options.build_dir = submission.build_dir;
-    campaign = harness::parse_campaign(text, submission.campaign_dir / "campaign.yaml", options);
-  } catch (const harness::CampaignError& e) {
-    throw UsageError(stored.string() + " (stored by submit): " + e.what());
-  }
+  const harness::Campaign campaign = submitted_campaign(out, submission);
   std::string command_line = "scalefuzz collect";
-  for (const auto& a : argv) command_line += " " + a;
+  for (const auto& a : args.raw) command_line += " " + a;
   harness::RunStore store = open_campaign_store(out, campaign, stored, submission.build_dir, command_line);
 
   std::size_t collected = 0, unchanged = 0, waiting = 0, rerunnable = 0;
