@@ -14,7 +14,8 @@ PACKAGES=(
   libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   elfutils            # eu-stack: stacks of frozen ranks at a timeout
-  binutils            # addr2line: symbolizing call sites
+  libdw-dev           # in-process symbolization of call sites (trace/src/dwarf_module.cpp)
+  binutils            # addr2line: the baseline of bench/pdg_stall's symbolization figure
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
   valgrind

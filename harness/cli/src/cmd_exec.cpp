@@ -63,24 +63,31 @@ int cmd_exec(const ParsedArgs& args) {
   harness::LaunchOptions options;
   split_mpiexec_command(args.tail, spec, options.mpiexec);
   spec.campaign = "exec";
-  spec.noise.mode = args.value("--noise").value_or("none");
-  const auto& modes = harness::known_noise_modes();
-  if (std::find(modes.begin(), modes.end(), spec.noise.mode) == modes.end())
-    throw UsageError("--noise: unknown mode '" + spec.noise.mode + "'");
+  const std::string mode_name = args.value("--noise").value_or("none");
+  const auto mode = noise::mode_from_string(mode_name);
+  if (!mode) throw UsageError("--noise: " + harness::unknown_noise_mode_message(mode_name));
+  spec.noise.mode = *mode;
+  std::optional<fs::path> analysis;  // application mode: the system-centric run it reads
   for (const auto& kv : args.values("--noise-set")) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--noise-set: expected KEY=VALUE, got '" + kv + "'");
-    spec.noise.settings[kv.substr(0, eq)] = kv.substr(eq + 1);
+    if (kv.rfind(std::string(noise::kAnalysisKnob) + "=", 0) == 0 && *mode == noise::Mode::Application) {
+      analysis = fs::absolute(kv.substr(noise::kAnalysisKnob.size() + 1));
+      continue;
+    }
+    try {
+      spec.noise.settings.insert(harness::parse_noise_setting(*mode, kv));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--noise-set " + kv + ": " + e.what());
+    }
   }
-  if (spec.noise.mode == "application") {
+  if (*mode == noise::Mode::Application) {
     // SCALEFUZZ_NOISE_ANALYSIS: a system-centric run's directory (injectors/noise/README.md).
-    auto a = spec.noise.settings.find("analysis");
-    if (a == spec.noise.settings.end())
+    if (!analysis)
       throw UsageError("--noise application needs --noise-set analysis=RUN_DIR, the --out of an earlier "
                        "'scalefuzz exec --noise system' run of the same command");
-    a->second = fs::absolute(a->second).string();
-    if (!fs::is_directory(fs::path(a->second) / "ninja"))
-      throw UsageError("--noise-set analysis=" + a->second + ": no ninja/ analysis there (not a finished system-centric run)");
+    if (!fs::is_directory(harness::RunDir(*analysis).ninja_dir()))
+      throw UsageError("--noise-set analysis=" + analysis->string() +
+                       ": no ninja/ analysis there (not a finished system-centric run)");
+    options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
   }
   if (auto seed = args.value("--seed")) {
     try {
@@ -106,22 +113,21 @@ int cmd_exec(const ParsedArgs& args) {
     if (rank < 0 || rank >= spec.nprocs || call < 1)
       throw UsageError("--stall: expected RANK:CALL with 0 <= RANK < " + std::to_string(spec.nprocs) +
                        " and CALL >= 1, got '" + *stall + "'");
-    spec.env["SCALEFUZZ_STALL_RANK"] = std::to_string(rank);
-    spec.env["SCALEFUZZ_STALL_CALL"] = std::to_string(call);
+    spec.stall = harness::StallPoint{static_cast<int>(rank), call};
   }
   spec.timeout = parse_seconds(args.value("--timeout").value_or("300s"));
-  spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + spec.noise.mode;
+  spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + std::string(noise::to_string(spec.noise.mode));
   const std::string oversubscribe = args.value("--oversubscribe").value_or("auto");
   if (oversubscribe != "auto" && oversubscribe != "on" && oversubscribe != "off")
     throw UsageError("--oversubscribe: expected auto, on or off");
   options.env["SCALEFUZZ_OVERSUBSCRIBE"] = oversubscribe;
   if (!args.has("--no-record")) options.injector_lib = injector_library();
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
-  auto analysis = spec.noise.settings.find("analysis");
-  if (analysis != spec.noise.settings.end() && fs::path(analysis->second) == options.run_dir)
+  if (analysis && *analysis == options.run_dir)
     throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");
-  if (fs::exists(options.run_dir / "ranks")) fs::remove_all(options.run_dir / "ranks");  // a fresh recording
-  if (fs::exists(options.run_dir / "ninja")) fs::remove_all(options.run_dir / "ninja");
+  const harness::RunDir run_dir(options.run_dir);
+  if (fs::exists(run_dir.ranks_dir())) fs::remove_all(run_dir.ranks_dir());  // a fresh recording
+  if (fs::exists(run_dir.ninja_dir())) fs::remove_all(run_dir.ninja_dir());
   fs::create_directories(options.run_dir);
 
   harness::become_subreaper();
@@ -148,10 +154,9 @@ int cmd_exec(const ParsedArgs& args) {
     std::cout << "recorded in " << options.run_dir.string() << " (scalefuzz trace " << options.run_dir.string()
               << ", scalefuzz analyze " << options.run_dir.string() << ")\n";
   }
-  if (spec.env.count("SCALEFUZZ_STALL_RANK"))
-    std::cout << "stall: rank " << spec.env["SCALEFUZZ_STALL_RANK"] << " at its MPI call "
-              << spec.env["SCALEFUZZ_STALL_CALL"]
-              << (fs::exists(options.run_dir / "stall") ? ": fired" : ": never reached (the rank made fewer calls)")
+  if (spec.stall)
+    std::cout << "stall: rank " << spec.stall->rank << " at its MPI call " << spec.stall->call
+              << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
   std::cout << "replay: " << display_command(spec, options) << "\n";
   switch (outcome.kind) {

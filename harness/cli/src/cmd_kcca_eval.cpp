@@ -6,10 +6,10 @@
 #include <iostream>
 #include <map>
 
-#include "analysis_kcca.hpp"
 #include "args.hpp"
 #include "campaign_io.hpp"
 #include "commands.hpp"
+#include "kcca_detector.hpp"
 #include "paths.hpp"
 #include "scalefuzz/trace/model.hpp"
 
@@ -50,11 +50,11 @@ int cmd_kcca_eval(const ParsedArgs& args) {
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadOnly);
   const auto campaign = load_stored_campaign(store, default_build_dir());
   const harness::KccaSpec kcca = campaign ? campaign->kcca : harness::KccaSpec{};
-  const kc::KccaOptions options = kcca_options(kcca);
-  const kc::VolumeFeature volume = kcca_volume(kcca);
+  const kc::KccaOptions options = kc::kcca_options(kcca);
+  const kc::VolumeFeature volume = kc::kcca_volume(kcca);
 
   const std::vector<harness::RunRecord> runs = store.runs();
-  const std::vector<std::string> numeric = numeric_parameter_names(runs);
+  const std::vector<std::string> numeric = kc::numeric_parameter_names(runs);
   std::vector<kc::RankSample> train, test;
   std::map<std::string, int> test_runs;  // run id -> nprocs
   std::size_t train_runs = 0, skipped = 0;
@@ -72,7 +72,7 @@ int cmd_kcca_eval(const ParsedArgs& args) {
       ++skipped;
       continue;
     }
-    auto samples = kc::samples_from_run(trace, kcca_run_params(run, numeric), volume);
+    auto samples = kc::samples_from_run(trace, kc::kcca_run_params(run, numeric), volume);
     if (run.spec.scale_role == "train") {
       ++train_runs;
       train.insert(train.end(), samples.begin(), samples.end());

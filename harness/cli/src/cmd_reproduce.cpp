@@ -7,7 +7,6 @@
 #include <optional>
 #include <sstream>
 
-#include "analysis.hpp"
 #include "args.hpp"
 #include "campaign_io.hpp"
 #include "commands.hpp"
@@ -16,6 +15,7 @@
 #include "paths.hpp"
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
+#include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
@@ -54,7 +54,7 @@ harness::RunSpec attempt_run(const harness::Campaign& campaign, const harness::R
     r.run_id += "-try" + std::to_string(attempt);
     return r;
   }
-  throw InfraError("campaign point " + campaign_point(point) + " vanished from its own expansion");
+  throw InfraError("campaign point " + analysis::campaign_point(point) + " vanished from its own expansion");
 }
 
 bool has_race_finding(const std::vector<detectors::Finding>& findings, const std::string& run_id) {
@@ -106,7 +106,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();
 
-  std::cerr << "reproduce: " << campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
+  std::cerr << "reproduce: " << analysis::campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
   const std::set<std::string> races_only{"races"};
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
@@ -114,14 +114,14 @@ int cmd_reproduce(const ParsedArgs& args) {
     harness::RunSpec run = attempt_run(campaign, point, attempt);
     harness::LaunchOptions options = launch;
     std::string analysis_dir;
-    if (run.noise.mode == "application") {
+    if (run.noise.mode == noise::Mode::Application) {
       if (!last_system_run) {
         std::cerr << "  try " << attempt << ": " << run.noise.label()
                   << " skipped: no system-centric run of this point wrote ninja/ (hung or crashed)\n";
         continue;
       }
       analysis_dir = last_system_run->string();
-      options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis_dir;
+      options.env[std::string(noise::kAnalysisEnv)] = analysis_dir;
     }
     harness::Outcome outcome;
     if (auto stored = store->run(run.run_id); stored && stored->finished()) {
@@ -133,14 +133,14 @@ int cmd_reproduce(const ParsedArgs& args) {
       store->record_finished(run, outcome);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
-    if (run.noise.mode == "system" && has_ninja_analysis(options.run_dir, run.nprocs))
+    if (run.noise.mode == noise::Mode::System && has_ninja_analysis(options.run_dir, run.nprocs))
       last_system_run = fs::absolute(options.run_dir);
 
     // Races need the quiet baseline: the detector compares with the none attempt.
-    AnalysisOptions race_options;
+    analysis::AnalysisOptions race_options;
     race_options.detectors = races_only;
     const bool race = (*target == ReproduceTarget::Race || *target == ReproduceTarget::Any) &&
-                      has_race_finding(analyze_runs(store->runs(), race_options), run.run_id);
+                      has_race_finding(analysis::analyze_runs(store->runs(), race_options), run.run_id);
     std::cerr << "  try " << attempt << ": " << run.noise.label() << " seed " << run.seed << " -> "
               << harness::to_string(outcome.kind) << (race ? " + race finding" : "") << " ("
               << outcome.wall_seconds << " s)\n";
@@ -167,7 +167,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   analyze_store(*store, detector_set(campaign), campaign.kcca);
   write_reports(*store);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
-            << campaign_point(point) << " (results in " << out.string() << ")\n";
+            << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";
   return kExitOk;
 }
 

@@ -98,16 +98,16 @@ int cmd_run(const ParsedArgs& args) {
   auto launch_one = [&](const harness::RunSpec& r) {
     harness::LaunchOptions options = launch;
     std::optional<fs::path> analysis;
-    if (r.noise.mode == "application") analysis = ninja_analysis_for(*store, r);
+    if (r.noise.mode == noise::Mode::Application) analysis = ninja_analysis_for(*store, r);
     options.run_dir = store->prepare_run(r);
     progress.started(r);
     harness::Outcome outcome;
-    if (r.noise.mode == "application" && !analysis) {
+    if (r.noise.mode == noise::Mode::Application && !analysis) {
       outcome.kind = harness::OutcomeKind::LaunchError;
       outcome.detail = missing_analysis_message(r);
       std::cerr << "error: " << outcome.detail << "\n";
     } else {
-      if (analysis) options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
+      if (analysis) options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
       outcome = harness::launch_local(r, options);
     }
     store->record_finished(r, outcome);
@@ -115,7 +115,7 @@ int cmd_run(const ParsedArgs& args) {
   };
   // Two phases: every application-centric run starts after the system-centric
   // runs it reads have finished (order_for_ninja put them last).
-  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == "application"; });
+  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == noise::Mode::Application; });
   std::size_t split = static_cast<std::size_t>(first_app - todo.begin());
   run_parallel(split, jobs, [&](std::size_t i) { launch_one(todo[i]); }, g_stop);
   if (!g_stop) run_parallel(todo.size() - split, jobs, [&](std::size_t i) { launch_one(todo[split + i]); }, g_stop);

@@ -342,7 +342,7 @@ int cmd_task(const ParsedArgs& args) {
     // freeze them and take their stacks.
     if (submission.nodes == 1) options.env["HYDRA_LAUNCHER"] = "fork";
   }
-  if (run.noise.mode == "application") {
+  if (run.noise.mode == noise::Mode::Application) {
     std::vector<harness::RunRecord> records;
     for (const auto& r : runs) {
       harness::RunRecord rec;

@@ -11,7 +11,7 @@ namespace scalefuzz::slurm {
 namespace {
 
 Phase phase_of(const harness::RunSpec& run) {
-  return run.noise.mode == "application" ? Phase::Application : Phase::First;
+  return run.noise.mode == noise::Mode::Application ? Phase::Application : Phase::First;
 }
 
 }  // namespace

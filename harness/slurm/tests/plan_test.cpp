@@ -15,7 +15,7 @@ using ::testing::HasSubstr;
 harness::RunSpec run(int np, const std::string& mode) {
   harness::RunSpec r;
   r.nprocs = np;
-  r.noise.mode = mode;
+  r.noise.mode = *noise::mode_from_string(mode);
   r.run_id = "np" + std::to_string(np) + "-" + mode;
   return r;
 }
@@ -28,7 +28,7 @@ TEST(SlurmPlan, ArraysSplitByPhaseProcessCountAndMaxArraySize) {
   order_for_submission(runs);
   EXPECT_EQ(runs.front().nprocs, 4);
   EXPECT_EQ(runs[5].nprocs, 8);
-  EXPECT_EQ(runs.back().noise.mode, "application");
+  EXPECT_EQ(runs.back().noise.mode, noise::Mode::Application);
   std::vector<long> all = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
   auto arrays = plan_arrays(runs, all, 4);
   // np4 first phase: 0-3 (chunk 0), 4 (chunk 1); np8: 5-7 split at 8? no: 5,6,7 in chunk 1;
