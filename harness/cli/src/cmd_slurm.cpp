@@ -17,6 +17,7 @@
 #include "finish.hpp"
 #include "ninja_analysis.hpp"
 #include "paths.hpp"
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
@@ -77,6 +78,7 @@ harness::Campaign submitted_campaign(const fs::path& out, const Submission& subm
   try {
     harness::LoadOptions options;
     options.build_dir = submission.build_dir;
+    options.detectors = analysis::detector_names();
     return harness::parse_campaign(text.str(), submission.campaign_dir / "campaign.yaml", options);
   } catch (const harness::CampaignError& e) {
     throw UsageError(file.string() + " (stored by submit): " + e.what());
