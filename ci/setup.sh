@@ -24,6 +24,7 @@ PACKAGES=(
   python3-junitparser # the nightly tests read junit.xml as CI tools do
   python3-jsonschema  # findings.json checked against docs/findings.schema.json
   jq                  # seeds in findings.json must round-trip through jq
+  slurm-wlm munge libslurm-dev   # scalefuzz submit/status/collect (libslurm) and the private SLURM of the slurm tests
 )
 
 missing=()

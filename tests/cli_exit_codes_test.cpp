@@ -17,8 +17,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const std::vector<std::string> kCommands = {"run",       "analyze", "report", "exec", "reproduce",
-                                            "kcca-eval", "trace",   "diff"};
+const std::vector<std::string> kCommands = {"run",   "analyze", "report", "exec",    "reproduce", "kcca-eval",
+                                            "trace", "diff",    "submit", "status",  "collect",   "task"};
 
 std::string ring_campaign() { return (source_dir() / "configs/scenarios/ring.yaml").string(); }
 std::string ring_program() { return (build_dir() / "scenarios/ring").string(); }
@@ -243,6 +243,44 @@ TEST(IssueDefect10, ControlBytesFromTheCampaignAreEscapedInDryRunAndErrors) {
   r = run_scalefuzz({"run\x1b]0;x\x07"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(has_raw_control_bytes(r.err)) << r.err;
+}
+
+// The SLURM commands' exit codes where no SLURM is needed (the `slurm` label
+// has the rest, against a real one).
+TEST(CliExitCodes, SlurmCommandsWithoutSlurm) {
+  TempDir dir;
+  const auto campaign = dir.path() / "c.yaml";
+  write_file(campaign, "campaign: c\napp: { command: [\"{build}/scenarios/ring\"] }\nscales: [2, 4]\n"
+                       "scheduler: { type: slurm, time: \"5\", max_parallel: 1 }\n");
+  const auto out = (dir.path() / "out").string();
+  ::setenv("SLURM_CONF", (dir.path() / "no-such-slurm.conf").c_str(), 1);
+  auto r = run_scalefuzz({"submit", ring_campaign()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // a local campaign
+  EXPECT_THAT(r.err, HasSubstr("needs scheduler: {type: slurm"));
+  r = run_scalefuzz({"submit", campaign.string(), "--out", out});
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // SLURM not configured
+  EXPECT_THAT(r.err, HasSubstr("no SLURM configuration at"));
+  r = run_scalefuzz({"submit", campaign.string(), "--out", out, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("would submit: 1 runs at 2 ranks (runs 0…0, --array=0%1)"));
+  EXPECT_THAT(r.out, HasSubstr("would submit: 1 runs at 4 ranks (runs 1…1, --array=1%1)"));
+  EXPECT_THAT(read_file(fs::path(out) / "slurm/scripts/attempt0-array1.sh"),
+              HasSubstr("task '" + out + "' \"$((0 + SLURM_ARRAY_TASK_ID))\""));
+  r = run_scalefuzz({"collect", out});
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // a dry run
+  r = run_scalefuzz({"status", out});
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // SLURM unreachable
+  r = run_scalefuzz({"status", dir.path().string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // not a submission
+  r = run_scalefuzz({"task", out, "7"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("run index '7' is not in 0..1"));
+  r = run_scalefuzz({"submit", "--resume", out, campaign.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = run_scalefuzz({"submit", campaign.string(), "--out", dir.path().string() + "/o%j"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("cannot contain %"));
+  ::unsetenv("SLURM_CONF");
 }
 
 }  // namespace

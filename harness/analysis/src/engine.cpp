@@ -31,6 +31,9 @@ Finding outcome_finding(const RunRecord& run) {
   if (o.crashed_rank) f.details["crashed_rank"] = *o.crashed_rank;
   for (const auto& s : o.stacks)
     if (s.rank >= 0) f.ranks.push_back(s.rank);
+  // Cancelled or lost to a node failure: nothing about the application
+  // (shown; `scalefuzz submit --resume` reruns it).
+  if (harness::is_rerunnable(o.kind)) f.severity = detectors::Severity::Info;
   // A hang the campaign caused on purpose is expected; whether it was
   // localized is judged by the stall evaluation.
   if (expected_stall_hang(run)) {

@@ -102,6 +102,14 @@ const char* to_string(Oversubscribe mode) {
 }
 
 
+const std::vector<std::string>& supported_sbatch_options() {
+  // Each one is set on the libslurm job request by harness/slurm (apply_sbatch_option).
+  static const std::vector<std::string> options = {
+      "--mem=",  "--mem-per-cpu=", "--constraint=", "--exclusive", "--reservation=", "--nodelist=",
+      "--exclude=", "--overcommit", "--comment=", "--licenses=", "--wckey=", "--nice="};
+  return options;
+}
+
 Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::path& origin,
                         const LoadOptions& options) {
   YamlReader reader(origin.string());

@@ -93,6 +93,29 @@ std::vector<Parameter> read_parameters(const YamlReader& reader, const YAML::Nod
   return parameters;
 }
 
+namespace {
+
+// Why `option` cannot be passed to SLURM, or nullopt when it can.
+std::optional<std::string> sbatch_option_problem(const std::string& option) {
+  const auto eq = option.find('=');
+  const std::string name = option.substr(0, eq == std::string::npos ? option.size() : eq + 1);
+  const auto& known = supported_sbatch_options();
+  if (std::find(known.begin(), known.end(), name) != known.end()) {
+    if (eq != std::string::npos && eq + 1 == option.size()) return "scheduler.extra_args: '" + option + "' needs a value";
+    if (option.find_first_of("\n\r") != std::string::npos) return "scheduler.extra_args: '" + option + "' contains a line break";
+    return std::nullopt;
+  }
+  const std::string other = eq == std::string::npos ? name + "=" : name.substr(0, name.size() - 1);
+  if (std::find(known.begin(), known.end(), other) != known.end())
+    return "scheduler.extra_args: '" + option + "' " + (eq == std::string::npos ? "needs a value (" + other + "VALUE)" : "takes no value");
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k + (k.back() == '=' ? "VALUE" : "");
+  return "scheduler.extra_args: unsupported sbatch option '" + option + "' (supported: " + list +
+         "; partition, time, account, qos and nodes have their own keys)";
+}
+
+}  // namespace
+
 SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node) {
   SchedulerSpec scheduler;
   if (!node.IsMap())
@@ -110,7 +133,8 @@ SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node) {
         scheduler.jobs = static_cast<int>(reader.integer(entry.value, "scheduler.jobs", 1, 1024));
   } else if (scheduler.type == "slurm") {
     auto entries = reader.map(node, "scheduler (type slurm)",
-                              {"type", "partition", "time", "account", "qos", "extra_args"});
+                              {"type", "partition", "time", "account", "qos", "max_parallel", "nodes",
+                               "launcher", "extra_args"});
     // SLURM's --time forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S.
     static const std::regex kSlurmTime(R"(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+(:\d{1,2}){0,2})");
     for (const auto& entry : entries) {
@@ -124,9 +148,20 @@ SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node) {
           reader.fail(entry.value, "scheduler.time must be a SLURM time limit (MM, MM:SS, HH:MM:SS, "
                                    "D-HH, D-HH:MM or D-HH:MM:SS), got '" + scheduler.time + "'");
       }
+      if (entry.key == "max_parallel")
+        scheduler.max_parallel = static_cast<int>(reader.integer(entry.value, what, 1, 1000000));
+      if (entry.key == "nodes") scheduler.nodes = static_cast<int>(reader.integer(entry.value, what, 1, 100000));
+      if (entry.key == "launcher") {
+        scheduler.launcher = reader.non_empty_string(entry.value, what);
+        if (scheduler.launcher != "mpiexec" && scheduler.launcher != "srun")
+          reader.fail(entry.value, "scheduler.launcher must be mpiexec or srun, got '" + scheduler.launcher + "'");
+      }
       if (entry.key == "extra_args")
-        for (const auto& arg : reader.list(entry.value, what))
-          scheduler.extra_args.push_back(reader.non_empty_string(arg, "an entry of " + what));
+        for (const auto& arg : reader.list(entry.value, what)) {
+          std::string option = reader.non_empty_string(arg, "an entry of " + what);
+          if (auto problem = sbatch_option_problem(option)) reader.fail(arg, *problem);
+          scheduler.extra_args.push_back(option);
+        }
     }
   } else {
     reader.fail(*type, "unknown scheduler type '" + scheduler.type + "' (known: local, slurm)");

@@ -125,6 +125,25 @@ scheduler: { type: slurm, partition: debug, time: "00:10:00", account: proj, qos
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
                           "scheduler: { type: slurm, jobs: 2 }\n"),
               HasSubstr("inline.yaml:4:27: unknown key 'jobs' in scheduler (type slurm)"));
+  Campaign full = parse("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                         "scheduler: { type: slurm, max_parallel: 4, nodes: 2, launcher: srun,\n"
+                         "             extra_args: [\"--mem=2G\", \"--nodelist=sf2\"] }\n");
+  EXPECT_EQ(full.scheduler.max_parallel, 4);
+  EXPECT_EQ(full.scheduler.nodes, 2);
+  EXPECT_EQ(full.scheduler.launcher, "srun");
+  EXPECT_THAT(full.scheduler.extra_args, ElementsAre("--mem=2G", "--nodelist=sf2"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: slurm, launcher: aprun }\n"),
+              HasSubstr("inline.yaml:4:37: scheduler.launcher must be mpiexec or srun, got 'aprun'"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: slurm, extra_args: [\"--exclusive\", \"--wrap=rm -rf /\"] }\n"),
+              HasSubstr("inline.yaml:4:55: scheduler.extra_args: unsupported sbatch option '--wrap=rm -rf /'"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: slurm, extra_args: [--mem] }\n"),
+              HasSubstr("inline.yaml:4:40: scheduler.extra_args: '--mem' needs a value (--mem=VALUE)"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: slurm, max_parallel: 0 }\n"),
+              HasSubstr("inline.yaml:4:41: scheduler.max_parallel must be between 1 and 1000000"));
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
                           "scheduler: { type: pbs }\n"),
               HasSubstr("inline.yaml:4:20: unknown scheduler type 'pbs'"));

@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/harness/run_filter.hpp"
 #include "scalefuzz/detectors/kcca/kcca.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 
@@ -21,6 +22,18 @@ harness::Campaign load_campaign_or_usage_error(const std::filesystem::path& file
   } catch (const harness::CampaignError& e) {
     throw UsageError(e.what());
   }
+}
+
+std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, const ParsedArgs& args) {
+  auto runs = harness::expand_campaign(campaign);
+  if (auto expr = args.value("--filter")) {
+    try {
+      runs = harness::filter_runs(runs, *expr);
+    } catch (const harness::FilterError& e) {
+      throw UsageError(std::string("--filter: ") + e.what());
+    }
+  }
+  return runs;
 }
 
 std::string campaign_fingerprint(const std::filesystem::path& file) {

@@ -5,15 +5,21 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
 namespace scalefuzz::cli {
 
+class ParsedArgs;
+
 // load_campaign with CampaignError -> UsageError (exit 2).
 harness::Campaign load_campaign_or_usage_error(const std::filesystem::path& file,
                                                const std::filesystem::path& build_dir);
+
+// The campaign's runs, only those matching --filter if given (UsageError for a bad filter).
+std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, const ParsedArgs& args);
 
 // Identity of a campaign file's content: a resumed campaign must be the same file.
 std::string campaign_fingerprint(const std::filesystem::path& file);

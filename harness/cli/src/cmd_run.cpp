@@ -36,18 +36,6 @@ namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void on_interrupt(int) { g_stop = true; }
 
-std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, const ParsedArgs& args) {
-  auto runs = harness::expand_campaign(campaign);
-  if (auto expr = args.value("--filter")) {
-    try {
-      runs = harness::filter_runs(runs, *expr);
-    } catch (const harness::FilterError& e) {
-      throw UsageError(std::string("--filter: ") + e.what());
-    }
-  }
-  return runs;
-}
-
 // Leaves runs/<id>/replay.txt: the `scalefuzz exec` line that replays a
 // finished run (seed, noise, stall, timeout) into OUT/replay/<id>; the
 // report shows it with a copy button.

@@ -124,6 +124,34 @@ void declare_trace(CLI::App& o) {
   add_switch(o, "--no-symbols", "skip addr2line");
 }
 
+void declare_submit(CLI::App& o) {
+  o.add_option("CAMPAIGN.yaml", "the campaign file (scheduler: {type: slurm, ...})");
+  o.add_option("--out", "output directory (default: out/<campaign name>)")->type_name("DIR");
+  add_switch(o, "--dry-run", "write DIR/slurm/ (runs.json, batch scripts), submit nothing");
+  o.add_option("--filter", "only runs matching EXPR, as for 'scalefuzz run'")->type_name("EXPR");
+  o.add_option("--build", "directory substituted for {build} (default: this scalefuzz's build tree)")
+      ->type_name("DIR");
+  o.add_option("--resume",
+               "resubmit DIR's runs that have no result or were cancelled or lost to the\n"
+               "infrastructure (node failure, preemption) and are not queued or running")
+      ->type_name("DIR");
+}
+
+void declare_status(CLI::App& o) { o.add_option("DIR", "the output directory of 'scalefuzz submit'"); }
+
+void declare_collect(CLI::App& o) {
+  o.add_option("DIR", "the output directory of 'scalefuzz submit'");
+  add_switch(o, "--wait", "show progress and return once every task ended");
+  o.add_option("--poll", "how often --wait asks SLURM, in milliseconds (default 2000)")
+      ->type_name("MS")
+      ->check(CLI::Range(100, 600000));
+}
+
+void declare_task(CLI::App& o) {
+  o.add_option("DIR", "the output directory of 'scalefuzz submit'");
+  o.add_option("INDEX", "the run's index in DIR/slurm/runs.json");
+}
+
 }  // namespace
 
 const std::vector<Command>& commands() {
@@ -185,6 +213,40 @@ const std::vector<Command>& commands() {
        "flags. Nothing is written.\n",
        "0 evaluated, 2 not a campaign directory or no clean train runs", false, declare_kcca_eval,
        cmd_kcca_eval},
+      {"submit", "submit a campaign to SLURM as job arrays (one array task per run)",
+       "CAMPAIGN.yaml [OPTIONS] | --resume DIR [--dry-run]",
+       "The campaign needs scheduler: {type: slurm, ...} (docs/campaign-file.md). Its runs become job\n"
+       "arrays through libslurm, one array per phase and process count, split at SLURM's MaxArraySize;\n"
+       "each task runs 'scalefuzz task DIR INDEX', which launches one run exactly like 'scalefuzz run'\n"
+       "(watchdog, stacks at a timeout, injector) and writes only DIR/runs/<run id>/. Application-centric\n"
+       "runs wait for the other arrays (--dependency=afterany). Nothing is written to the store: that\n"
+       "is 'scalefuzz collect'. SLURM is found through SLURM_CONF (or /etc/slurm/slurm.conf).\n",
+       "0 submitted, 2 campaign or usage error, 3 SLURM unreachable or refusing the job", false, declare_submit,
+       cmd_submit},
+      {"status", "show a submitted campaign's SLURM task states next to its runs' outcomes", "DIR",
+       "One line per run: its SLURM task (array_task), the task's state from the controller (PENDING\n"
+       "with the reason, RUNNING, COMPLETED, FAILED, TIMEOUT, CANCELLED, NODE_FAIL, PREEMPTED,\n"
+       "OUT_OF_MEMORY...) and the run's outcome once its task ended. Writes nothing.\n",
+       "0 nothing wrong so far, 1 a run hung, crashed or failed, 2 not a submitted directory,\n"
+       "3 SLURM unreachable, or (when no run failed) runs cancelled or lost to the infrastructure\n"
+       "(submit --resume DIR)",
+       false, declare_status, cmd_status},
+      {"collect", "store the finished runs of a submitted campaign, analyse and report", "DIR [--wait] [--poll MS]",
+       "Stores every run whose task ended in DIR/scalefuzz.db (the only command that writes it), then\n"
+       "runs the detectors and writes the reports as 'scalefuzz run' does. A task that ended without\n"
+       "a result is classified from its SLURM state: TIMEOUT is a hang (SLURM's time limit came before\n"
+       "the harness watchdog), CANCELLED is cancelled, NODE_FAIL/PREEMPTED/BOOT_FAIL are\n"
+       "infrastructure; the last two classes are rerun by 'scalefuzz submit --resume DIR'.\n"
+       "Collecting again changes nothing unless a task was resubmitted and ended since.\n",
+       "0 nothing found, 1 findings, 2 not a submitted directory, 3 SLURM unreachable with\n"
+       "--wait, or (without findings) runs cancelled or lost to the infrastructure",
+       false, declare_collect, cmd_collect},
+      {"task", "(internal) run one run of a submitted campaign inside its SLURM array task", "DIR INDEX",
+       "Started by the batch scripts of 'scalefuzz submit': launches run INDEX of DIR/slurm/runs.json\n"
+       "like 'scalefuzz run' does and writes only DIR/runs/<run id>/.\n",
+       "0 the run's outcome is written (whatever it is), 2 bad arguments, 3 the run directory cannot be\n"
+       "written",
+       false, declare_task, cmd_task},
       {"trace", "print a run's recorded events and call sites, symbolized", "RUN_DIR [OPTIONS]",
        "Lists every rank's recorded MPI calls (or only rank N) and its call sites with\n"
        "function and file:line.\n",

@@ -34,6 +34,11 @@ int cmd_trace(const ParsedArgs& args);
 int cmd_reproduce(const ParsedArgs& args);  // cmd_reproduce.cpp
 int cmd_kcca_eval(const ParsedArgs& args);  // cmd_kcca_eval.cpp
 int cmd_diff(const ParsedArgs& args);       // cmd_diff.cpp
+// SLURM campaigns (cmd_slurm.cpp; the logic is in harness/slurm).
+int cmd_submit(const ParsedArgs& args);
+int cmd_task(const ParsedArgs& args);
+int cmd_status(const ParsedArgs& args);
+int cmd_collect(const ParsedArgs& args);
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();

@@ -98,6 +98,14 @@ std::vector<std::string> launch_command(const RunSpec& spec, const LaunchOptions
   std::vector<std::string> command = options.mpiexec;
   const std::filesystem::path injector =
       options.injector_lib.empty() ? std::filesystem::path() : std::filesystem::absolute(options.injector_lib);
+  if (options.preload_with_env_command) {
+    // Ranks started by a launcher that forwards no -genv (srun inside an
+    // allocation, harness/slurm): the application is run through env.
+    command.insert(command.end(), {"-n", std::to_string(spec.nprocs)});
+    if (!injector.empty()) command.insert(command.end(), {"env", "LD_PRELOAD=" + injector.string()});
+    command.insert(command.end(), spec.argv.begin(), spec.argv.end());
+    return command;
+  }
   const auto args = mpi_launcher_for(options.mpiexec).job_args(spec, injector);
   command.insert(command.end(), args.begin(), args.end());
   return command;

@@ -17,16 +17,21 @@ const char* to_string(OutcomeKind k) {
     case OutcomeKind::Hang: return "hang";
     case OutcomeKind::WrongResult: return "wrong-result";
     case OutcomeKind::LaunchError: return "launch-error";
+    case OutcomeKind::Cancelled: return "cancelled";
+    case OutcomeKind::Infrastructure: return "infrastructure";
   }
   return "?";
 }
 
 std::optional<OutcomeKind> outcome_from_string(const std::string& s) {
   for (auto k : {OutcomeKind::Ok, OutcomeKind::Failed, OutcomeKind::Crashed, OutcomeKind::MpiAbort,
-                 OutcomeKind::Hang, OutcomeKind::WrongResult, OutcomeKind::LaunchError})
+                 OutcomeKind::Hang, OutcomeKind::WrongResult, OutcomeKind::LaunchError, OutcomeKind::Cancelled,
+                 OutcomeKind::Infrastructure})
     if (s == to_string(k)) return k;
   return std::nullopt;
 }
+
+bool is_rerunnable(OutcomeKind k) { return k == OutcomeKind::Cancelled || k == OutcomeKind::Infrastructure; }
 
 bool RunDir::has_traces() const {
   std::error_code ec;

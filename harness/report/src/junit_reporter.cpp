@@ -162,7 +162,7 @@ Testcase point_testcase(const ReportData& data, const std::string& classname, co
   if (!first_failing) return tc;
   const RunRecord& r = *first_failing->run;
   const bool launch_error = first_failing->bad_outcome && r.outcome->kind == OutcomeKind::LaunchError;
-  tc.status = launch_error ? Testcase::Status::Error : Testcase::Status::Failure;
+  tc.status = launch_error || is_rerunnable(r.outcome->kind) ? Testcase::Status::Error : Testcase::Status::Failure;
   if (first_failing->bad_outcome && !first_failing->expected) {
     tc.type = to_string(r.outcome->kind);
     tc.message = tc.type + (r.outcome->detail.empty() ? "" : ": " + r.outcome->detail);

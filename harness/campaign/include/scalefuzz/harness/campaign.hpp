@@ -57,13 +57,22 @@ struct SchedulerSpec {
   std::string type = "local";  // "local" or "slurm"
   std::string type_origin;     // "FILE:LINE:COLUMN" of scheduler.type, for messages
   int jobs = 1;                // local: runs at once
-  // slurm (validated now, launched by a later issue):
+  // slurm (`scalefuzz submit`, harness/slurm/):
   std::string partition;
   std::string time;     // "MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS"
   std::string account;
   std::string qos;
-  std::vector<std::string> extra_args;  // passed to sbatch verbatim
+  int max_parallel = 0;      // array tasks running at once ("%N"); 0 = no limit
+  int nodes = 1;             // nodes per run (one array task)
+  std::string launcher = "mpiexec";  // "mpiexec" (inside the allocation) or "srun" (srun --mpi=pmi2)
+  // Further sbatch options, each "--name" or "--name=value"; only those in
+  // supported_sbatch_options() are accepted (they are set through libslurm).
+  std::vector<std::string> extra_args;
 };
+
+// The sbatch options scheduler.extra_args may hold, as "--name" (a switch)
+// or "--name=" (takes a value). harness/slurm maps each onto the job request.
+const std::vector<std::string>& supported_sbatch_options();
 
 enum class Oversubscribe { Auto, On, Off };
 const char* to_string(Oversubscribe mode);

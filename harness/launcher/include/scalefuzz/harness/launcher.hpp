@@ -26,6 +26,10 @@ struct LaunchOptions {
   std::vector<std::string> mpiexec = {"mpiexec"};
   // PMPI injector preloaded into the ranks only (not into mpiexec); empty = none.
   std::filesystem::path injector_lib;
+  // How the injector reaches the ranks: mpiexec's "-genv LD_PRELOAD lib", or
+  // for launchers without -genv (srun) the application is started as
+  // "env LD_PRELOAD=lib app args" (env execs the app: same process).
+  bool preload_with_env_command = false;
   // Where stdout.txt, stderr.txt, stacks/ and outcome.json go (created if missing).
   std::filesystem::path run_dir;
   // Extra environment for mpiexec and the ranks; overrides spec.env.

@@ -58,7 +58,12 @@ struct RunSpec {
   std::optional<std::string> expected_stdout_regex;
 };
 
-enum class OutcomeKind { Ok, Failed, Crashed, MpiAbort, Hang, WrongResult, LaunchError };
+// Cancelled and Infrastructure come from a batch scheduler (harness/slurm):
+// the run was cancelled, or its node failed or it was preempted; both are
+// about the run's circumstances, not the application, and are resubmittable.
+enum class OutcomeKind { Ok, Failed, Crashed, MpiAbort, Hang, WrongResult, LaunchError, Cancelled, Infrastructure };
+// Whether the outcome says nothing about the application (rerun it).
+bool is_rerunnable(OutcomeKind k);
 const char* to_string(OutcomeKind k);
 std::optional<OutcomeKind> outcome_from_string(const std::string& s);
 

@@ -1,0 +1,64 @@
+// The libslurm (22.05) calls scalefuzz needs: submit a job array, read the
+// states of array tasks, read MaxArraySize. One controller per process
+// (libslurm keeps its configuration in globals).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scalefuzz/slurm/plan.hpp"
+
+namespace scalefuzz::slurm {
+
+// SLURM unreachable, not configured, or refusing a request. what() names the
+// call and SLURM's own error text. The CLI maps it to exit code 3.
+class SlurmError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct JobRequest {
+  std::string name;
+  std::string script;                    // starts with #!
+  std::filesystem::path work_dir;
+  std::string std_out;                   // absolute; %A_%a allowed
+  std::string array_inx;                 // "0-9%4"
+  std::string dependency;                // "afterany:12:13" or ""
+  std::string partition, account, qos;   // "" = SLURM's default
+  std::uint32_t time_minutes = 0;        // 0 = partition default
+  int nodes = 1;
+  int num_tasks = 1;
+  std::vector<std::string> extra_args;   // campaign scheduler.extra_args (validated at load)
+  std::vector<std::string> environment;  // NAME=VALUE
+};
+
+// The configuration file libslurm will read: $SLURM_CONF, else
+// /etc/slurm/slurm.conf. Throws SlurmError when it does not exist (libslurm
+// would retry a missing file for a minute and then exit the process).
+std::filesystem::path slurm_config_file();
+
+class SlurmClient {
+ public:
+  // Initialises libslurm from slurm_config_file(). Throws SlurmError.
+  SlurmClient();
+
+  std::uint32_t max_array_size();
+  // Submits the batch job; returns its job id. Throws SlurmError.
+  std::uint32_t submit(const JobRequest& request);
+  // Every task of the given arrays the controller still knows about (pending
+  // array records are expanded into their task ids).
+  std::map<std::pair<std::uint32_t, long>, TaskStatus> task_states(const std::set<std::uint32_t>& array_job_ids);
+};
+
+// Sets one scheduler.extra_args option (one of harness::supported_sbatch_options())
+// on a job request held in libslurm's job_desc_msg_t. Throws std::invalid_argument
+// for anything else. Exposed for tests.
+void apply_sbatch_option(void* job_desc_msg, const std::string& option);
+
+}  // namespace scalefuzz::slurm
