@@ -34,6 +34,7 @@ Config read_config() {
   c.delay_ns = c.mode == Mode::Local ? 10000 : 100000;
   knob("SCALEFUZZ_NOISE_PROBABILITY", c.probability);
   knob("SCALEFUZZ_NOISE_DELAY", c.delay_ns);
+  if (c.mode != Mode::Local) knob("SCALEFUZZ_NOISE_OVERHEAD", c.overhead_ns);
   knob("SCALEFUZZ_NOISE_BANDWIDTH", c.vbq.bandwidth);
   knob("SCALEFUZZ_NOISE_LATENCY", c.vbq.latency_ns);
   knob("SCALEFUZZ_NOISE_THRESHOLD", c.vbq.threshold);

@@ -14,6 +14,7 @@ struct Config {
   Mode mode = Mode::None;
   double probability = 0.5;         // random
   std::uint64_t delay_ns = 0;       // random: max delay; local: busy time
+  std::uint64_t overhead_ns = 0;    // any mode but local: busy time after each call, as local's
   VbqParams vbq;                    // system / application
   double app_scale = 1.2;           // S_a
   std::string analysis_dir;         // application: a system run's directory

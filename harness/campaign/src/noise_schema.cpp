@@ -36,14 +36,19 @@ struct Mode {
 // bandwidth B, per-packet latency C, scale S_p (S_a for application mode),
 // VBQ threshold N_s and the packet size that splits messages into packets.
 const std::vector<Mode>& modes() {
+  // overhead: a tool's busy time after every send, receive and completion
+  // call (the paper's 10 us of section 6.2.1), composable with every mode;
+  // `local` is that delay alone.
+  static const Knob overhead{"overhead", KnobKind::Duration};
   static const std::vector<Knob> ninja = {{"scale", KnobKind::PositiveNumber},
                                           {"bandwidth", KnobKind::Bandwidth},
                                           {"latency", KnobKind::Duration},
                                           {"threshold", KnobKind::PositiveInt},
-                                          {"packet_size", KnobKind::PositiveInt}};
+                                          {"packet_size", KnobKind::PositiveInt},
+                                          overhead};
   static const std::vector<Mode> all = {
-      {"none", {}},
-      {"random", {{"probability", KnobKind::Probability}, {"delay", KnobKind::Duration}}},
+      {"none", {overhead}},
+      {"random", {{"probability", KnobKind::Probability}, {"delay", KnobKind::Duration}, overhead}},
       {"system", ninja},
       {"application", ninja},
       {"local", {{"delay", KnobKind::Duration}}},

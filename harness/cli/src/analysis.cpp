@@ -58,6 +58,18 @@ struct CampaignAccumulator {
   std::map<std::string, fs::path> run_dirs;
 };
 
+// Why a run's matching cannot be trusted for race errors: it crashed, or an
+// MPI call failed (a truncated message, an invalid rank...). "" otherwise.
+std::string died_reason(const harness::Outcome& outcome, const trace::RunTrace& trace) {
+  if (outcome.kind == OutcomeKind::Crashed) return "crashed: " + outcome.detail;
+  for (const auto& rank : trace.ranks)
+    for (const auto& e : rank.events)
+      if (e.error != 0)
+        return "MPI error " + std::to_string(e.error) + " in " + trace::op_name(e.op) + " on rank " +
+               std::to_string(rank.rank);
+  return "";
+}
+
 void log(const AnalysisOptions& options, const std::string& line) {
   if (options.log) *options.log << line << "\n";
 }
@@ -107,9 +119,11 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
 
     if (enabled("races")) {
       trace::Matching matching = trace::match_messages(trace);
-      acc.race_summaries.push_back(detectors::races::summarize_run(
-          run.spec.run_id, campaign_point(run.spec), run.spec.noise.label(), run.spec.noise.mode == "none",
-          trace, matching));
+      auto summary = detectors::races::summarize_run(run.spec.run_id, campaign_point(run.spec), run.spec.noise.label(),
+                                                     run.spec.noise.mode == "none", trace, matching);
+      summary.outcome_ok = outcome.kind == OutcomeKind::Ok;
+      summary.died = died_reason(outcome, trace);
+      acc.race_summaries.push_back(std::move(summary));
     }
   }
 

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <algorithm>
 #include <map>
+#include <random>
+#include <regex>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -55,9 +57,30 @@ std::chrono::milliseconds parse_seconds(const std::string& text) {
 
 }  // namespace
 
+void apply_check_option(const std::string& text, harness::RunSpec& spec) {
+  static const std::vector<std::string> kinds = {"stdout-regex",      "stderr-regex",      "output-regex",
+                                                 "stdout-must-match", "stderr-must-match", "output-must-match"};
+  const auto eq = text.find('=');
+  const std::string kind = text.substr(0, eq);
+  if (text == "exit-code") {
+    spec.check = "exit-code";
+    return;
+  }
+  if (eq == std::string::npos || std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw UsageError("--check: expected exit-code or KIND=REGEX with KIND one of stdout-regex, stderr-regex, "
+                     "output-regex, stdout-must-match, stderr-must-match, output-must-match; got '" + text + "'");
+  spec.check = kind;
+  (kind.ends_with("-regex") ? spec.wrong_result_regex : spec.expected_stdout_regex) = text.substr(eq + 1);
+  try {
+    std::regex compiled(text.substr(eq + 1));
+  } catch (const std::regex_error& e) {
+    throw UsageError("--check: invalid regular expression '" + text.substr(eq + 1) + "': " + e.what());
+  }
+}
+
 int cmd_exec(const std::vector<std::string>& argv) {
   ArgSpec spec_args;
-  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe", "--stall"};
+  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe", "--stall", "--check"};
   spec_args.multi_flags = {"--noise-set"};
   spec_args.switch_flags = {"--help", "--no-record"};
   spec_args.allow_tail = true;
@@ -95,8 +118,11 @@ int cmd_exec(const std::vector<std::string>& argv) {
       throw UsageError("--seed: expected an unsigned integer, got '" + *seed + "'");
     }
   } else {
-    spec.seed = harness::derive_run_seed(harness::kDefaultCampaignSeed, "exec");
+    // A fresh seed every time (printed below, so the run can be replayed).
+    std::random_device device;
+    spec.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
   }
+  if (auto check = args.value("--check")) apply_check_option(*check, spec);
   if (auto stall = args.value("--stall")) {  // injectors/stall
     const auto colon = stall->find(':');
     long rank = -1, call = 0;
@@ -159,6 +185,7 @@ int cmd_exec(const std::vector<std::string>& argv) {
               << spec.env["SCALEFUZZ_STALL_CALL"]
               << (fs::exists(options.run_dir / "stall") ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
+  std::cout << "seed: " << spec.seed << " (--seed " << spec.seed << " replays this run's noise decisions)\n";
   std::cout << "replay: " << display_command(spec, options) << "\n";
   switch (outcome.kind) {
     case harness::OutcomeKind::Ok: return kExitOk;
