@@ -12,7 +12,7 @@
 #include "races_common.h"
 
 int main(int argc, char** argv) {
-  struct race_options o = {100, 1, 8, 0, 0, 0, 0};
+  struct race_options o = {100, 1, 8, 0, 0, 0, 0, 0};
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -23,6 +23,7 @@ struct race_options {
   long bytes;       /* message size, >= 8 */
   long compute_us;  /* busy computation between exchanges */
   long overhead_us; /* busy time after every send, receive and wait (a tool's overhead) */
+  long slow_first_us; /* the last rank computes this much longer in loop 0 (a late starter) */
   int safe;         /* --safe: the correct twin */
   int count_wrong;  /* --on-wrong count */
 };
@@ -35,7 +36,8 @@ static int race_parse(int argc, char** argv, struct race_options* o) {
     long* value;
     long min;
   } known[] = {{"--iterations", &o->iterations, 1}, {"--steps", &o->steps, 1}, {"--bytes", &o->bytes, 8},
-               {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0}};
+               {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0},
+               {"--slow-first-us", &o->slow_first_us, 0}};
   const int count = (int)(sizeof known / sizeof known[0]);
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--safe") == 0 || strcmp(argv[i], "--races") == 0) {
@@ -63,7 +65,7 @@ static int race_parse(int argc, char** argv, struct race_options* o) {
     }
     if (!found) {
       fprintf(stderr, "%s: unknown argument '%s' (--iterations N --steps N --bytes N --compute-us N "
-                      "--overhead-us N --on-wrong abort|count --races|--safe)\n", argv[0], argv[i]);
+                      "--overhead-us N --slow-first-us N --on-wrong abort|count --races|--safe)\n", argv[0], argv[i]);
       return -1;
     }
   }

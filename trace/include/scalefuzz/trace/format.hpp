@@ -130,7 +130,6 @@ static_assert(sizeof(Event) == 96);
 // - Records with t_exit_ns == 0 are kept in RankTrace::events (detectors need
 //   truncated events); last_event_in_progress is set when the final record, or
 //   the final non-child record followed only by its children, never returned.
-// - MPI_Abort (OpClass::Abort, never completed): count = the errorcode argument.
 // - Sendrecv[_replace]: the Sendrecv record carries the send half (peer = dest,
 //   tag = sendtag); the child Recv record (kFlagChild) carries the receive half
 //   (peer = source, tag = recvtag) and its completion status.
