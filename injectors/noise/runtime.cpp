@@ -277,6 +277,17 @@ bool load_analysis(Runtime& rt) {
     return false;
   }
   rt.analysis = std::move(*a);
+  // Potential races the harness found in the system run's trace (vector
+  // clocks, detectors/races): their message ids are unsafe too.
+  std::ifstream potential(ninja_dir(rt.cfg.analysis_dir) + "/potential.unsafe");
+  std::string key;
+  noise::MsgId id;
+  for (std::string line; std::getline(potential, line);) {
+    std::istringstream ls(line);
+    if (!(ls >> key >> id.first >> id.second) || key != "unsafe") continue;
+    auto& unsafe = rt.analysis.unsafe;
+    if (std::find(unsafe.begin(), unsafe.end(), id) == unsafe.end()) unsafe.push_back(id);
+  }
   return true;
 }
 

@@ -125,6 +125,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
         continue;
       }
       analysis_dir = last_system_run->string();
+      write_potential_unsafe(*last_system_run);
       options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis_dir;
     }
     harness::Outcome outcome;

@@ -123,7 +123,10 @@ int cmd_run(const std::vector<std::string>& argv) {
       outcome.detail = missing_analysis_message(r);
       std::cerr << "error: " << outcome.detail << "\n";
     } else {
-      if (analysis) options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
+      if (analysis) {
+        write_potential_unsafe(*analysis);
+        options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
+      }
       outcome = harness::launch_local(r, options);
     }
     store->record_finished(r, outcome);

@@ -26,6 +26,13 @@ std::optional<std::filesystem::path> ninja_analysis_for(const harness::RunStore&
 // system runs they depend on finish first.
 void order_for_ninja(std::vector<harness::RunSpec>& runs);
 
+// Potential races of the system run (races detector, vector clocks) as
+// application-centric noise's extra unsafe message ids: writes
+// `system_run/ninja/potential.unsafe` ("unsafe TAG COMM" lines) once; the
+// injector adds them to the analysis' unsafe ids. Best effort: an unreadable
+// trace writes nothing.
+void write_potential_unsafe(const std::filesystem::path& system_run);
+
 // Why an application run cannot start, naming it.
 std::string missing_analysis_message(const harness::RunSpec& app);
 
