@@ -108,8 +108,9 @@ SCALEFUZZ_HANDLER(icoll) {
   if (rc == MPI_SUCCESS) {
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, trace::kNoPeer, trace::kNoTag, a.site,
                      OpClass::Icollective};
+    info.slot = reinterpret_cast<std::uintptr_t>(c.req);
     StateLock lock;
-    g_state->requests.insert(*c.req, info);
+    g_state->requests.add(*c.req, info);
     LiveWrite w;
     pending_add(info, OpClass::Icollective);
   }

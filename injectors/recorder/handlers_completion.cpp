@@ -41,9 +41,10 @@ void before_completion(MPI_Request* reqs, int n) {
 
 bool is_receive(OpClass c) { return c == OpClass::Irecv || c == OpClass::RecvInit; }
 
-std::uint64_t request_id(MPI_Request h) {
+// The request a Wait/Test/Request_free/Cancel through `slot` acts on.
+std::uint64_t request_id(MPI_Request* slot) {
   StateLock lock;
-  RequestInfo* info = g_state->requests.find(h);
+  RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
   return info != nullptr ? info->id : 0;
 }
 
@@ -55,14 +56,23 @@ struct Known {
   bool found = false;
 };
 
-void capture(const MPI_Request* handles, int n, Known* out) {
+// Looks up the requests in `slots[0..n)` (handles not yet changed by MPI).
+// Positions holding one handle shared by several live requests (MPI reused
+// it) get distinct requests: each position's pick skips the ids already
+// chosen for earlier positions; `ids` is scratch for n ids.
+void capture(const MPI_Request* slots, int n, Known* out, std::uint64_t* ids) {
   StateLock lock;
+  RequestTable<RequestInfo>& table = g_state->requests;
   for (int i = 0; i < n; ++i) {
     out[i] = Known{};
-    if (handles[i] == MPI_REQUEST_NULL) continue;
-    if (RequestInfo* p = g_state->requests.find(handles[i])) {
+    ids[i] = 0;
+    MPI_Request h = slots[i];
+    if (h == MPI_REQUEST_NULL) continue;
+    bool shared = table.shared(h);
+    if (RequestInfo* p = table.pick(h, reinterpret_cast<std::uintptr_t>(&slots[i]), shared ? ids : nullptr, shared ? i : 0)) {
       out[i].info = *p;
       out[i].found = true;
+      ids[i] = p->id;
     }
   }
 }
@@ -77,12 +87,11 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
   if (found) {
     if (info.persistent && !info.active) return;  // inactive persistent request: completes trivially
     StateLock lock;
-    RequestInfo* p = s.requests.find(handle);
-    if (p != nullptr && p->id == info.id) {  // not yet reused by another thread
+    if (RequestInfo* p = s.requests.find(handle, info.id)) {
       if (p->persistent)
         p->active = false;
       else
-        s.requests.erase(handle);
+        s.requests.erase(handle, info.id);
     }
     LiveWrite w;
     pending_remove(info.id);
@@ -159,7 +168,8 @@ int all_common(Call& c, Invoke call, bool test) {
   Scratch<MPI_Request> saved(n);
   for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
   Scratch<Known> known(n);
-  capture(saved.get(), n, known.get());
+  Scratch<std::uint64_t> ids(n);
+  capture(c.reqs, n, known.get(), ids.get());
   Scratch<MPI_Status> local(n);
   MPI_Status* user = c.statuses;
   if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
@@ -184,7 +194,8 @@ int any_common(Call& c, Invoke call, bool test) {
   Scratch<MPI_Request> saved(n);
   for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
   Scratch<Known> known(n);
-  capture(saved.get(), n, known.get());
+  Scratch<std::uint64_t> ids(n);
+  capture(c.reqs, n, known.get(), ids.get());
   MPI_Status local = fresh_status();
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
@@ -207,7 +218,8 @@ int some_common(Call& c, Invoke call, bool test) {
   Scratch<MPI_Request> saved(n);
   for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
   Scratch<Known> known(n);
-  capture(saved.get(), n, known.get());
+  Scratch<std::uint64_t> ids(n);
+  capture(c.reqs, n, known.get(), ids.get());
   Scratch<MPI_Status> local(n);
   MPI_Status* user = c.statuses;
   if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
@@ -236,7 +248,8 @@ SCALEFUZZ_HANDLER(wait) {
   if (!g_state->recording) return oversubscribed() ? poll_request(c.req, c.status) : call();
   MPI_Request handle = *c.req;
   Known known;
-  capture(&handle, 1, &known);
+  std::uint64_t id = 0;
+  capture(c.req, 1, &known, &id);
   MPI_Status local = fresh_status();
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
@@ -256,7 +269,8 @@ SCALEFUZZ_HANDLER(test) {
   if (!g_state->recording) return call();
   MPI_Request handle = *c.req;
   Known known;
-  capture(&handle, 1, &known);
+  std::uint64_t id = 0;
+  capture(c.req, 1, &known, &id);
   MPI_Status local = fresh_status();
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
@@ -321,14 +335,13 @@ SCALEFUZZ_HANDLER(request_free) {
   before_completion(c.req, 1);
   if (!g_state->recording) return call();
   MPI_Request handle = *c.req;
-  std::uint64_t id = request_id(handle);
+  std::uint64_t id = request_id(c.req);
   Active a = begin_call(c, completion_event(c, id), 0);
   int rc = call();
   std::uint64_t t = now_ns();
   if (rc == MPI_SUCCESS) {
     StateLock lock;
-    RequestInfo* p = g_state->requests.find(handle);
-    if (p != nullptr && p->id == id) g_state->requests.erase(handle);  // completes unobserved
+    g_state->requests.erase(handle, id);  // completes unobserved
     LiveWrite w;
     pending_remove(id);
   }
@@ -341,13 +354,13 @@ SCALEFUZZ_HANDLER(cancel) {
   before_completion(c.req, 1);
   if (!g_state->recording) return call();
   MPI_Request handle = *c.req;
-  std::uint64_t id = request_id(handle);
+  std::uint64_t id = request_id(c.req);
   Active a = begin_call(c, completion_event(c, id), 0);
   int rc = call();
   std::uint64_t t = now_ns();
   if (rc == MPI_SUCCESS) {
     StateLock lock;
-    if (RequestInfo* info = g_state->requests.find(handle)) info->cancelled = true;
+    if (RequestInfo* info = g_state->requests.find(handle, id)) info->cancelled = true;
   }
   end_call(a, rc, 0, t);
   return rc;

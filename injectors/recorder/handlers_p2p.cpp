@@ -52,10 +52,12 @@ std::uint64_t next_request_id() {
   return g_state->next_request_id++;
 }
 
-// Registers a request created by a successful post and lists it as pending.
-void register_request(MPI_Request handle, const RequestInfo& info, bool pending) {
+// Registers a request created by a successful post into `*slot` and lists it
+// as pending.
+void register_request(MPI_Request* slot, RequestInfo info, bool pending) {
+  info.slot = reinterpret_cast<std::uintptr_t>(slot);
   StateLock lock;
-  g_state->requests.insert(handle, info);
+  g_state->requests.add(*slot, info);
   if (pending) {
     LiveWrite w;
     pending_add(info, info.cls);
@@ -171,7 +173,7 @@ SCALEFUZZ_HANDLER(isend) {
   if (rc == MPI_SUCCESS) {
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Isend};
     info.flags = static_cast<std::uint8_t>(c.flags | (delayed ? trace::kFlagDelayed : 0));
-    register_request(*c.req, info, true);
+    register_request(c.req, info, true);
   }
   end_call(a, rc, 0);
   return rc;
@@ -186,7 +188,7 @@ SCALEFUZZ_HANDLER(irecv) {
   Active a = begin_call(c, e, 0);
   int rc = call();
   if (rc == MPI_SUCCESS)
-    register_request(*c.req, RequestInfo{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv},
+    register_request(c.req, RequestInfo{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv},
                      true);
   end_call(a, rc, 0);
   return rc;
@@ -202,7 +204,7 @@ int persistent_init(Call& c, Invoke call, Event e, const CommInfo* ci, OpClass c
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, cls};
     info.persistent = true;
     info.flags = c.flags;
-    register_request(*c.req, info, false);
+    register_request(c.req, info, false);
   }
   end_call(a, rc, 0);
   return rc;
@@ -227,9 +229,9 @@ Event start_event(const Call& c, const RequestInfo* info) {
   return e;
 }
 
-void mark_started(MPI_Request handle) {
+void mark_started(MPI_Request* slot) {
   StateLock lock;
-  RequestInfo* info = g_state->requests.find(handle);
+  RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
   if (info == nullptr) return;
   info->active = true;
   info->cancelled = false;
@@ -237,9 +239,9 @@ void mark_started(MPI_Request handle) {
   pending_add(*info, OpClass::Start);
 }
 
-RequestInfo lookup_copy(MPI_Request handle, bool& found) {
+RequestInfo lookup_copy(MPI_Request* slot, bool& found) {
   StateLock lock;
-  RequestInfo* info = g_state->requests.find(handle);
+  RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
   found = info != nullptr;
   return found ? *info : RequestInfo{};
 }
@@ -262,14 +264,13 @@ SCALEFUZZ_HANDLER(recv_init) {
 SCALEFUZZ_HANDLER(start) {
   (void)nb;
   if (!g_state->recording) return call();
-  MPI_Request handle = *c.req;
   bool found = false;
-  RequestInfo info = lookup_copy(handle, found);
+  RequestInfo info = lookup_copy(c.req, found);
   Event e = start_event(c, found ? &info : nullptr);
   bool is_send = found && info.cls == OpClass::SendInit;
   Active a = begin_call(c, e, is_send && e.peer >= 0 ? e.bytes : 0);
   int rc = call();
-  if (rc == MPI_SUCCESS) mark_started(handle);
+  if (rc == MPI_SUCCESS) mark_started(c.req);
   end_call(a, rc, 0);
   return rc;
 }
@@ -285,10 +286,10 @@ SCALEFUZZ_HANDLER(startall) {
   if (rc == MPI_SUCCESS) {
     for (int i = 0; i < c.nreq; ++i) {
       bool found = false;
-      RequestInfo info = lookup_copy(c.reqs[i], found);
+      RequestInfo info = lookup_copy(&c.reqs[i], found);
       Event e = start_event(c, found ? &info : nullptr);
       child_record(a, e, true, t);
-      mark_started(c.reqs[i]);
+      mark_started(&c.reqs[i]);
       if (found && info.cls == OpClass::SendInit && info.peer >= 0 && info.site < g_state->sites.file_capacity) {
         StateLock lock;
         g_state->features[a.site].bytes_sent += static_cast<std::uint64_t>(info.bytes);
@@ -437,7 +438,7 @@ SCALEFUZZ_HANDLER(imrecv) {
     // No communicator to translate the completion status with: RequestDone
     // of an Imrecv carries the probe's source (peer) instead.
     RequestInfo info{e.request, nullptr, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv};
-    register_request(*c.req, info, true);
+    register_request(c.req, info, true);
   }
   end_call(a, rc, 0);
   return rc;

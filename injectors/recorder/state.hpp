@@ -11,6 +11,7 @@
 #include "clock.hpp"
 #include "int_map.hpp"
 #include "mapped.hpp"
+#include "request_table.hpp"
 #include "scalefuzz/trace/format.hpp"
 
 namespace scalefuzz::inject {
@@ -52,6 +53,7 @@ struct RequestInfo {
   bool cancelled = false;   // MPI_Cancel was called on this instance
   bool free_pending = false;
   std::uint8_t flags = 0;
+  std::uintptr_t slot = 0;  // address of the MPI_Request the post wrote (request_table.hpp)
 };
 
 // A message matched by Mprobe/Improbe, for the Mrecv/Imrecv that receives it.
@@ -117,7 +119,7 @@ struct State {
   trace::LiveState* live = nullptr;
 
   IntMap<CommInfo*> comms;
-  IntMap<RequestInfo> requests;
+  RequestTable<RequestInfo> requests;
   IntMap<MessageInfo> messages;  // MPI_Message -> what its Mprobe/Improbe found
   std::uint64_t next_request_id = 1;
   SpinLock lock;

@@ -278,19 +278,21 @@ TEST_P(More, RemainingFamiliesRecordAndMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Oversubscription, More, ::testing::Values("off", "on"));
 
-// Known bug, disabled so CI stays meaningful: with two threads per rank
-// exchanging concurrently, the live state ends with 1-4 requests still
-// listed as pending in about a third of the runs (seen since the threads
-// scenario was added; not yet explained: the request map and the pending
-// list are both updated under the state lock). Run it with
-// --gtest_also_run_disabled_tests.
-TEST(Threads, DISABLED_LiveStateListsNoPendingRequestAfterEveryWaitall) {
-  Result rec = run("threads", 2, {"threads"}, true);
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  RunTrace run = read_run(rec.dir);
-  for (const auto& rt : run.ranks) {
-    ASSERT_TRUE(rt.live.has_value());
-    EXPECT_EQ(rt.live->npending, 0u);
+// Issue 19 defect 11: with two threads per rank, MPICH returned one handle for
+// both threads' eager Isends; the request map kept only the later one, so the
+// earlier stayed listed as pending (in about a third of runs). The recorder's
+// own request ids fix it. Each thread also posts 3 Isends per Waitall, which
+// leaked deterministically before the fix.
+TEST(Threads, LiveStateListsNoPendingRequestAfterEveryWaitall) {
+  for (const char* sends : {"1", "3"}) {
+    Result rec = run("threads", 2, {"threads", sends}, true);
+    ASSERT_EQ(rec.rc, 0) << rec.err;
+    RunTrace run = read_run(rec.dir);
+    for (const auto& rt : run.ranks) {
+      ASSERT_TRUE(rt.live.has_value());
+      EXPECT_EQ(rt.live->npending, 0u) << sends << " sends per iteration, rank " << rt.rank;
+      EXPECT_EQ(rt.live->pending_dropped, 0u);
+    }
   }
 }
 
@@ -315,6 +317,87 @@ TEST(Threads, MultipleThreadsRecordEveryCallAndMatch) {
   EXPECT_TRUE(m.unmatched_sends.empty());
   EXPECT_TRUE(m.unmatched_recvs.empty());
 }
+
+// Issue 20: eager Isends completing at once share one MPI handle under MPICH;
+// every completion must still name its own request (peer, tag, size).
+class Eager : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Eager, EveryCompletionNamesItsOwnRequest) {
+  const int n = 8;
+  Result bare = run("eager_bare", n, {"eager"}, false);
+  Result rec = run("eager", n, {"eager"}, true, {std::string("SCALEFUZZ_OVERSUBSCRIBE=") + GetParam()});
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  RunTrace run = read_run(rec.dir);
+  ASSERT_EQ(run.ranks.size(), static_cast<std::size_t>(n));
+  for (const auto& rt : run.ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rt.rank));
+    const int me = rt.rank;
+    std::map<std::uint64_t, const Event*> posts;  // request id -> Isend/Irecv/Send_init
+    std::map<std::uint64_t, int> starts, completions;
+    for (const auto& e : rt.events) {
+      if (e.request == 0) continue;
+      if (!is_child(e) && (cls(e) == OpClass::Isend || cls(e) == OpClass::Irecv || cls(e) == OpClass::SendInit))
+        EXPECT_TRUE(posts.emplace(e.request, &e).second) << "request id " << e.request << " posted twice";
+      if (cls(e) == OpClass::Start) ++starts[e.request];
+    }
+    std::vector<std::vector<int>> send_peers_per_call;  // per Wait*/Test* call, peers of its completed sends
+    for (std::size_t i = 0; i < rt.events.size(); ++i) {
+      const Event& c = rt.events[i];
+      if (is_child(c) || cls(c) != OpClass::Completion) continue;
+      std::vector<int> peers;
+      for (std::size_t j = i + 1; j < rt.events.size() && is_child(rt.events[j]); ++j) {
+        const Event& d = rt.events[j];
+        ASSERT_EQ(cls(d), OpClass::RequestDone);
+        ASSERT_NE(d.request, 0u) << op_name(c.op) << " seq " << c.seq;
+        auto post = posts.find(d.request);
+        ASSERT_NE(post, posts.end()) << "completion of unknown request " << d.request;
+        ++completions[d.request];
+        const Event& p = *post->second;
+        EXPECT_EQ(d.peer, p.peer);
+        EXPECT_EQ(d.tag, p.tag);
+        EXPECT_EQ(d.bytes, p.bytes);
+        if (cls(p) == OpClass::Irecv) {  // from q: tag 50 + me, me + 1 ints
+          EXPECT_EQ(d.tag, 50 + me);
+          EXPECT_EQ(d.status_source, p.peer);
+          EXPECT_EQ(d.status_tag, 50 + me);
+          EXPECT_EQ(d.status_bytes, 4 * (me + 1));
+        } else {  // to p: tag 50 + p, p + 1 ints
+          EXPECT_EQ(d.tag, 50 + d.peer);
+          EXPECT_EQ(d.bytes, 4 * (d.peer + 1));
+          peers.push_back(d.peer);
+        }
+      }
+      if (!peers.empty()) send_peers_per_call.push_back(peers);
+    }
+    // Each request completes once per instance: once for Isend/Irecv, once per
+    // Start for the persistent sends.
+    for (const auto& [id, post] : posts) {
+      int expected = cls(*post) == OpClass::SendInit ? starts[id] : 1;
+      EXPECT_EQ(completions[id], expected) << op_name(post->op) << " request " << id << " to/from " << post->peer;
+    }
+    EXPECT_EQ(starts.size(), static_cast<std::size_t>(n - 1));
+    std::vector<int> others, reversed;
+    for (int p = 0; p < n; ++p)
+      if (p != me) others.push_back(p);
+    reversed.assign(others.rbegin(), others.rend());
+    // Phase 1: one Waitall, peers in array order (7 distinct peers).
+    ASSERT_FALSE(send_peers_per_call.empty());
+    EXPECT_EQ(send_peers_per_call[0], others);
+    // Phase 2: one Wait per Isend in reverse order.
+    ASSERT_GE(send_peers_per_call.size(), 1u + others.size());
+    for (std::size_t k = 0; k < others.size(); ++k)
+      EXPECT_EQ(send_peers_per_call[1 + k], std::vector<int>{reversed[k]});
+    ASSERT_TRUE(rt.live.has_value());
+    EXPECT_EQ(rt.live->npending, 0u);
+    EXPECT_EQ(rt.live->pending_dropped, 0u);
+  }
+  Matching m = match_messages(run);
+  EXPECT_TRUE(m.unmatched_sends.empty());
+  EXPECT_TRUE(m.unmatched_recvs.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Oversubscription, Eager, ::testing::Values("off", "on"));
 
 TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
   const int n = 4;

@@ -1,5 +1,5 @@
 /* MPI programs whose recorded traces the injector tests check. Usage:
- *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop [iterations]
+ *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager [iterations]
  * Rank 0 prints deterministic results, so output with and without the
  * injector can be compared. Compiled at -O0 so every call has its own line. */
 #include <mpi.h>
@@ -273,16 +273,19 @@ static void more(void) {
 }
 
 /* MPI_THREAD_MULTIPLE: two threads per rank exchange messages with the
- * partner rank concurrently, each on its own tag. */
+ * partner rank concurrently, each on its own tag; `threads_sends` messages
+ * per iteration (eager Isends share one MPI handle under MPICH). */
+static int threads_sends = 1;
 static void* thread_exchange(void* arg) {
   int tag = *(int*)arg, partner = rank ^ 1;
   for (int i = 0; i < 500; ++i) {
-    int out = i, in = -1;
-    MPI_Request rq[2];
-    MPI_Irecv(&in, 1, MPI_INT, partner, tag, MPI_COMM_WORLD, &rq[0]);
-    MPI_Isend(&out, 1, MPI_INT, partner, tag, MPI_COMM_WORLD, &rq[1]);
-    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
-    if (in != i) fprintf(stderr, "thread tag %d: got %d, want %d\n", tag, in, i);
+    int out = i, in[4] = {-1, -1, -1, -1};
+    MPI_Request rq[8];
+    for (int k = 0; k < threads_sends; ++k) MPI_Irecv(&in[k], 1, MPI_INT, partner, tag, MPI_COMM_WORLD, &rq[2 * k]);
+    for (int k = 0; k < threads_sends; ++k) MPI_Isend(&out, 1, MPI_INT, partner, tag, MPI_COMM_WORLD, &rq[2 * k + 1]);
+    MPI_Waitall(2 * threads_sends, rq, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < threads_sends; ++k)
+      if (in[k] != i) fprintf(stderr, "thread tag %d: got %d, want %d\n", tag, in[k], i);
   }
   return NULL;
 }
@@ -294,6 +297,93 @@ static void threads(void) {
   for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) printf("threads done\n");
+}
+
+/* Eager Isends to every other rank completed in each way MPI offers. MPICH
+ * 4.0.2 returns one handle for all Isends that complete at once, so the
+ * recorder must tell the completions apart by its own request ids. Peer p
+ * gets tag 50 + p and p + 1 ints; rank r's receives from q have tag 50 + r
+ * and r + 1 ints. Every phase ends with a barrier so the next phase's
+ * receives are unambiguous. */
+static int eager_recvs(int* in, MPI_Request* rr) {
+  int n = 0;
+  for (int q = 0; q < size; ++q)
+    if (q != rank) MPI_Irecv(in + 64 * q, rank + 1, MPI_INT, q, 50 + rank, MPI_COMM_WORLD, &rr[n++]);
+  return n;
+}
+
+static void eager(void) {
+  enum { kMax = 64 };
+  static int out[64 * kMax], in[64 * kMax];
+  MPI_Request sr[kMax], rr[kMax];
+  if (size > kMax) return;
+  for (int i = 0; i < 64 * kMax; ++i) out[i] = rank * 1000 + i;
+  /* 1. Waitall on a peer-indexed array with MPI_REQUEST_NULL at our own index */
+  int nr = eager_recvs(in, rr);
+  for (int p = 0; p < size; ++p) {
+    if (p == rank) sr[p] = MPI_REQUEST_NULL;
+    else MPI_Isend(out + 64 * p, p + 1, MPI_INT, p, 50 + p, MPI_COMM_WORLD, &sr[p]);
+  }
+  MPI_Waitall(size, sr, MPI_STATUSES_IGNORE);
+  MPI_Waitall(nr, rr, MPI_STATUSES_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* 2. one Wait per Isend, in reverse posting order */
+  nr = eager_recvs(in, rr);
+  for (int p = 0; p < size; ++p)
+    if (p != rank) MPI_Isend(out + 64 * p, p + 1, MPI_INT, p, 50 + p, MPI_COMM_WORLD, &sr[p]);
+  for (int p = size - 1; p >= 0; --p)
+    if (p != rank) MPI_Wait(&sr[p], MPI_STATUS_IGNORE);
+  MPI_Waitall(nr, rr, MPI_STATUSES_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* 3. Waitsome on sends and receives in one array */
+  MPI_Request all[2 * kMax];
+  int idx[2 * kMax], n = 0;
+  n = eager_recvs(in, all);
+  for (int p = size - 1; p >= 0; --p)
+    if (p != rank) MPI_Isend(out + 64 * p, p + 1, MPI_INT, p, 50 + p, MPI_COMM_WORLD, &all[n++]);
+  for (int done = 0, k = 0; done < n; done += k) MPI_Waitsome(n, all, &k, idx, MPI_STATUSES_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* 4. Testsome loop, then Testany loop */
+  nr = eager_recvs(in, rr);
+  n = 0;
+  for (int p = 0; p < size; ++p)
+    if (p != rank) MPI_Isend(out + 64 * p, p + 1, MPI_INT, p, 50 + p, MPI_COMM_WORLD, &sr[n++]);
+  for (int done = 0, k = 0; done < n; done += k) MPI_Testsome(n, sr, &k, idx, MPI_STATUSES_IGNORE);
+  for (int done = 0; done < nr;) {
+    int i = 0, flag = 0;
+    MPI_Testany(nr, rr, &i, &flag, MPI_STATUS_IGNORE);
+    if (flag && i != MPI_UNDEFINED) ++done;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* 5. persistent sends started twice */
+  n = 0;
+  for (int p = 0; p < size; ++p)
+    if (p != rank) MPI_Send_init(out + 64 * p, p + 1, MPI_INT, p, 50 + p, MPI_COMM_WORLD, &sr[n++]);
+  for (int round = 0; round < 2; ++round) {
+    nr = eager_recvs(in, rr);
+    MPI_Startall(n, sr);
+    MPI_Waitall(n, sr, MPI_STATUSES_IGNORE);
+    MPI_Waitall(nr, rr, MPI_STATUSES_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  for (int i = 0; i < n; ++i) MPI_Request_free(&sr[i]);
+  /* 6. handles copied before completion: Waitall on a copy in another order */
+  nr = eager_recvs(in, rr);
+  for (int p = 0; p < size; ++p)
+    if (p != rank) MPI_Isend(out + 64 * p, p + 1, MPI_INT, p, 50 + p, MPI_COMM_WORLD, &sr[p]);
+  MPI_Request copy[kMax];
+  n = 0;
+  for (int p = 0; p < size; ++p)
+    if (p != rank) copy[n++] = sr[p];
+  MPI_Waitall(n, copy, MPI_STATUSES_IGNORE);
+  MPI_Waitall(nr, rr, MPI_STATUSES_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+  long check = 0;
+  for (int q = 0; q < size; ++q)
+    if (q != rank) check += in[64 * q + rank];
+  long total = 0;
+  MPI_Reduce(&check, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("eager checksum %ld\n", total);
 }
 
 static void barrier_a(void) { MPI_Barrier(MPI_COMM_WORLD); }
@@ -362,12 +452,16 @@ int main(int argc, char** argv) {
   else if (strcmp(what, "comm") == 0) comm();
   else if (strcmp(what, "sites") == 0) sites();
   else if (strcmp(what, "more") == 0) more();
-  else if (strcmp(what, "threads") == 0 && provided == MPI_THREAD_MULTIPLE) threads();
+  else if (strcmp(what, "threads") == 0 && provided == MPI_THREAD_MULTIPLE) {
+    if (argc > 2) threads_sends = atoi(argv[2]) < 1 ? 1 : atoi(argv[2]) > 4 ? 4 : atoi(argv[2]);
+    threads();
+  }
   else if (strcmp(what, "truncate") == 0) truncate_recv();
+  else if (strcmp(what, "eager") == 0) eager();
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
   else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|callers|truncate|loop [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }
