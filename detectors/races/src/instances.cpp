@@ -51,50 +51,62 @@ std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run)
 
 std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
   const auto rounds = event_rounds(run);
-  // Instance numbers follow each rank's event order: sort the message
-  // indices by (rank, event index) on each side and count per key.
   const std::size_t n = matching.messages.size();
-  std::vector<std::size_t> by_send(n), by_recv(n);
-  for (std::size_t i = 0; i < n; ++i) by_send[i] = by_recv[i] = i;
-  auto order = [&](auto side) {
-    return [&, side](std::size_t a, std::size_t b) {
-      const trace::EventRef& x = side(matching.messages[a]);
-      const trace::EventRef& y = side(matching.messages[b]);
-      return std::tie(x.rank, x.index) < std::tie(y.rank, y.index);
-    };
-  };
-  std::sort(by_send.begin(), by_send.end(), order([](const trace::MatchedMessage& m) -> const trace::EventRef& { return m.send; }));
-  std::sort(by_recv.begin(), by_recv.end(),
-            order([](const trace::MatchedMessage& m) -> const trace::EventRef& { return m.recv_post; }));
-
-  std::vector<ObservedMatch> out(n);
-  std::map<std::tuple<int, std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;
-  for (std::size_t i : by_send) {
-    const auto& m = matching.messages[i];
-    const trace::Event& send = event_at(run, m.send);
-    ObservedMatch& o = out[i];
-    o.send_rank = m.send.rank;
-    o.send_site_id = send.callsite;
-    o.send_site_hash = site_hash(run, m.send.rank, send.callsite);
-    o.send_seq = send.seq;
-    o.tag = m.tag;
-    o.comm = m.comm;
-    o.send_instance = send_count[{o.send_rank, o.send_site_hash, m.comm, m.tag}]++;
+  // Instance numbers count every send and receive post of a rank in event
+  // order, matched or not: a run cut short (an abort, a crash) leaves some
+  // unmatched, and numbering only the matched ones would shift the rest.
+  std::vector<std::vector<long>> as_send(run.ranks.size()), as_recv(run.ranks.size());
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    as_send[r].assign(run.ranks[r].events.size(), -1);
+    as_recv[r].assign(run.ranks[r].events.size(), -1);
   }
-  std::map<std::tuple<int, std::uint64_t, std::uint32_t>, std::uint64_t> recv_count;
-  for (std::size_t i : by_recv) {
+  for (std::size_t i = 0; i < n; ++i) {
     const auto& m = matching.messages[i];
-    const trace::Event& recv = event_at(run, m.recv_post);
-    const trace::Event& done = event_at(run, m.recv_done);
-    ObservedMatch& o = out[i];
-    o.recv_rank = m.recv_post.rank;
-    o.recv_site_id = recv.callsite;
-    o.recv_site_hash = site_hash(run, m.recv_post.rank, recv.callsite);
-    o.recv_seq = recv.seq;
-    o.recv_instance = recv_count[{o.recv_rank, o.recv_site_hash, m.comm}]++;
-    o.recv_round = rounds[static_cast<std::size_t>(o.recv_rank)][m.recv_post.index];
-    o.recv_done_ns = done.t_exit_ns != 0 ? done.t_exit_ns : done.t_enter_ns;
-    o.wildcard = recv.peer == trace::kAnySource;
+    as_send[static_cast<std::size_t>(m.send.rank)][m.send.index] = static_cast<long>(i);
+    as_recv[static_cast<std::size_t>(m.recv_post.rank)][m.recv_post.index] = static_cast<long>(i);
+  }
+  std::vector<ObservedMatch> out(n);
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> recv_count;
+    const auto& events = run.ranks[r].events;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const trace::Event& e = events[i];
+      const auto cls = static_cast<trace::OpClass>(e.op_class);
+      const bool send = cls == trace::OpClass::Send || cls == trace::OpClass::Isend ||
+                        cls == trace::OpClass::Sendrecv || as_send[r][i] >= 0;
+      const bool recv = cls == trace::OpClass::Recv || cls == trace::OpClass::Irecv || as_recv[r][i] >= 0;
+      const std::uint64_t hash = site_hash(run, static_cast<int>(r), e.callsite);
+      if (send) {
+        const std::uint64_t instance = send_count[{hash, e.comm, e.tag}]++;
+        if (long m = as_send[r][i]; m >= 0) {
+          ObservedMatch& o = out[static_cast<std::size_t>(m)];
+          o.send_rank = static_cast<int>(r);
+          o.send_site_id = e.callsite;
+          o.send_site_hash = hash;
+          o.send_seq = e.seq;
+          o.send_instance = instance;
+        }
+      }
+      if (recv) {
+        const std::uint64_t instance = recv_count[{hash, e.comm}]++;
+        if (long m = as_recv[r][i]; m >= 0) {
+          const auto& msg = matching.messages[static_cast<std::size_t>(m)];
+          const trace::Event& done = event_at(run, msg.recv_done);
+          ObservedMatch& o = out[static_cast<std::size_t>(m)];
+          o.recv_rank = static_cast<int>(r);
+          o.recv_site_id = e.callsite;
+          o.recv_site_hash = hash;
+          o.recv_seq = e.seq;
+          o.recv_instance = instance;
+          o.recv_round = rounds[r][i];
+          o.recv_done_ns = done.t_exit_ns != 0 ? done.t_exit_ns : done.t_enter_ns;
+          o.wildcard = e.peer == trace::kAnySource;
+          o.tag = msg.tag;
+          o.comm = msg.comm;
+        }
+      }
+    }
   }
   return out;
 }

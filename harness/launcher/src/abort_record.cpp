@@ -34,7 +34,7 @@ std::optional<AbortRecord> find_abort_record(const std::filesystem::path& run_di
 
 void apply_abort_record(Outcome& outcome, const AbortRecord& abort) {
   if (outcome.kind == OutcomeKind::Hang || outcome.kind == OutcomeKind::LaunchError) return;
-  std::string was = outcome.kind == OutcomeKind::MpiAbort ? "" : "; mpiexec alone said " + to_string(outcome.kind);
+  std::string was = outcome.kind == OutcomeKind::MpiAbort ? std::string() : std::string("; mpiexec alone said ") + to_string(outcome.kind);
   outcome.kind = OutcomeKind::MpiAbort;
   outcome.detail = "rank " + std::to_string(abort.rank) + " called MPI_Abort with error code " +
                    std::to_string(abort.error_code) + (abort.call_site.empty() ? "" : " at " + abort.call_site) +
