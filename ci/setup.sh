@@ -9,11 +9,13 @@ PACKAGES=(
   libeigen3-dev
   libboost-dev libboost-filesystem-dev libboost-graph-dev
   libyaml-cpp-dev nlohmann-json3-dev
+  libcli11-dev        # the scalefuzz command line
   libunwind-dev
   libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   elfutils            # eu-stack: stacks of frozen ranks at a timeout
-  binutils            # addr2line: symbolizing call sites
+  libdw-dev           # in-process symbolization of call sites (trace/src/dwarf_module.cpp)
+  binutils            # addr2line: the baseline of bench/pdg_stall's symbolization figure
   graphviz            # dot: progress-dependence graphs in the report
   chromium            # headless browser test of report.html
   valgrind

@@ -4,7 +4,8 @@
 # and prints the LP-task accuracy and precision per program and overall, side
 # by side for the harness's analysis (visit counts order groups in one loop)
 # and the paper's §4 analysis alone (the same runs re-analysed with
-# SCALEFUZZ_PDG_VISIT_COUNTS=0).
+# SCALEFUZZ_PDG_VISIT_COUNTS=0); then the symbolization of its hung 16-rank
+# runs, addr2line per module per rank against the in-process Symbolizer.
 # Usage: bench/pdg_stall/run.sh [BUILD_DIR] [OUT_DIR]     (~12 min on 2 cores)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,3 +39,13 @@ done
 printf "$fmt" all "${sums[i]}" "${sums[f]}" "${sums[e]}" "$(pct "${sums[a]}" "${sums[e]}")" "$(pct "${sums[p]}" "${sums[e]}")" \
   "$(pct "${sums[a0]}" "${sums[e0]}")" "$(pct "${sums[p0]}" "${sums[e0]}")"
 echo "targets (AutomaDeD's reported figures): accuracy >= 95 %, precision >= 90 % over >= 100 injections"
+
+# Symbolization of the hung 16-rank runs (issue 13): addr2line per module per
+# rank, as the analysis did, against the in-process libdw Symbolizer.
+hung16=()
+for d in "$out"/{ring,stencil2d,allgather,ninja_case2}/runs/np16-*; do
+  [ -f "$d/outcome.json" ] && [ "$(jq -r .kind "$d/outcome.json")" = hang ] && hung16+=("$d")
+done
+if [ ${#hung16[@]} -gt 0 ] && [ -x "$build/bench/symbolize/symbolize_bench" ]; then
+  "$build/bench/symbolize/symbolize_bench" "${hung16[@]}"
+fi

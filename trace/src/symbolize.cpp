@@ -1,23 +1,17 @@
-// Symbolization of call-site frames: module map lookup, then one addr2line
-// process per module (argv vector via posix_spawn, never a shell).
+// Symbolization of call-site frames: module map lookup, then each module's
+// DWARF read in-process with elfutils' libdw (dwarf_module.cpp); a Symbolizer
+// opens each module once and looks each address up once.
 #include "scalefuzz/trace/symbolize.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <link.h>
 #include <map>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "dwarf_module.hpp"
 #include "file_io.hpp"
-
-extern char** environ;
 
 namespace scalefuzz::trace {
 
@@ -37,100 +31,6 @@ std::string hex(std::uint64_t v) {
   auto [end, err] = std::to_chars(buf, buf + sizeof buf, v, 16);
   (void)err;
   return "0x" + std::string(buf, end);
-}
-
-// Runs argv[0] (looked up in PATH) with `args`, returning its stdout.
-// Returns false with `error` set if it cannot be started or fails.
-bool run_capture(const std::vector<std::string>& args, std::string& out, std::string& error) {
-  int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
-    error = std::string("pipe: ") + std::strerror(errno);
-    return false;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipefd[1]);
-  if (rc != 0) {
-    ::close(pipefd[0]);
-    error = args[0] + ": cannot start: " + std::strerror(rc);
-    return false;
-  }
-  char buf[8192];
-  for (;;) {
-    ssize_t n = ::read(pipefd[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(pipefd[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    error = args[0] + " failed (status " + std::to_string(status) + ")";
-    return false;
-  }
-  return true;
-}
-
-// "file:line", "file:line (discriminator 2)", "??:0", "??:?".
-void parse_location(const std::string& loc, Frame& f) {
-  std::string s = loc;
-  if (auto p = s.find(" (discriminator"); p != std::string::npos) s.resize(p);
-  auto colon = s.rfind(':');
-  if (colon == std::string::npos) return;
-  std::string file = s.substr(0, colon);
-  if (file != "??") f.file = file;
-  int line = 0;
-  std::from_chars(s.data() + colon + 1, s.data() + s.size(), line);
-  f.line = line;
-}
-
-// One addr2line run per chunk: -a echoes each address, then -i prints one
-// (function, location) pair per inlining level, innermost first; we keep the
-// innermost, i.e. the exact source line of the call.
-void addr2line_module(const std::string& module, const std::vector<std::uint64_t>& lookups,
-                      std::map<std::uint64_t, Frame>& results, std::vector<std::string>* warnings) {
-  constexpr std::size_t kChunk = 256;
-  for (std::size_t start = 0; start < lookups.size(); start += kChunk) {
-    std::vector<std::string> args{"addr2line", "-C", "-f", "-i", "-a", "-e", module};
-    std::size_t stop = std::min(lookups.size(), start + kChunk);
-    for (std::size_t i = start; i < stop; ++i) args.push_back(hex(lookups[i]));
-    std::string out, error;
-    if (!run_capture(args, out, error)) {
-      if (warnings) warnings->push_back("symbolize: " + module + ": " + error);
-      return;
-    }
-    std::istringstream in(out);
-    std::string line;
-    std::uint64_t current = 0;
-    bool have_addr = false, have_pair = false;
-    while (std::getline(in, line)) {
-      std::uint64_t a = 0;
-      if (line.rfind("0x", 0) == 0 && parse_hex(line, a)) {
-        current = a;
-        have_addr = true;
-        have_pair = false;
-        continue;
-      }
-      if (!have_addr || have_pair) continue;  // outer inlining levels
-      std::string location;
-      if (!std::getline(in, location)) break;
-      Frame& f = results[current];
-      if (line != "??") f.function = line;
-      parse_location(location, f);
-      have_pair = true;
-    }
-  }
 }
 
 }  // namespace
@@ -191,42 +91,47 @@ std::vector<ModuleSegment> current_process_modules() {
   return segs;
 }
 
-std::vector<Frame> symbolize_addresses(const std::vector<std::uint64_t>& addresses,
-                                       const std::vector<ModuleSegment>& segments,
-                                       std::vector<std::string>* warnings) {
-  std::vector<Frame> frames(addresses.size());
-  std::map<std::string, std::vector<std::uint64_t>> lookups;  // module -> relative addresses
-  for (std::size_t i = 0; i < addresses.size(); ++i) {
-    Frame& f = frames[i];
-    f.address = addresses[i];
-    for (const auto& s : segments) {
-      if (f.address >= s.begin && f.address < s.end) {
-        f.module = s.path;
-        f.offset = f.address - s.begin + s.offset;
-        // A return address points after the call instruction; look up the call.
-        lookups[s.path].push_back(f.offset > 0 ? f.offset - 1 : 0);
-        break;
-      }
+namespace {
+
+// Where a frame's address lies: its module and the module-relative address
+// that is looked up (a return address points after the call instruction;
+// the call itself is looked up).
+std::uint64_t place_frame(Frame& f, const std::vector<ModuleSegment>& segments) {
+  for (const auto& s : segments) {
+    if (f.address >= s.begin && f.address < s.end) {
+      f.module = s.path;
+      f.offset = f.address - s.begin + s.offset;
+      return f.offset > 0 ? f.offset - 1 : 0;
     }
   }
-  for (auto& [module, offs] : lookups) {
-    std::sort(offs.begin(), offs.end());
-    offs.erase(std::unique(offs.begin(), offs.end()), offs.end());
-    std::map<std::uint64_t, Frame> found;
-    addr2line_module(module, offs, found, warnings);
-    for (auto& f : frames) {
-      if (f.module != module) continue;
-      auto it = found.find(f.offset > 0 ? f.offset - 1 : 0);
-      if (it == found.end()) continue;
-      f.function = it->second.function;
-      f.file = it->second.file;
-      f.line = it->second.line;
-    }
-  }
-  return frames;
+  return 0;
 }
 
-void symbolize(const fs::path& run_dir, RankTrace& rank) {
+void copy_location(Frame& f, const Frame& found) {
+  f.function = found.function;
+  f.file = found.file;
+  f.line = found.line;
+}
+
+// A module file as it is now: the same path rebuilt is another module.
+std::string module_identity(const std::string& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
+  return path + "\n" + std::to_string(ec ? 0 : size) + "\n" + std::to_string(ec ? 0 : mtime);
+}
+
+// Frames for `rank`'s sites from one flat list (site after site).
+void assign_frames(RankTrace& rank, const std::vector<Frame>& frames) {
+  std::size_t k = 0;
+  for (auto& s : rank.sites) {
+    s.symbolized.assign(frames.begin() + static_cast<std::ptrdiff_t>(k),
+                        frames.begin() + static_cast<std::ptrdiff_t>(k + s.frames.size()));
+    k += s.frames.size();
+  }
+}
+
+std::vector<ModuleSegment> rank_modules(const fs::path& run_dir, RankTrace& rank) {
   fs::path file = detail::rank_file(run_dir, rank.rank, "modules");
   std::vector<ModuleSegment> segs;
   std::error_code ec;
@@ -237,15 +142,95 @@ void symbolize(const fs::path& run_dir, RankTrace& rank) {
     segs = read_modules(file, &bad);
     if (bad != 0) rank.warnings.push_back("modules: " + std::to_string(bad) + " malformed lines ignored");
   }
+  return segs;
+}
+
+std::vector<std::uint64_t> rank_addresses(const RankTrace& rank) {
   std::vector<std::uint64_t> all;
   for (const auto& s : rank.sites) all.insert(all.end(), s.frames.begin(), s.frames.end());
-  std::vector<Frame> frames = symbolize_addresses(all, segs, &rank.warnings);
-  std::size_t k = 0;
-  for (auto& s : rank.sites) {
-    s.symbolized.assign(frames.begin() + static_cast<std::ptrdiff_t>(k),
-                        frames.begin() + static_cast<std::ptrdiff_t>(k + s.frames.size()));
-    k += s.frames.size();
+  return all;
+}
+
+}  // namespace
+
+std::vector<Frame> symbolize_addresses(const std::vector<std::uint64_t>& addresses,
+                                       const std::vector<ModuleSegment>& segments,
+                                       std::vector<std::string>* warnings) {
+  Symbolizer symbols;
+  return symbols.symbolize_addresses(addresses, segments, warnings);
+}
+
+struct Symbolizer::Module {
+  std::unique_ptr<detail::DwarfModule> dwarf;  // null: the file could not be read
+  std::string error;
+  std::map<std::uint64_t, Frame>* frames = nullptr;  // this build's lookups (shared by equal build ids)
+};
+
+Symbolizer::Symbolizer() = default;
+Symbolizer::~Symbolizer() = default;
+
+Symbolizer::Module& Symbolizer::module(const std::string& path) {
+  const std::string key = module_identity(path);
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  Module m;
+  try {
+    m.dwarf = std::make_unique<detail::DwarfModule>(path);
+  } catch (const std::exception& e) {
+    m.error = e.what();
   }
+  // The same build under another path (or copied) shares its lookups.
+  const std::string build = m.dwarf && !m.dwarf->build_id().empty() ? "build-id " + m.dwarf->build_id() : key;
+  m.frames = &frames_[build];
+  return modules_.emplace(key, std::move(m)).first->second;
+}
+
+std::vector<Frame> Symbolizer::symbolize_addresses(const std::vector<std::uint64_t>& addresses,
+                                                   const std::vector<ModuleSegment>& segments,
+                                                   std::vector<std::string>* warnings) {
+  std::vector<Frame> frames(addresses.size());
+  std::lock_guard lock(mutex_);
+  std::map<std::string, Module*> used;  // module path -> its entry, for this call
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    Frame& f = frames[i];
+    f.address = addresses[i];
+    const std::uint64_t at = place_frame(f, segments);
+    if (f.module.empty()) continue;
+    auto u = used.find(f.module);
+    if (u == used.end()) {
+      u = used.emplace(f.module, &module(f.module)).first;
+      if (!u->second->dwarf && warnings) warnings->push_back("symbolize: " + u->second->error);
+    }
+    Module& m = *u->second;
+    if (!m.dwarf) continue;
+    auto hit = m.frames->find(at);
+    if (hit == m.frames->end()) {
+      hit = m.frames->emplace(at, m.dwarf->lookup(at)).first;
+      ++lookups_;
+    }
+    copy_location(f, hit->second);
+  }
+  return frames;
+}
+
+void Symbolizer::symbolize(const fs::path& run_dir, RankTrace& rank) {
+  const auto segs = rank_modules(run_dir, rank);
+  assign_frames(rank, symbolize_addresses(rank_addresses(rank), segs, &rank.warnings));
+}
+
+std::size_t Symbolizer::modules() const {
+  std::lock_guard lock(mutex_);
+  return modules_.size();
+}
+
+std::size_t Symbolizer::lookups() const {
+  std::lock_guard lock(mutex_);
+  return lookups_;
+}
+
+void symbolize(const fs::path& run_dir, RankTrace& rank) {
+  Symbolizer symbols;
+  symbols.symbolize(run_dir, rank);
 }
 
 std::string format_frame(const Frame& f) {

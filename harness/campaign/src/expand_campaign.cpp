@@ -84,7 +84,7 @@ std::vector<std::map<std::string, std::string>> parameter_combinations(const Cam
 }  // namespace
 
 std::string noise_run_label(const NoiseSpec& noise) {
-  std::string out = noise.mode;
+  std::string out(noise::to_string(noise.mode));
   for (const auto& [knob, value] : noise.settings)
     out += "-" + knob + display_knob_value(noise.mode, knob, value);
   return out;
@@ -172,11 +172,7 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
     values["seed"] = std::to_string(r.seed);
     for (const auto& arg : c.command) r.argv.push_back(expand_template(arg, values));
     for (const auto& [name, value] : c.env) r.env[name] = expand_template(value, values);
-    if (c.stall.enabled) {  // read by injectors/stall; kept with the run as ground truth
-      const StallPoint at = stall_point(r.seed, r.nprocs, c.stall.calls);
-      r.env["SCALEFUZZ_STALL_RANK"] = std::to_string(at.rank);
-      r.env["SCALEFUZZ_STALL_CALL"] = std::to_string(at.call);
-    }
+    if (c.stall.enabled) r.stall = stall_point(r.seed, r.nprocs, c.stall.calls);  // the launcher passes it on
     runs.push_back(std::move(r));
   }
   std::unordered_map<std::string, int> final_count;

@@ -40,18 +40,18 @@ YAML::Node parse_yaml(const YamlReader& reader, const std::string& text) {
   return documents.front();
 }
 
-std::vector<std::string> read_detectors(const YamlReader& reader, const YAML::Node& node) {
+std::vector<std::string> read_detectors(const YamlReader& reader, const YAML::Node& node,
+                                        const std::vector<std::string>& known) {
   if (!node.IsSequence())
     reader.fail(node, "expected a list for detectors, got " + describe(node));
   std::vector<std::string> detectors;  // an explicit [] runs no detector
   for (const auto& item : node) {
     std::string name = reader.non_empty_string(item, "a detector");
-    const auto& known = known_detectors();
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string hint = closest_name(name, known);
       reader.fail(item, "unknown detector '" + name + "'" +
                             (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                            "; known: " + join(known, ", "));
+                            "; registered in this build: " + (known.empty() ? "none" : join(known, ", ")));
     }
     if (std::find(detectors.begin(), detectors.end(), name) != detectors.end())
       reader.fail(item, "detector '" + name + "' is listed twice");
@@ -97,12 +97,6 @@ const char* to_string(Oversubscribe mode) {
   return "?";
 }
 
-const std::vector<std::string>& known_detectors() {
-  static const std::vector<std::string> names = {"races", "kcca", "dmtracker", "mpipd", "pdg"};
-  return names;
-}
-
-const std::vector<std::string>& known_noise_modes() { return known_noise_modes_list(); }
 
 Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::path& origin,
                         const LoadOptions& options) {
@@ -114,7 +108,7 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
   campaign.file = origin;
   campaign.campaign_dir = absolute_dir(origin).parent_path();
   if (!options.build_dir.empty()) campaign.build_dir = absolute_dir(options.build_dir);
-  campaign.detectors = known_detectors();
+  campaign.detectors = options.detectors;
   campaign.noise = {NoiseSpec{}};
 
   AppSection app;
@@ -151,7 +145,7 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     } else if (key == "seed") {
       campaign.seed = reader.uint64(value, "seed");
     } else if (key == "detectors") {
-      campaign.detectors = read_detectors(reader, value);
+      campaign.detectors = read_detectors(reader, value, options.detectors);
     } else if (key == "scheduler") {
       campaign.scheduler = read_scheduler(reader, value);
     } else if (key == "oversubscribe") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -10,103 +11,105 @@
 #include "scalefuzz/harness/campaign.hpp"
 #include "values.hpp"
 
-namespace scalefuzz::harness::detail {
+namespace scalefuzz::harness {
 
 namespace {
 
-enum class KnobKind {
-  Probability,     // (0, 1]
-  PositiveNumber,  // > 0
-  PositiveInt,     // integer >= 1
-  Duration,        // > 0, stored as integer nanoseconds
-  Bandwidth,       // > 0 bytes/s, stored as bytes/s
-};
+using noise::KnobType;
 
-struct Knob {
-  const char* name;
-  KnobKind kind;
-};
-
-struct Mode {
-  const char* name;
-  std::vector<Knob> knobs;
-};
-
-// The NINJA knobs follow eq. (1) of the paper: D = sum(P_s/B + C) * S_p with
-// bandwidth B, per-packet latency C, scale S_p (S_a for application mode),
-// VBQ threshold N_s and the packet size that splits messages into packets.
-const std::vector<Mode>& modes() {
-  // overhead: a tool's busy time after every send, receive and completion
-  // call (the paper's 10 us of section 6.2.1), composable with every mode;
-  // `local` is that delay alone.
-  static const Knob overhead{"overhead", KnobKind::Duration};
-  static const std::vector<Knob> ninja = {{"scale", KnobKind::PositiveNumber},
-                                          {"bandwidth", KnobKind::Bandwidth},
-                                          {"latency", KnobKind::Duration},
-                                          {"threshold", KnobKind::PositiveInt},
-                                          {"packet_size", KnobKind::PositiveInt},
-                                          overhead};
-  static const std::vector<Mode> all = {
-      {"none", {overhead}},
-      {"random", {{"probability", KnobKind::Probability}, {"delay", KnobKind::Duration}, overhead}},
-      {"system", ninja},
-      {"application", ninja},
-      {"local", {{"delay", KnobKind::Duration}}},
-  };
-  return all;
-}
-
-std::string normalise_knob(const YamlReader& reader, const YAML::Node& value, const Knob& knob,
-                           const std::string& what) {
-  switch (knob.kind) {
-    case KnobKind::Probability: {
-      double p = reader.positive_number(value, what);
-      if (p > 1) reader.fail(value, what + " is a probability and must be in (0, 1], got " + value.Scalar());
-      return format_number(p);
-    }
-    case KnobKind::PositiveNumber:
-      return format_number(reader.positive_number(value, what));
-    case KnobKind::PositiveInt:
-      return std::to_string(reader.integer(value, what, 1, 1'000'000'000'000LL));
-    case KnobKind::Duration:
-      return std::to_string(reader.duration_ns(value, what));
-    case KnobKind::Bandwidth: {
-      std::string text = reader.scalar(value, what);
-      auto bytes_per_second = parse_bandwidth(text);
-      if (!bytes_per_second)
-        reader.fail(value, "expected a bandwidth for " + what + ", got '" + text +
-                               "' (bytes/s, or with a unit: 3.14GB/s, 100MB/s, 1GiB/s)");
-      if (*bytes_per_second <= 0) reader.fail(value, what + " must be > 0, got " + text);
-      return format_number(std::round(*bytes_per_second));
-    }
-  }
-  return {};
-}
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 }  // namespace
+
+std::string normalise_noise_knob(const noise::KnobSpec& knob, const std::string& text, const std::string& what) {
+  auto fail = [](const std::string& message) -> std::string { throw std::invalid_argument(message); };
+  switch (knob.type) {
+    case KnobType::Probability:
+    case KnobType::PositiveNumber: {
+      const auto value = detail::parse_number(text);
+      if (!value) fail("expected a number for " + what + ", got " + quoted(text));
+      if (*value <= 0) fail(what + " must be > 0, got " + text);
+      if (knob.type == KnobType::Probability && *value > 1)
+        fail(what + " is a probability and must be in (0, 1], got " + text);
+      return detail::format_number(*value);
+    }
+    case KnobType::PositiveInt: {
+      long long value = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec == std::errc::result_out_of_range) fail(what + " is out of range: " + quoted(text));
+      if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        fail("expected an integer for " + what + ", got " + quoted(text));
+      if (value < 1 || value > 1'000'000'000'000LL)
+        fail(what + " must be between 1 and 1000000000000, got " + text);
+      return std::to_string(value);
+    }
+    case KnobType::Duration: {
+      const auto ns = detail::parse_duration_ns(text);
+      if (!ns)
+        fail("expected a duration for " + what + ", got " + quoted(text) +
+             (detail::parse_number(text) ? " (add a unit: ns, us, ms, s, m or h)" : " (e.g. 10us, 2ms, 1.5s, 60s, 2m)"));
+      if (*ns <= 0) fail(what + " must be longer than 0, got " + quoted(text));
+      return std::to_string(*ns);
+    }
+    case KnobType::Bandwidth: {
+      const auto bytes_per_second = detail::parse_bandwidth(text);
+      if (!bytes_per_second)
+        fail("expected a bandwidth for " + what + ", got " + quoted(text) +
+             " (bytes/s, or with a unit: 3.14GB/s, 100MB/s, 1GiB/s)");
+      if (*bytes_per_second <= 0) fail(what + " must be > 0, got " + text);
+      return detail::format_number(std::round(*bytes_per_second));
+    }
+  }
+  return text;
+}
+
+std::pair<std::string, std::string> parse_noise_setting(noise::Mode mode, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument("expected KNOB=VALUE, got '" + assignment + "'");
+  const std::string name = assignment.substr(0, eq);
+  const noise::KnobSpec* knob = noise::find_knob(mode, name);
+  if (!knob) throw std::invalid_argument(unknown_noise_knob_message(mode, name));
+  return {name, normalise_noise_knob(*knob, assignment.substr(eq + 1), name)};
+}
+
+const std::vector<std::string>& known_noise_modes() { return detail::known_noise_modes_list(); }
+
+std::string unknown_noise_mode_message(const std::string& name) {
+  const std::string hint = detail::closest_name(name, known_noise_modes());
+  return "unknown noise mode '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+         "; known modes: " + detail::join(known_noise_modes(), ", ");
+}
+
+std::string unknown_noise_knob_message(noise::Mode mode, const std::string& knob) {
+  std::vector<std::string> names;
+  for (const auto& k : noise::kKnobs)
+    if (noise::takes(k, mode)) names.emplace_back(k.name);
+  const std::string hint = detail::closest_name(knob, names);
+  return "mode " + std::string(noise::to_string(mode)) + " has no knob '" + knob + "'" +
+         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+         (names.empty() ? "; it takes none" : "; its knobs: " + detail::join(names, ", "));
+}
+
+namespace detail {
 
 const std::vector<std::string>& known_noise_modes_list() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const auto& mode : modes()) out.push_back(mode.name);
+    for (auto mode : noise::kModes) out.emplace_back(noise::to_string(mode));
     return out;
   }();
   return names;
 }
 
-std::string display_knob_value(const std::string& mode, const std::string& knob,
-                               const std::string& value) {
-  std::optional<KnobKind> kind;
-  for (const auto& m : modes())
-    if (mode == m.name)
-      for (const auto& k : m.knobs)
-        if (knob == k.name) kind = k.kind;
-  if (kind == KnobKind::Duration) {
+std::string display_knob_value(noise::Mode mode, const std::string& knob, const std::string& value) {
+  const noise::KnobSpec* spec = noise::find_knob(mode, knob);
+  if (spec && spec->type == KnobType::Duration) {
     std::int64_t ns = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ns);
     if (ec == std::errc() && end == value.data() + value.size()) return format_duration_ns(ns);
   }
-  if (kind == KnobKind::Bandwidth) {
+  if (spec && spec->type == KnobType::Bandwidth) {
     auto bytes = parse_number(value);
     if (!bytes) return value;
     // '/' cannot appear in a run id, hence "Bps".
@@ -128,27 +131,28 @@ NoiseSpec read_noise_entry(const YamlReader& reader, const YAML::Node& node, con
   if (mode_entry == entries.end()) reader.fail(node, what + " has no 'mode' (one of " +
                                                          join(known_noise_modes_list(), ", ") + ")");
   std::string mode_name = reader.non_empty_string(mode_entry->value, what + ".mode");
-  auto mode = std::find_if(modes().begin(), modes().end(),
-                           [&](const Mode& m) { return mode_name == m.name; });
-  if (mode == modes().end()) {
-    std::string hint = closest_name(mode_name, known_noise_modes_list());
-    reader.fail(mode_entry->value, "unknown noise mode '" + mode_name + "'" +
-                                       (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                       "; known modes: " + join(known_noise_modes_list(), ", "));
-  }
+  const auto mode = noise::mode_from_string(mode_name);
+  if (!mode) reader.fail(mode_entry->value, unknown_noise_mode_message(mode_name));
   std::vector<std::string> allowed = {"mode"};
-  for (const auto& knob : mode->knobs) allowed.push_back(knob.name);
+  for (const auto& knob : noise::kKnobs)
+    if (noise::takes(knob, *mode)) allowed.emplace_back(knob.name);
   reader.map(node, what + " (mode " + mode_name + ")", allowed);
 
   NoiseSpec spec;
-  spec.mode = mode_name;
+  spec.mode = *mode;
   for (const auto& entry : entries) {
     if (entry.key == "mode") continue;
-    const Knob& knob = *std::find_if(mode->knobs.begin(), mode->knobs.end(),
-                                     [&](const Knob& k) { return entry.key == k.name; });
-    spec.settings[entry.key] = normalise_knob(reader, entry.value, knob, what + "." + entry.key);
+    const noise::KnobSpec& knob = *noise::find_knob(*mode, entry.key);
+    const std::string text = reader.scalar(entry.value, what + "." + entry.key);
+    try {
+      spec.settings[entry.key] = normalise_noise_knob(knob, text, what + "." + entry.key);
+    } catch (const std::invalid_argument& e) {
+      reader.fail(entry.value, e.what());
+    }
   }
   return spec;
 }
 
-}  // namespace scalefuzz::harness::detail
+}  // namespace detail
+
+}  // namespace scalefuzz::harness

@@ -1,5 +1,6 @@
 // The noise section: which knobs each mode accepts and how they are checked
-// and normalised into NoiseSpec::settings.
+// and normalised into NoiseSpec::settings — all from the noise spec
+// (injectors/noise/spec/scalefuzz/noise/spec.hpp).
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -11,14 +12,13 @@
 
 namespace scalefuzz::harness::detail {
 
-// One entry of the noise list, e.g. {mode: system, scale: 1.2, latency: 250ns}.
 const std::vector<std::string>& known_noise_modes_list();
 
 // A stored knob value in its short readable form for run ids: durations
 // "250ns", "10us"; bandwidths "3.14GBps"; other values unchanged.
-std::string display_knob_value(const std::string& mode, const std::string& knob,
-                               const std::string& value);
+std::string display_knob_value(noise::Mode mode, const std::string& knob, const std::string& value);
 
+// One entry of the noise list, e.g. {mode: system, scale: 1.2, latency: 250ns}.
 NoiseSpec read_noise_entry(const YamlReader& reader, const YAML::Node& node, const std::string& what);
 
 }  // namespace scalefuzz::harness::detail

@@ -106,7 +106,7 @@ std::optional<std::string> field(const RunSpec& run, const std::string& key) {
 }
 
 bool equals(const RunSpec& run, const std::string& key, const std::string& actual, const std::string& wanted) {
-  if (key == "noise") return actual == wanted || run.noise.mode == wanted;
+  if (key == "noise") return actual == wanted || noise::to_string(run.noise.mode) == wanted;
   auto a = detail::parse_number(actual);
   auto w = detail::parse_number(wanted);
   if (a && w) return *a == *w;  // count=512 also matches 512.0

@@ -63,17 +63,25 @@ std::string describe(const YAML::Node& node) {
   return "?";
 }
 
+}  // namespace scalefuzz::harness::detail
+
+namespace scalefuzz::harness {
+
 std::string closest_name(std::string_view word, const std::vector<std::string>& known) {
   std::string best;
   std::size_t best_distance = std::string_view::npos;
   for (const auto& name : known) {
-    std::size_t d = edit_distance(word, name);
+    std::size_t d = detail::edit_distance(word, name);
     if (d < best_distance) best_distance = d, best = name;
   }
   // A typo, not a different word: at most a third of the letters changed.
   std::size_t allowed = std::max<std::size_t>(1, std::max(word.size(), best.size()) / 3);
   return best_distance <= allowed ? best : std::string();
 }
+
+}  // namespace scalefuzz::harness
+
+namespace scalefuzz::harness::detail {
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "scalefuzz/harness/closest_name.hpp"
+
 namespace scalefuzz::harness::detail {
 
 struct MapEntry {
@@ -54,8 +56,7 @@ class YamlReader {
 // "a map", "a list", "null", "'text'" — for "expected X, got Y" messages.
 std::string describe(const YAML::Node& node);
 
-// The known name closest to `word` if it is plausibly a typo, else "".
-std::string closest_name(std::string_view word, const std::vector<std::string>& known);
+using harness::closest_name;
 
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 

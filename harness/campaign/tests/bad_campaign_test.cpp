@@ -24,7 +24,7 @@ TEST_P(BadCampaignFile, FailsWithPositionAndMessage) {
   const std::string prefix = path.string() + ":" + std::to_string(bad.line) + ":" +
                              std::to_string(bad.column) + ": ";
   try {
-    load_campaign(path, LoadOptions{"/opt/sf-build"});
+    load_campaign(path, LoadOptions{"/opt/sf-build", scalefuzz::analysis::detector_names()});
     FAIL() << bad.file << " loaded without error";
   } catch (const CampaignError& e) {
     const std::string what = e.what();

@@ -17,7 +17,7 @@ using testing::data_dir;
 using testing::parse;
 
 std::vector<RunSpec> full_runs() {
-  return expand_campaign(load_campaign(data_dir() / "good/full.yaml", LoadOptions{"/opt/sf-build"}));
+  return expand_campaign(load_campaign(data_dir() / "good/full.yaml", LoadOptions{"/opt/sf-build", scalefuzz::analysis::detector_names()}));
 }
 
 TEST(ExpandCampaign, CountIsTheProductOfTheMatrix) {
@@ -78,14 +78,15 @@ TEST(ExpandCampaign, SeedsAreDeterministicDistinctAndFollowTheCampaignSeed) {
 
 TEST(ExpandCampaign, StallPointsComeFromTheRunSeedAndCoverEveryRank) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [8]\nrepetitions: 400\n";
-  for (const auto& r : expand_campaign(parse(head))) EXPECT_FALSE(r.env.count("SCALEFUZZ_STALL_RANK")) << r.run_id;
+  for (const auto& r : expand_campaign(parse(head))) EXPECT_FALSE(r.stall.has_value()) << r.run_id;
   const auto runs = expand_campaign(parse(head + "stall: { enabled: true, calls: 5 }\n"));
   std::set<int> ranks;
   std::set<long> calls;
   for (const auto& r : runs) {
     const StallPoint at = stall_point(r.seed, r.nprocs, 5);
-    EXPECT_EQ(r.env.at("SCALEFUZZ_STALL_RANK"), std::to_string(at.rank));
-    EXPECT_EQ(r.env.at("SCALEFUZZ_STALL_CALL"), std::to_string(at.call));
+    ASSERT_TRUE(r.stall.has_value()) << r.run_id;
+    EXPECT_EQ(r.stall->rank, at.rank);
+    EXPECT_EQ(r.stall->call, at.call);
     ranks.insert(at.rank);
     calls.insert(at.call);
   }
@@ -115,7 +116,7 @@ TEST(ExpandCampaign, InterpolatesArgvAndEnv) {
                           "--seed", std::to_string(run.seed), "--np", "5", "--rep", "2", "--in",
                           dir + "/input.txt", "--json={\"n\": 5}"));
   EXPECT_THAT(run.env, ElementsAre(Pair("APP_TAG", "safe-256"), Pair("OMP_NUM_THREADS", "1")));
-  EXPECT_EQ(run.noise.mode, "system");
+  EXPECT_EQ(run.noise.mode, noise::Mode::System);
   EXPECT_EQ(run.noise.settings.at("latency"), "250");
   EXPECT_EQ(run.timeout, std::chrono::milliseconds(90'000));
   EXPECT_EQ(run.check, "stdout-regex");
@@ -202,9 +203,9 @@ TEST(ExpandCampaign, LongIdsAreTruncatedWithAHash) {
 TEST(ExpandCampaign, NoiseLabels) {
   NoiseSpec none;
   EXPECT_EQ(noise_run_label(none), "none");
-  NoiseSpec random{"random", {{"probability", "0.5"}, {"delay", "2000000"}}};
+  NoiseSpec random{noise::Mode::Random, {{"probability", "0.5"}, {"delay", "2000000"}}};
   EXPECT_EQ(noise_run_label(random), "random-delay2ms-probability0.5");
-  NoiseSpec system{"system", {{"bandwidth", "100000000"}, {"latency", "1500"}}};
+  NoiseSpec system{noise::Mode::System, {{"bandwidth", "100000000"}, {"latency", "1500"}}};
   EXPECT_EQ(noise_run_label(system), "system-bandwidth100MBps-latency1500ns");
 }
 

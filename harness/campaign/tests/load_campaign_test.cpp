@@ -20,7 +20,7 @@ scales: [2, 3]
 )";
 
 TEST(LoadCampaign, FullFileParsesEveryKey) {
-  Campaign c = load_campaign(data_dir() / "good/full.yaml", LoadOptions{"/opt/sf-build"});
+  Campaign c = load_campaign(data_dir() / "good/full.yaml", LoadOptions{"/opt/sf-build", scalefuzz::analysis::detector_names()});
   EXPECT_EQ(c.name, "allgather-scale");
   EXPECT_EQ(c.campaign_dir, (data_dir() / "good").lexically_normal());
   EXPECT_EQ(c.build_dir, "/opt/sf-build");
@@ -38,9 +38,9 @@ TEST(LoadCampaign, FullFileParsesEveryKey) {
   EXPECT_EQ(c.parameters[1].name, "mode");
   EXPECT_THAT(c.parameters[1].values, ElementsAre("fast", "safe"));
   ASSERT_EQ(c.noise.size(), 5u);
-  EXPECT_EQ(c.noise[0].mode, "none");
+  EXPECT_EQ(c.noise[0].mode, noise::Mode::None);
   EXPECT_TRUE(c.noise[0].settings.empty());
-  EXPECT_EQ(c.noise[1].mode, "system");
+  EXPECT_EQ(c.noise[1].mode, noise::Mode::System);
   // Normalised: numbers shortest, durations in ns, bandwidth in bytes/s.
   EXPECT_THAT(c.noise[1].settings,
               ElementsAre(Pair("bandwidth", "3140000000"), Pair("latency", "250"),
@@ -65,11 +65,11 @@ TEST(LoadCampaign, MinimalFileGetsDefaults) {
   EXPECT_THAT(c.scales.test, ElementsAre(2, 3));
   EXPECT_EQ(c.check.kind, ResultCheck::Kind::ExitCode);
   ASSERT_EQ(c.noise.size(), 1u);
-  EXPECT_EQ(c.noise[0].mode, "none");
+  EXPECT_EQ(c.noise[0].mode, noise::Mode::None);
   EXPECT_EQ(c.repetitions, 1);
   EXPECT_EQ(c.timeout, std::chrono::milliseconds(60'000));
   EXPECT_EQ(c.seed, kDefaultCampaignSeed);
-  EXPECT_EQ(c.detectors, known_detectors());
+  EXPECT_EQ(c.detectors, scalefuzz::analysis::detector_names());
   EXPECT_EQ(c.scheduler.type, "local");
   EXPECT_EQ(c.scheduler.jobs, 1);
   EXPECT_EQ(c.oversubscribe, Oversubscribe::Auto);

@@ -4,13 +4,14 @@
 #include <filesystem>
 #include <string>
 
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 
 namespace scalefuzz::harness::testing {
 
 inline std::filesystem::path data_dir() { return SCALEFUZZ_CAMPAIGN_TEST_DATA; }
 
-inline LoadOptions build_options() { return LoadOptions{"/opt/sf-build"}; }
+inline LoadOptions build_options() { return LoadOptions{"/opt/sf-build", scalefuzz::analysis::detector_names()}; }
 
 // Loads inline YAML as if it were /campaigns/inline.yaml.
 inline Campaign parse(const std::string& yaml, const LoadOptions& options = build_options()) {

@@ -1,5 +1,7 @@
-// A small command-line parser: flags with values, boolean switches,
-// positionals and a `--` tail. Errors name the offending argument.
+// What a command receives from the command line: the values of the options
+// its table entry declared (commands.cpp), already checked by CLI11 for type
+// and range; positionals; the `--` tail. Errors a command finds itself are
+// thrown as UsageError (exit 2) or InfraError (exit 3).
 #pragma once
 
 #include <map>
@@ -8,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "exit_codes.hpp"
 
 namespace scalefuzz::cli {
 
@@ -20,32 +24,25 @@ struct InfraError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum ExitCode : int { kExitOk = 0, kExitFindings = 1, kExitUsage = 2, kExitInfra = 3 };
-
-struct ArgSpec {
-  std::set<std::string> value_flags;   // "--out", "--jobs" ...
-  std::set<std::string> switch_flags;  // "--dry-run", "--help" ...
-  std::set<std::string> multi_flags;   // value flags that may repeat ("--noise-set")
-  bool allow_tail = false;             // accepts "-- cmd args..."
-};
-
 class ParsedArgs {
  public:
-  std::vector<std::string> positionals;
-  std::vector<std::string> tail;  // after "--"
+  std::vector<std::string> raw;          // the command's arguments as given (after the command name)
+  std::vector<std::string> positionals;  // in order, before "--"
+  std::vector<std::string> tail;         // after "--" (commands declared with a tail)
+
   bool has(const std::string& flag) const;
   std::optional<std::string> value(const std::string& flag) const;
-  std::vector<std::string> values(const std::string& flag) const;
-  // Integer value of a flag within [min, max]; UsageError otherwise.
-  std::optional<long> int_value(const std::string& flag, long min, long max) const;
+  std::vector<std::string> values(const std::string& flag) const;  // a repeatable option, in order
+  // The value of an option declared with an integer check (commands.cpp);
+  // UsageError if it is not one (it cannot be, once CLI11 checked it).
+  std::optional<long long> integer(const std::string& flag) const;
+
+  void add_value(const std::string& flag, std::string value) { values_.emplace(flag, std::move(value)); }
+  void add_switch(const std::string& flag) { switches_.insert(flag); }
 
  private:
-  friend ParsedArgs parse_args(const std::vector<std::string>&, const ArgSpec&);
   std::multimap<std::string, std::string> values_;
   std::set<std::string> switches_;
 };
-
-// Accepts "--flag value" and "--flag=value".
-ParsedArgs parse_args(const std::vector<std::string>& args, const ArgSpec& spec);
 
 }  // namespace scalefuzz::cli

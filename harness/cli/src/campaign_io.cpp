@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "args.hpp"
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/detectors/kcca/kcca.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 
@@ -15,6 +16,7 @@ harness::Campaign load_campaign_or_usage_error(const std::filesystem::path& file
   try {
     harness::LoadOptions options;
     options.build_dir = build_dir;
+    options.detectors = analysis::detector_names();
     return harness::load_campaign(file, options);
   } catch (const harness::CampaignError& e) {
     throw UsageError(e.what());
@@ -72,6 +74,7 @@ std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& s
   if (!std::filesystem::exists(file)) return std::nullopt;
   harness::LoadOptions options;
   options.build_dir = store.meta("build_dir") ? std::filesystem::path(*store.meta("build_dir")) : default_build_dir;
+  options.detectors = analysis::detector_names();
   try {
     if (const auto dir = store.meta("campaign_dir")) {
       std::ifstream in(file, std::ios::binary);

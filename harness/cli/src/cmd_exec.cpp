@@ -22,6 +22,29 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// --check KIND=REGEX (or exit-code) into the spec; UsageError when bad.
+void apply_check_option(const std::string& text, harness::RunSpec& spec) {
+  static const std::vector<std::string> kinds = {"stdout-regex",      "stderr-regex",      "output-regex",
+                                                 "stdout-must-match", "stderr-must-match", "output-must-match"};
+  if (text == "exit-code") {
+    spec.check = "exit-code";
+    return;
+  }
+  const auto eq = text.find('=');
+  const std::string kind = text.substr(0, eq);
+  if (eq == std::string::npos || std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw UsageError("--check: expected exit-code or KIND=REGEX with KIND one of stdout-regex, stderr-regex, "
+                     "output-regex, stdout-must-match, stderr-must-match, output-must-match; got '" + text + "'");
+  const std::string pattern = text.substr(eq + 1);
+  try {
+    std::regex compiled(pattern);
+  } catch (const std::regex_error& e) {
+    throw UsageError("--check: invalid regular expression '" + pattern + "': " + e.what());
+  }
+  spec.check = kind;
+  (kind.ends_with("-regex") ? spec.wrong_result_regex : spec.expected_stdout_regex) = pattern;
+}
+
 // Splits "mpiexec [opts] -n N app args" into launcher prefix, N and app argv.
 void split_mpiexec_command(const std::vector<std::string>& tail, harness::RunSpec& spec,
                            std::vector<std::string>& launcher) {
@@ -57,34 +80,7 @@ std::chrono::milliseconds parse_seconds(const std::string& text) {
 
 }  // namespace
 
-void apply_check_option(const std::string& text, harness::RunSpec& spec) {
-  static const std::vector<std::string> kinds = {"stdout-regex",      "stderr-regex",      "output-regex",
-                                                 "stdout-must-match", "stderr-must-match", "output-must-match"};
-  const auto eq = text.find('=');
-  const std::string kind = text.substr(0, eq);
-  if (text == "exit-code") {
-    spec.check = "exit-code";
-    return;
-  }
-  if (eq == std::string::npos || std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    throw UsageError("--check: expected exit-code or KIND=REGEX with KIND one of stdout-regex, stderr-regex, "
-                     "output-regex, stdout-must-match, stderr-must-match, output-must-match; got '" + text + "'");
-  spec.check = kind;
-  (kind.ends_with("-regex") ? spec.wrong_result_regex : spec.expected_stdout_regex) = text.substr(eq + 1);
-  try {
-    std::regex compiled(text.substr(eq + 1));
-  } catch (const std::regex_error& e) {
-    throw UsageError("--check: invalid regular expression '" + text.substr(eq + 1) + "': " + e.what());
-  }
-}
-
-int cmd_exec(const std::vector<std::string>& argv) {
-  ArgSpec spec_args;
-  spec_args.value_flags = {"--out", "--noise", "--seed", "--timeout", "--oversubscribe", "--stall", "--check"};
-  spec_args.multi_flags = {"--noise-set"};
-  spec_args.switch_flags = {"--help", "--no-record"};
-  spec_args.allow_tail = true;
-  ParsedArgs args = parse_args(argv, spec_args);
+int cmd_exec(const ParsedArgs& args) {
   if (!args.positionals.empty()) throw UsageError("unexpected '" + args.positionals[0] + "' (put the command after --)");
   if (args.tail.empty()) throw UsageError("expected '-- mpiexec -n N ./app [args]'");
 
@@ -92,24 +88,31 @@ int cmd_exec(const std::vector<std::string>& argv) {
   harness::LaunchOptions options;
   split_mpiexec_command(args.tail, spec, options.mpiexec);
   spec.campaign = "exec";
-  spec.noise.mode = args.value("--noise").value_or("none");
-  const auto& modes = harness::known_noise_modes();
-  if (std::find(modes.begin(), modes.end(), spec.noise.mode) == modes.end())
-    throw UsageError("--noise: unknown mode '" + spec.noise.mode + "'");
+  const std::string mode_name = args.value("--noise").value_or("none");
+  const auto mode = noise::mode_from_string(mode_name);
+  if (!mode) throw UsageError("--noise: " + harness::unknown_noise_mode_message(mode_name));
+  spec.noise.mode = *mode;
+  std::optional<fs::path> analysis;  // application mode: the system-centric run it reads
   for (const auto& kv : args.values("--noise-set")) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--noise-set: expected KEY=VALUE, got '" + kv + "'");
-    spec.noise.settings[kv.substr(0, eq)] = kv.substr(eq + 1);
+    if (kv.rfind(std::string(noise::kAnalysisKnob) + "=", 0) == 0 && *mode == noise::Mode::Application) {
+      analysis = fs::absolute(kv.substr(noise::kAnalysisKnob.size() + 1));
+      continue;
+    }
+    try {
+      spec.noise.settings.insert(harness::parse_noise_setting(*mode, kv));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--noise-set " + kv + ": " + e.what());
+    }
   }
-  if (spec.noise.mode == "application") {
+  if (*mode == noise::Mode::Application) {
     // SCALEFUZZ_NOISE_ANALYSIS: a system-centric run's directory (injectors/noise/README.md).
-    auto a = spec.noise.settings.find("analysis");
-    if (a == spec.noise.settings.end())
+    if (!analysis)
       throw UsageError("--noise application needs --noise-set analysis=RUN_DIR, the --out of an earlier "
                        "'scalefuzz exec --noise system' run of the same command");
-    a->second = fs::absolute(a->second).string();
-    if (!fs::is_directory(fs::path(a->second) / "ninja"))
-      throw UsageError("--noise-set analysis=" + a->second + ": no ninja/ analysis there (not a finished system-centric run)");
+    if (!fs::is_directory(harness::RunDir(*analysis).ninja_dir()))
+      throw UsageError("--noise-set analysis=" + analysis->string() +
+                       ": no ninja/ analysis there (not a finished system-centric run)");
+    options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
   }
   if (auto seed = args.value("--seed")) {
     try {
@@ -138,22 +141,21 @@ int cmd_exec(const std::vector<std::string>& argv) {
     if (rank < 0 || rank >= spec.nprocs || call < 1)
       throw UsageError("--stall: expected RANK:CALL with 0 <= RANK < " + std::to_string(spec.nprocs) +
                        " and CALL >= 1, got '" + *stall + "'");
-    spec.env["SCALEFUZZ_STALL_RANK"] = std::to_string(rank);
-    spec.env["SCALEFUZZ_STALL_CALL"] = std::to_string(call);
+    spec.stall = harness::StallPoint{static_cast<int>(rank), call};
   }
   spec.timeout = parse_seconds(args.value("--timeout").value_or("300s"));
-  spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + spec.noise.mode;
+  spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + std::string(noise::to_string(spec.noise.mode));
   const std::string oversubscribe = args.value("--oversubscribe").value_or("auto");
   if (oversubscribe != "auto" && oversubscribe != "on" && oversubscribe != "off")
     throw UsageError("--oversubscribe: expected auto, on or off");
   options.env["SCALEFUZZ_OVERSUBSCRIBE"] = oversubscribe;
   if (!args.has("--no-record")) options.injector_lib = injector_library();
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
-  auto analysis = spec.noise.settings.find("analysis");
-  if (analysis != spec.noise.settings.end() && fs::path(analysis->second) == options.run_dir)
+  if (analysis && *analysis == options.run_dir)
     throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");
-  if (fs::exists(options.run_dir / "ranks")) fs::remove_all(options.run_dir / "ranks");  // a fresh recording
-  if (fs::exists(options.run_dir / "ninja")) fs::remove_all(options.run_dir / "ninja");
+  const harness::RunDir run_dir(options.run_dir);
+  if (fs::exists(run_dir.ranks_dir())) fs::remove_all(run_dir.ranks_dir());  // a fresh recording
+  if (fs::exists(run_dir.ninja_dir())) fs::remove_all(run_dir.ninja_dir());
   fs::create_directories(options.run_dir);
 
   harness::become_subreaper();
@@ -180,10 +182,9 @@ int cmd_exec(const std::vector<std::string>& argv) {
     std::cout << "recorded in " << options.run_dir.string() << " (scalefuzz trace " << options.run_dir.string()
               << ", scalefuzz analyze " << options.run_dir.string() << ")\n";
   }
-  if (spec.env.count("SCALEFUZZ_STALL_RANK"))
-    std::cout << "stall: rank " << spec.env["SCALEFUZZ_STALL_RANK"] << " at its MPI call "
-              << spec.env["SCALEFUZZ_STALL_CALL"]
-              << (fs::exists(options.run_dir / "stall") ? ": fired" : ": never reached (the rank made fewer calls)")
+  if (spec.stall)
+    std::cout << "stall: rank " << spec.stall->rank << " at its MPI call " << spec.stall->call
+              << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
   std::cout << "seed: " << spec.seed << " (--seed " << spec.seed << " replays this run's noise decisions)\n";
   std::cout << "replay: " << display_command(spec, options) << "\n";

@@ -6,10 +6,10 @@
 #include <iostream>
 #include <map>
 
-#include "analysis_kcca.hpp"
 #include "args.hpp"
 #include "campaign_io.hpp"
 #include "commands.hpp"
+#include "kcca_detector.hpp"
 #include "paths.hpp"
 #include "scalefuzz/trace/model.hpp"
 
@@ -43,22 +43,18 @@ std::string grid_value(double v) {
 
 }  // namespace
 
-int cmd_kcca_eval(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--folds"};
-  spec.switch_flags = {"--help", "--sensitivity"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_kcca_eval(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one campaign output DIR");
   const fs::path dir = args.positionals[0];
-  const int folds = static_cast<int>(args.int_value("--folds", 2, 100).value_or(5));
+  const int folds = static_cast<int>(args.integer("--folds").value_or(5));
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadOnly);
   const auto campaign = load_stored_campaign(store, default_build_dir());
   const harness::KccaSpec kcca = campaign ? campaign->kcca : harness::KccaSpec{};
-  const kc::KccaOptions options = kcca_options(kcca);
-  const kc::VolumeFeature volume = kcca_volume(kcca);
+  const kc::KccaOptions options = kc::kcca_options(kcca);
+  const kc::VolumeFeature volume = kc::kcca_volume(kcca);
 
   const std::vector<harness::RunRecord> runs = store.runs();
-  const std::vector<std::string> numeric = numeric_parameter_names(runs);
+  const std::vector<std::string> numeric = kc::numeric_parameter_names(runs);
   std::vector<kc::RankSample> train, test;
   std::map<std::string, int> test_runs;  // run id -> nprocs
   std::size_t train_runs = 0, skipped = 0;
@@ -76,7 +72,7 @@ int cmd_kcca_eval(const std::vector<std::string>& argv) {
       ++skipped;
       continue;
     }
-    auto samples = kc::samples_from_run(trace, kcca_run_params(run, numeric), volume);
+    auto samples = kc::samples_from_run(trace, kc::kcca_run_params(run, numeric), volume);
     if (run.spec.scale_role == "train") {
       ++train_runs;
       train.insert(train.end(), samples.begin(), samples.end());

@@ -7,7 +7,6 @@
 #include <optional>
 #include <sstream>
 
-#include "analysis.hpp"
 #include "args.hpp"
 #include "campaign_io.hpp"
 #include "commands.hpp"
@@ -16,6 +15,7 @@
 #include "paths.hpp"
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
+#include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
@@ -54,7 +54,7 @@ harness::RunSpec attempt_run(const harness::Campaign& campaign, const harness::R
     r.run_id += "-try" + std::to_string(attempt);
     return r;
   }
-  throw InfraError("campaign point " + campaign_point(point) + " vanished from its own expansion");
+  throw InfraError("campaign point " + analysis::campaign_point(point) + " vanished from its own expansion");
 }
 
 bool has_race_finding(const std::vector<detectors::Finding>& findings, const std::string& run_id) {
@@ -78,17 +78,13 @@ std::string joined_for_shell(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-int cmd_reproduce(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--until", "--max-runs", "--out", "--filter", "--build"};
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_reproduce(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
   const auto until_text = args.value("--until");
   if (!until_text) throw UsageError("--until is required: race, hang, crash or any");
   const auto target = parse_reproduce_target(*until_text);
   if (!target) throw UsageError("--until: expected race, hang, crash or any, got '" + *until_text + "'");
-  const int max_runs = static_cast<int>(args.int_value("--max-runs", 1, 10000).value_or(12));
+  const int max_runs = static_cast<int>(args.integer("--max-runs").value_or(12));
 
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
@@ -105,12 +101,12 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   const fs::path out =
       args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / (campaign.name + "-reproduce");
   std::string command_line = "scalefuzz reproduce";
-  for (const auto& a : argv) command_line += " " + a;
+  for (const auto& a : args.raw) command_line += " " + a;
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();
 
-  std::cerr << "reproduce: " << campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
+  std::cerr << "reproduce: " << analysis::campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
   const std::set<std::string> races_only{"races"};
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
@@ -118,7 +114,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
     harness::RunSpec run = attempt_run(campaign, point, attempt);
     harness::LaunchOptions options = launch;
     std::string analysis_dir;
-    if (run.noise.mode == "application") {
+    if (run.noise.mode == noise::Mode::Application) {
       if (!last_system_run) {
         std::cerr << "  try " << attempt << ": " << run.noise.label()
                   << " skipped: no system-centric run of this point wrote ninja/ (hung or crashed)\n";
@@ -126,7 +122,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
       }
       analysis_dir = last_system_run->string();
       write_potential_unsafe(*last_system_run);
-      options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis_dir;
+      options.env[std::string(noise::kAnalysisEnv)] = analysis_dir;
     }
     harness::Outcome outcome;
     if (auto stored = store->run(run.run_id); stored && stored->finished()) {
@@ -138,14 +134,14 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
       store->record_finished(run, outcome);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
-    if (run.noise.mode == "system" && has_ninja_analysis(options.run_dir, run.nprocs))
+    if (run.noise.mode == noise::Mode::System && has_ninja_analysis(options.run_dir, run.nprocs))
       last_system_run = fs::absolute(options.run_dir);
 
     // Races need the quiet baseline: the detector compares with the none attempt.
-    AnalysisOptions race_options;
+    analysis::AnalysisOptions race_options;
     race_options.detectors = races_only;
     const bool race = (*target == ReproduceTarget::Race || *target == ReproduceTarget::Any) &&
-                      has_race_finding(analyze_runs(store->runs(), race_options), run.run_id);
+                      has_race_finding(analysis::analyze_runs(store->runs(), race_options), run.run_id);
     std::cerr << "  try " << attempt << ": " << run.noise.label() << " seed " << run.seed << " -> "
               << harness::to_string(outcome.kind) << (race ? " + race finding" : "") << " ("
               << outcome.wall_seconds << " s)\n";
@@ -172,7 +168,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   analyze_store(*store, detector_set(campaign), campaign.kcca);
   write_reports(*store);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
-            << campaign_point(point) << " (results in " << out.string() << ")\n";
+            << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";
   return kExitOk;
 }
 

@@ -47,11 +47,7 @@ std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, c
 
 }  // namespace
 
-int cmd_run(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--out", "--filter", "--jobs", "--build"};
-  spec.switch_flags = {"--dry-run", "--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_run(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
@@ -61,7 +57,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
   check_kcca_model(campaign);
   int jobs = campaign.scheduler.jobs;
-  if (auto j = args.int_value("--jobs", 1, 256)) jobs = static_cast<int>(*j);
+  if (auto j = args.integer("--jobs")) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
   if (runs.empty()) throw UsageError("no run matches --filter");
   order_for_ninja(runs);  // system-centric runs write what application-centric ones read
@@ -95,7 +91,7 @@ int cmd_run(const std::vector<std::string>& argv) {
 
   const fs::path out = args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / campaign.name;
   std::string command_line = "scalefuzz run";
-  for (const auto& a : argv) command_line += " " + a;
+  for (const auto& a : args.raw) command_line += " " + a;
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
 
@@ -114,18 +110,18 @@ int cmd_run(const std::vector<std::string>& argv) {
   auto launch_one = [&](const harness::RunSpec& r) {
     harness::LaunchOptions options = launch;
     std::optional<fs::path> analysis;
-    if (r.noise.mode == "application") analysis = ninja_analysis_for(*store, r);
+    if (r.noise.mode == noise::Mode::Application) analysis = ninja_analysis_for(*store, r);
     options.run_dir = store->prepare_run(r);
     progress.started(r);
     harness::Outcome outcome;
-    if (r.noise.mode == "application" && !analysis) {
+    if (r.noise.mode == noise::Mode::Application && !analysis) {
       outcome.kind = harness::OutcomeKind::LaunchError;
       outcome.detail = missing_analysis_message(r);
       std::cerr << "error: " << outcome.detail << "\n";
     } else {
       if (analysis) {
         write_potential_unsafe(*analysis);
-        options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
+        options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
       }
       outcome = harness::launch_local(r, options);
     }
@@ -134,7 +130,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   };
   // Two phases: every application-centric run starts after the system-centric
   // runs it reads have finished (order_for_ninja put them last).
-  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == "application"; });
+  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == noise::Mode::Application; });
   std::size_t split = static_cast<std::size_t>(first_app - todo.begin());
   run_parallel(split, jobs, [&](std::size_t i) { launch_one(todo[i]); }, g_stop);
   if (!g_stop) run_parallel(todo.size() - split, jobs, [&](std::size_t i) { launch_one(todo[split + i]); }, g_stop);
@@ -144,7 +140,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (g_stop) {
     std::cerr << "interrupted: " << store->finished_count() << " runs are stored in " << out.string()
               << "; run the same command again to resume\n";
-    return 130;
+    return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
   analyze_store(*store, detector_set(campaign), campaign.kcca);

@@ -2,13 +2,13 @@
 #include <filesystem>
 #include <iostream>
 
-#include "analysis.hpp"
-#include "analysis_localize.hpp"
 #include "args.hpp"
 #include "campaign_io.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
 #include "paths.hpp"
+#include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
@@ -26,7 +26,10 @@ struct StoredAnalysis {
 };
 StoredAnalysis stored_analysis(const harness::RunStore& store) {
   auto campaign = load_stored_campaign(store, default_build_dir());
-  if (!campaign) return {{harness::known_detectors().begin(), harness::known_detectors().end()}, {}};
+  if (!campaign) {
+    const auto all = analysis::detector_names();
+    return {{all.begin(), all.end()}, {}};
+  }
   return {detector_set(*campaign), campaign->kcca};
 }
 
@@ -38,17 +41,17 @@ int analyze_single_run(const fs::path& dir) {
   record.spec.run_id = dir.filename().string();
   record.outcome = outcome ? *outcome : harness::Outcome{};
   if (!outcome) record.outcome->kind = harness::OutcomeKind::Hang;  // no outcome: assume it never ended
-  AnalysisOptions options;
+  analysis::AnalysisOptions options;
   options.detectors = {"mpipd", "pdg", "races"};
   options.log = &std::cerr;
-  auto findings = analyze_runs({record}, options);
+  auto findings = analysis::analyze_runs({record}, options);
   std::size_t serious = 0;
   for (const auto& f : findings) {
     if (f.severity != detectors::Severity::Info) ++serious;
     std::cout << "[" << f.detector << "] " << f.title << "\n";
     if (!f.location.empty()) std::cout << "    at " << f.location << "\n";
     if (!f.ranks.empty()) std::cout << "    ranks " << detectors::rank_ranges(f.ranks) << "\n";
-    std::cout << describe_localization(f);
+    std::cout << analysis::describe_localization(f);
   }
   if (findings.empty()) std::cout << "no findings\n";
   return serious ? kExitFindings : kExitOk;
@@ -56,10 +59,7 @@ int analyze_single_run(const fs::path& dir) {
 
 }  // namespace
 
-int cmd_analyze(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_analyze(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one DIR");
   const fs::path dir = args.positionals[0];
   if (!fs::is_directory(dir)) throw UsageError(dir.string() + ": no such directory");
@@ -73,10 +73,7 @@ int cmd_analyze(const std::vector<std::string>& argv) {
   return write_reports(store);
 }
 
-int cmd_report(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.switch_flags = {"--help"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_report(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one DIR");
   harness::RunStore store = open_result_store(args.positionals[0], harness::StoreAccess::ReadOnly);
   return write_reports(store);

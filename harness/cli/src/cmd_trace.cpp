@@ -9,18 +9,14 @@
 
 namespace scalefuzz::cli {
 
-int cmd_trace(const std::vector<std::string>& argv) {
-  ArgSpec spec;
-  spec.value_flags = {"--rank"};
-  spec.switch_flags = {"--help", "--no-symbols"};
-  ParsedArgs args = parse_args(argv, spec);
+int cmd_trace(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one RUN_DIR");
   const std::filesystem::path dir = args.positionals[0];
   if (!std::filesystem::is_directory(dir / "ranks"))
     throw UsageError(dir.string() + ": not a run directory (no ranks/ inside; was the run recorded?)");
   trace::RunTrace run;
   try {
-    if (auto r = args.int_value("--rank", 0, 1 << 24)) {
+    if (auto r = args.integer("--rank")) {
       run.ranks.push_back(trace::read_rank(dir, static_cast<int>(*r)));
     } else {
       run = trace::read_run(dir);

@@ -1,62 +1,143 @@
+// The command table: every option of every command is declared here once,
+// with its help text and its type/range check. To add an option: one
+// `o.add_option(...)` / `add_switch(o, ...)` line in the command's declare
+// function below, then read it with args.value()/has()/integer() in cmd_*.cpp.
 #include "commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "scalefuzz/harness/campaign.hpp"
 
 namespace scalefuzz::cli {
 
+namespace {
+
+// CLI11 checks shared by several commands.
+const CLI::Range kJobs(1, 256);
+
+// A switch (no value) with its help.
+void add_switch(CLI::App& o, const std::string& name, const std::string& help) { o.add_flag(name, help); }
+
+void declare_run(CLI::App& o) {
+  o.add_option("CAMPAIGN.yaml", "the campaign file");
+  o.add_option("--out", "output directory (default: out/<campaign name>)")->type_name("DIR");
+  add_switch(o, "--dry-run", "print every command that would run, run nothing");
+  o.add_option("--filter",
+               "only runs matching EXPR, e.g. 'np>=8,noise=system|none,count=512'\n"
+               "(keys: np, role, noise, rep, seed, id, any parameter; ops = != < <= > >= ~ !~)")
+      ->type_name("EXPR");
+  o.add_option("--jobs", "runs launched at once (default: scheduler.jobs of the campaign, else 1)")
+      ->type_name("N")
+      ->check(kJobs);
+  o.add_option("--build", "directory substituted for {build} (default: this scalefuzz's build tree)")
+      ->type_name("DIR");
+}
+
+void declare_dir_only(CLI::App& o) { o.add_option("DIR", "a campaign output directory or a run directory"); }
+
+void declare_exec(CLI::App& o) {
+  o.add_option("--out", "run directory (default: out/exec; its previous recording is replaced)")->type_name("DIR");
+  o.add_option("--noise", "none|random|system|application|local (default none)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember(harness::known_noise_modes()));
+  o.add_option("--noise-set",
+               "a noise setting, repeatable (e.g. --noise-set scale=1.2); knobs per mode in\n"
+               "docs/campaign-file.md. application needs analysis=DIR: the --out of an earlier\n"
+               "--noise system run of the same command (its ninja/ analysis is read)")
+      ->type_name("KEY=VAL")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  o.add_option("--check",
+               "the result check, KIND=REGEX: stdout-regex, stderr-regex or output-regex (both\n"
+               "streams): a matching line is a wrong result; stdout-must-match, stderr-must-match,\n"
+               "output-must-match: no matching line is; or exit-code (default)")
+      ->type_name("KIND=REGEX");
+  o.add_option("--seed", "seed for the noise decisions, 0..2^64-1 (default: a fresh one, printed)")
+      ->type_name("N")
+      ->check(CLI::TypeValidator<unsigned long long>("an unsigned integer") &
+              CLI::Validator(
+                  [](std::string& s) {
+                    return s.find('-') == std::string::npos ? std::string() : "expected 0..2^64-1, got '" + s + "'";
+                  },
+                  "", "unsigned"));
+  o.add_option("--timeout", "e.g. 30s, 2m (default 300s)")->type_name("DUR");
+  o.add_option("--oversubscribe", "auto|on|off: complete blocking calls by test-and-sleep (default auto)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
+  o.add_option("--stall",
+               "rank RANK stops progressing at the entry of its CALL-th MPI call (stall\n"
+               "fault injection; the run hangs until --timeout)")
+      ->type_name("RANK:CALL");
+  add_switch(o, "--no-record", "run without the injector");
+}
+
+void declare_reproduce(CLI::App& o) {
+  o.add_option("CAMPAIGN.yaml", "the campaign file");
+  o.add_option("--until",
+               "race: a wrong result (the campaign's check) or an unintended match found by\n"
+               "the races detector against the quiet first run; hang: a timeout; crash: a\n"
+               "crash, MPI abort or failing exit code; any: any of these")
+      ->type_name("T")
+      ->check(CLI::IsMember({"race", "hang", "crash", "any"}));
+  o.add_option("--max-runs", "runs at most (default 12)")->type_name("N")->check(CLI::Range(1, 10000));
+  o.add_option("--out",
+               "output directory (default: out/<campaign name>-reproduce); runs already\n"
+               "finished there by the same command are reused, not rerun")
+      ->type_name("DIR");
+  o.add_option("--filter", "picks the point, as for 'scalefuzz run' (e.g. 'np=4,variant=--races')")
+      ->type_name("EXPR");
+  o.add_option("--build", "directory substituted for {build} (default: this scalefuzz's build tree)")
+      ->type_name("DIR");
+}
+
+void declare_kcca_eval(CLI::App& o) {
+  o.add_option("DIR", "a campaign output directory with train runs");
+  o.add_option("--folds", "folds of the cross-validation (default 5)")->type_name("K")->check(CLI::Range(2, 100));
+  add_switch(o, "--sensitivity",
+             "also the false-positive rate as N_comps (1-10), gamma (2^-20..2^0) and each\n"
+             "kernel width factor (x 2^-20..2^20) vary, one at a time (the paper's Table 1)");
+}
+
+void declare_trace(CLI::App& o) {
+  o.add_option("RUN_DIR", "a run directory (OUT/runs/<id> or an exec --out)");
+  o.add_option("--rank", "only rank N")->type_name("N")->check(CLI::Range(0, 1 << 24));
+  add_switch(o, "--no-symbols", "skip addr2line");
+}
+
+}  // namespace
+
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
-      {"run", "expand a campaign, launch every run locally, analyse and report",
-       "usage: scalefuzz run CAMPAIGN.yaml [--out DIR] [--dry-run] [--filter EXPR] [--jobs N] [--build DIR]\n\n"
+      {"run", "expand a campaign, launch every run locally, analyse and report", "CAMPAIGN.yaml [OPTIONS]",
        "Expands the campaign (scales x parameters x noise x repetitions), launches each run with\n"
        "mpiexec and the recording injector, stores it as soon as it ends, then runs the campaign's\n"
        "detectors and writes findings.json, junit.xml and report.html into DIR.\n"
        "Running the same campaign into the same DIR again resumes: finished runs are kept.\n"
        "Runs with noise mode application start after all others: each reads the analysis of a\n"
        "finished system-mode run of its point (same np and parameters); without one it fails\n"
-       "with a launch error naming it.\n\n"
-       "  --out DIR       output directory (default: out/<campaign name>)\n"
-       "  --dry-run       print every command that would run, run nothing\n"
-       "  --filter EXPR   only runs matching EXPR, e.g. 'np>=8,noise=system|none,count=512'\n"
-       "                  (keys: np, role, noise, rep, seed, id, any parameter; ops = != < <= > >= ~ !~)\n"
-       "  --jobs N        runs launched at once (default: scheduler.jobs of the campaign, else 1)\n"
-       "  --build DIR     directory substituted for {build} (default: this scalefuzz's build tree)\n\n"
-       "Exit: 0 nothing found, 1 findings, 2 campaign or usage error, 3 infrastructure failure,\n"
-       "130 interrupted (run again to resume).\n",
-       cmd_run},
-      {"analyze", "rerun the detectors on stored results (a campaign DIR or one run directory)",
-       "usage: scalefuzz analyze DIR\n\n"
+       "with a launch error naming it.\n",
+       "0 nothing found, 1 findings, 2 campaign or usage error, 3 infrastructure failure,\n"
+       "130 interrupted (run again to resume)",
+       false, declare_run, cmd_run},
+      {"analyze", "rerun the detectors on stored results (a campaign DIR or one run directory)", "DIR",
        "DIR is a campaign output directory: reruns its detectors, stores the findings and rewrites\n"
        "the reports. DIR is a single run directory (from 'scalefuzz exec' or OUT/runs/<id>):\n"
-       "localizes its hang or crash and prints the findings.\n"
-       "Exit: 0 nothing found, 1 findings, 2 not a result directory.\n",
-       cmd_analyze},
-      {"report", "rebuild findings.json, junit.xml and report.html from stored results",
-       "usage: scalefuzz report DIR\n\n"
+       "localizes its hang or crash and prints the findings.\n",
+       "0 nothing found, 1 findings, 2 not a result directory or unreadable results,\n"
+       "3 infrastructure failure",
+       false, declare_dir_only, cmd_analyze},
+      {"report", "rebuild findings.json, junit.xml and report.html from stored results", "DIR",
        "Rewrites the reports of the campaign output directory DIR from its store, without\n"
-       "rerunning anything. Exit: 0 nothing found, 1 findings, 2 not a campaign directory.\n",
+       "rerunning anything.\n",
+       "0 nothing found, 1 findings, 2 not a campaign directory, 3 reports not writable", false, declare_dir_only,
        cmd_report},
-      {"exec", "run one mpiexec command under the injector and record it",
-       "usage: scalefuzz exec [OPTIONS] -- mpiexec -n N ./app [args]\n\n"
+      {"exec", "run one mpiexec command under the injector and record it", "[OPTIONS] -- mpiexec -n N ./app [args]",
        "Runs the command once with the recording injector preloaded into every rank, with the\n"
-       "same timeout handling (freeze, stacks, kill) and outcome classes as a campaign run.\n\n"
-       "  --out DIR             run directory (default: out/exec; its previous recording is replaced)\n"
-       "  --noise MODE          none|random|system|application|local (default none)\n"
-       "  --noise-set KEY=VAL   a noise setting, repeatable (e.g. --noise-set scale=1.2); knobs per mode in\n"
-       "                        docs/campaign-file.md. application needs analysis=DIR: the --out of an earlier\n"
-       "                        --noise system run of the same command (its ninja/ analysis is read)\n"
-       "  --seed N              seed for the noise decisions (default: a fresh one, printed)\n"
-       "  --check KIND=REGEX    the result check: stdout-regex, stderr-regex or output-regex (both\n"
-       "                        streams): a matching line is a wrong result; stdout-must-match,\n"
-       "                        stderr-must-match, output-must-match: no matching line is; or exit-code\n"
-       "  --timeout DUR         e.g. 30s, 2m (default 300s)\n"
-       "  --oversubscribe MODE  auto|on|off: complete blocking calls by test-and-sleep (default auto)\n"
-       "  --stall RANK:CALL     rank RANK stops progressing at the entry of its CALL-th MPI call (stall\n"
-       "                        fault injection; the run hangs until --timeout)\n"
-       "  --no-record           run without the injector\n"
-       "Exit: 0 the run ended ok, 1 it did not, 2 usage error, 3 launcher or injector missing.\n",
-       cmd_exec},
+       "same timeout handling (freeze, stacks, kill) and outcome classes as a campaign run.\n",
+       "0 the run ended ok, 1 it did not, 2 usage error, 3 launcher or injector missing,\n"
+       "130 interrupted",
+       true, declare_exec, cmd_exec},
       {"reproduce", "rerun one campaign point under escalating noise until a race, hang or crash shows",
-       "usage: scalefuzz reproduce CAMPAIGN.yaml --until race|hang|crash|any [--max-runs N] [--out DIR]\n"
-       "                           [--filter EXPR] [--build DIR]\n\n"
+       "CAMPAIGN.yaml --until race|hang|crash|any [OPTIONS]",
        "Takes the first run of the campaign (after --filter) as the point to reproduce (its process\n"
        "count and parameters) and reruns it, one run at a time, each with a fresh seed, under\n"
        "escalating NINJA noise: none, then system-centric (scale 1) and application-centric (scale\n"
@@ -64,35 +145,22 @@ const std::vector<Command>& commands() {
        "(2 / 2.4, 4 / 4.8, ...). Other knobs come from the campaign's profile of that mode. It stops\n"
        "at the first run where the target shows, runs the campaign's detectors, writes the reports\n"
        "into DIR and prints the run directory and the 'scalefuzz exec' command (seed, noise settings,\n"
-       "analysis directory) that replays it.\n\n"
-       "  --until T       race: a wrong result (the campaign's check) or an unintended match found by\n"
-       "                  the races detector against the quiet first run; hang: a timeout; crash: a\n"
-       "                  crash, MPI abort or failing exit code; any: any of these\n"
-       "  --max-runs N    runs at most (default 12)\n"
-       "  --out DIR       output directory (default: out/<campaign name>-reproduce); runs already\n"
-       "                  finished there by the same command are reused, not rerun\n"
-       "  --filter EXPR   picks the point, as for 'scalefuzz run' (e.g. 'np=4,variant=--races')\n"
-       "  --build DIR     directory substituted for {build} (default: this scalefuzz's build tree)\n\n"
-       "Exit: 1 the target manifested (replay command printed), 0 not within --max-runs,\n"
-       "2 campaign or usage error, 3 infrastructure failure.\n",
-       cmd_reproduce},
-      {"kcca-eval", "cross-validate the Vrisha scale model of a campaign's train runs",
-       "usage: scalefuzz kcca-eval DIR [--folds K] [--sensitivity]\n\n"
+       "analysis directory) that replays it.\n",
+       "1 the target manifested (replay command printed), 0 not within --max-runs,\n"
+       "2 campaign or usage error, 3 infrastructure failure, 130 interrupted",
+       false, declare_reproduce, cmd_reproduce},
+      {"kcca-eval", "cross-validate the Vrisha scale model of a campaign's train runs", "DIR [OPTIONS]",
        "DIR is a campaign output directory with runs of scale role 'train' (scales.train). Trains the\n"
        "KCCA model with the campaign's kcca: settings on its clean train runs, prints the k-fold\n"
        "cross-validated false-positive rate (folds hold whole scales when there are at least K of\n"
        "them, else whole runs, else single ranks) and how many ranks of each test run the model\n"
-       "flags. Nothing is written.\n\n"
-       "  --folds K        folds of the cross-validation (default 5)\n"
-       "  --sensitivity    also the false-positive rate as N_comps (1-10), gamma (2^-20..2^0) and each\n"
-       "                   kernel width factor (x 2^-20..2^20) vary, one at a time (the paper's Table 1)\n\n"
-       "Exit: 0 evaluated, 2 not a campaign directory or no clean train runs.\n",
+       "flags. Nothing is written.\n",
+       "0 evaluated, 2 not a campaign directory or no clean train runs", false, declare_kcca_eval,
        cmd_kcca_eval},
-      {"trace", "print a run's recorded events and call sites, symbolized",
-       "usage: scalefuzz trace RUN_DIR [--rank N] [--no-symbols]\n\n"
+      {"trace", "print a run's recorded events and call sites, symbolized", "RUN_DIR [OPTIONS]",
        "Lists every rank's recorded MPI calls (or only rank N) and its call sites with\n"
-       "function and file:line. --no-symbols skips addr2line.\n",
-       cmd_trace},
+       "function and file:line.\n",
+       "0 printed, 2 not a run directory or unreadable trace", false, declare_trace, cmd_trace},
   };
   return table;
 }

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "analysis.hpp"
+#include "scalefuzz/analysis/engine.hpp"
 #include "args.hpp"
 #include "scalefuzz/harness/report.hpp"
 
@@ -10,12 +10,12 @@ namespace scalefuzz::cli {
 
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
                                               const harness::KccaSpec& kcca) {
-  AnalysisOptions options;
+  analysis::AnalysisOptions options;
   options.detectors = detectors;
   options.kcca = kcca;
   options.out_dir = store.out_dir();
   options.log = &std::cerr;
-  auto findings = analyze_runs(store.runs(), options);
+  auto findings = analysis::analyze_runs(store.runs(), options);
   store.save_findings(findings);
   return findings;
 }

@@ -12,18 +12,13 @@ namespace scalefuzz::cli {
 
 namespace fs = std::filesystem;
 
-bool has_ninja_analysis(const fs::path& dir, int nprocs) {
-  std::error_code ec;
-  for (int r = 0; r < nprocs; ++r)
-    if (!fs::is_regular_file(dir / "ninja" / (std::to_string(r) + ".analysis"), ec)) return false;
-  return nprocs > 0;
-}
+bool has_ninja_analysis(const fs::path& dir, int nprocs) { return harness::RunDir(dir).has_ninja_analysis(nprocs); }
 
 std::optional<fs::path> ninja_analysis_for(const harness::RunSpec& app, const std::vector<harness::RunRecord>& runs) {
   const harness::RunRecord* best = nullptr;
   for (const auto& r : runs) {
     const harness::RunSpec& s = r.spec;
-    if (!r.finished() || s.noise.mode != "system" || s.nprocs != app.nprocs || s.params != app.params) continue;
+    if (!r.finished() || s.noise.mode != noise::Mode::System || s.nprocs != app.nprocs || s.params != app.params) continue;
     if (!has_ninja_analysis(r.dir, s.nprocs)) continue;  // it hung or crashed before MPI_Finalize
     auto rank = [&](const harness::RunRecord& x) {
       return std::make_pair(x.spec.repetition != app.repetition, x.spec.repetition);
@@ -40,7 +35,7 @@ std::optional<fs::path> ninja_analysis_for(const harness::RunStore& store, const
 }
 
 void order_for_ninja(std::vector<harness::RunSpec>& runs) {
-  std::stable_partition(runs.begin(), runs.end(), [](const harness::RunSpec& r) { return r.noise.mode != "application"; });
+  std::stable_partition(runs.begin(), runs.end(), [](const harness::RunSpec& r) { return r.noise.mode != noise::Mode::Application; });
 }
 
 void write_potential_unsafe(const fs::path& system_run) {

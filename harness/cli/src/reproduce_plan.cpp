@@ -55,14 +55,15 @@ harness::NoiseSpec escalation_profile(int attempt, const std::vector<harness::No
   if (attempt <= 0) return spec;  // mode none: the quiet baseline
   const bool system = attempt % 2 == 1;
   const int level = (attempt - 1) / 2;  // 0, 0, 1, 1, 2, 2, ...
-  spec.mode = system ? "system" : "application";
+  spec.mode = system ? noise::Mode::System : noise::Mode::Application;
   for (const auto& p : campaign_noise) {
     if (p.mode != spec.mode) continue;
     spec.settings = p.settings;
     break;
   }
   const double factor = std::ldexp(1.0, level);  // 1, 2, 4, ...
-  spec.settings["scale"] = shortest(system ? factor : 1.2 * factor);
+  // Scale 1, 2, 4, ... times the mode's default S_p or S_a (the noise spec).
+  spec.settings["scale"] = shortest(factor * noise::find_knob(spec.mode, "scale")->default_value);
   return spec;
 }
 
@@ -76,22 +77,21 @@ std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const ha
                                           const std::string& out_dir) {
   std::vector<std::string> argv;
   std::vector<std::string> app_env;  // the campaign's app.env: exec has no flag for it
-  for (const auto& [k, v] : spec.env)
-    if (k.rfind("SCALEFUZZ_STALL_", 0) != 0) app_env.push_back(k + "=" + v);
+  for (const auto& [k, v] : spec.env) app_env.push_back(k + "=" + v);
   if (!app_env.empty()) {
     argv.push_back("env");
     argv.insert(argv.end(), app_env.begin(), app_env.end());
   }
-  argv.insert(argv.end(), {scalefuzz, "exec", "--noise", spec.noise.mode});
-  if (spec.env.count("SCALEFUZZ_STALL_RANK") && spec.env.count("SCALEFUZZ_STALL_CALL"))
-    argv.insert(argv.end(), {"--stall", spec.env.at("SCALEFUZZ_STALL_RANK") + ":" + spec.env.at("SCALEFUZZ_STALL_CALL")});
+  argv.insert(argv.end(), {scalefuzz, "exec", "--noise", std::string(noise::to_string(spec.noise.mode))});
+  if (spec.stall)
+    argv.insert(argv.end(), {"--stall", std::to_string(spec.stall->rank) + ":" + std::to_string(spec.stall->call)});
   for (const auto& [k, v] : spec.noise.settings) {
     argv.push_back("--noise-set");
     argv.push_back(k + "=" + v);
   }
   if (!analysis_dir.empty()) {
     argv.push_back("--noise-set");
-    argv.push_back("analysis=" + analysis_dir);
+    argv.push_back(std::string(noise::kAnalysisKnob) + "=" + analysis_dir);
   }
   if (spec.check != "exit-code") {
     const auto& pattern = spec.wrong_result_regex ? spec.wrong_result_regex : spec.expected_stdout_regex;

@@ -21,7 +21,7 @@ RunRecord record(const fs::path& root, const std::string& id, const std::string&
   r.spec.run_id = id;
   r.spec.nprocs = np;
   r.spec.params = {{"count", "16"}};
-  r.spec.noise.mode = mode;
+  r.spec.noise.mode = scalefuzz::noise::mode_from_string(mode).value();
   r.spec.repetition = rep;
   r.dir = root / id;
   if (finished) r.outcome = scalefuzz::harness::Outcome{};
@@ -45,7 +45,7 @@ TEST(NinjaAnalysisFor, PicksFinishedSystemRunOfSamePointPreferringRepetition) {
   app.run_id = "app-r1";
   app.nprocs = 2;
   app.params = {{"count", "16"}};
-  app.noise.mode = "application";
+  app.noise.mode = scalefuzz::noise::Mode::Application;
   app.repetition = 1;
   EXPECT_EQ(scalefuzz::cli::ninja_analysis_for(app, runs), fs::absolute(tmp.path() / "sys-r1"));
   app.repetition = 3;  // its own repetition hung: fall back to the lowest finished one
@@ -60,7 +60,7 @@ TEST(NinjaAnalysisFor, ApplicationRunsAreOrderedLast) {
   const char* modes[] = {"application", "system", "application", "none"};
   for (int i = 0; i < 4; ++i) {
     runs[i].run_id = std::to_string(i);
-    runs[i].noise.mode = modes[i];
+    runs[i].noise.mode = scalefuzz::noise::mode_from_string(modes[i]).value();
   }
   scalefuzz::cli::order_for_ninja(runs);
   std::vector<std::string> ids;

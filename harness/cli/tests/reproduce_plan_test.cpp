@@ -11,21 +11,21 @@ using scalefuzz::harness::OutcomeKind;
 
 TEST(ReproducePlan, EscalatesNoneThenSystemAndApplicationWithGrowingScales) {
   std::vector<NoiseSpec> campaign(1);
-  campaign[0].mode = "system";
+  campaign[0].mode = scalefuzz::noise::Mode::System;
   campaign[0].settings = {{"threshold", "4"}, {"scale", "9"}};
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"none", ""}, {"system", "1"}, {"application", "1.2"}, {"system", "2"}, {"application", "2.4"},
       {"system", "4"}, {"application", "4.8"}};
   for (int i = 0; i < static_cast<int>(expected.size()); ++i) {
     NoiseSpec p = scalefuzz::cli::escalation_profile(i, campaign);
-    EXPECT_EQ(p.mode, expected[i].first) << i;
-    if (p.mode == "none") {
+    EXPECT_EQ(scalefuzz::noise::to_string(p.mode), expected[i].first) << i;
+    if (p.mode == scalefuzz::noise::Mode::None) {
       EXPECT_TRUE(p.settings.empty());
       continue;
     }
     EXPECT_EQ(p.settings.at("scale"), expected[i].second) << i;
     // The campaign's other system knobs are kept; application has none given.
-    EXPECT_EQ(p.settings.count("threshold"), p.mode == "system" ? 1u : 0u) << i;
+    EXPECT_EQ(p.settings.count("threshold"), p.mode == scalefuzz::noise::Mode::System ? 1u : 0u) << i;
   }
 }
 
@@ -55,7 +55,7 @@ TEST(ReproducePlan, ReplayArgvNamesSeedNoiseAnalysisAndTheMpiexecCommand) {
   scalefuzz::harness::RunSpec spec;
   spec.nprocs = 4;
   spec.seed = 77;
-  spec.noise.mode = "application";
+  spec.noise.mode = scalefuzz::noise::Mode::Application;
   spec.noise.settings = {{"scale", "1.2"}};
   spec.argv = {"/b/app", "--x", "1"};
   spec.timeout = std::chrono::milliseconds(6000);
@@ -67,6 +67,20 @@ TEST(ReproducePlan, ReplayArgvNamesSeedNoiseAnalysisAndTheMpiexecCommand) {
       "--noise-set", "analysis=/sys/run", "--seed", "77", "--timeout", "6s", "--oversubscribe", "auto", "--out",
       "/out/replay", "--", "mpiexec", "-launcher", "fork", "-n", "4", "/b/app", "--x", "1"};
   EXPECT_EQ(argv, expected);
+}
+
+TEST(StallReplay, ExecCommandCarriesTheStallAsAFlagNotAsEnvironment) {
+  scalefuzz::harness::RunSpec spec;
+  spec.nprocs = 8;
+  spec.noise.mode = scalefuzz::noise::Mode::None;
+  spec.argv = {"./ring"};
+  spec.stall = scalefuzz::harness::StallPoint{5, 40};
+  spec.env = {{"OMP_NUM_THREADS", "1"}};
+  const auto argv = scalefuzz::cli::replay_exec_argv("scalefuzz", spec, {"mpiexec"}, "auto", "", "out/x");
+  const std::vector<std::string> head = {"env", "OMP_NUM_THREADS=1", "scalefuzz", "exec", "--noise", "none",
+                                         "--stall", "5:40"};
+  ASSERT_GE(argv.size(), head.size());
+  EXPECT_EQ(std::vector<std::string>(argv.begin(), argv.begin() + static_cast<long>(head.size())), head);
 }
 
 }  // namespace

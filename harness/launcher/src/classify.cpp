@@ -183,6 +183,7 @@ Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesyste
     std::string who = "a rank";
     if (report.signalled_pid > 0) {
       auto rank = rank_of_pid ? rank_of_pid(report.signalled_pid) : std::nullopt;
+      outcome.crashed_rank = rank;
       who = rank ? "rank " + std::to_string(*rank) + " (pid " + std::to_string(report.signalled_pid) + ")"
                  : "pid " + std::to_string(report.signalled_pid);
     }

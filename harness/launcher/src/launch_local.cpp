@@ -63,10 +63,10 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(run_dir, ec);
   if (ec) throw std::runtime_error("cannot create run directory " + run_dir.string() + ": " + ec.message());
-  const auto stdout_path = run_dir / "stdout.txt";
-  const auto stderr_path = run_dir / "stderr.txt";
+  const auto stdout_path = RunDir(run_dir).stdout_file();
+  const auto stderr_path = RunDir(run_dir).stderr_file();
   std::filesystem::remove_all(run_dir / "stacks", ec);  // left over from an earlier attempt
-  std::filesystem::remove(run_dir / "stall", ec);       // injectors/stall marker, likewise
+  std::filesystem::remove(RunDir(run_dir).stall_marker(), ec);       // injectors/stall marker, likewise
 
   const std::string launch_id = new_launch_id();
   auto env = run_environment(spec, options, launch_id);
@@ -165,8 +165,8 @@ Outcome supervise(const RunSpec& spec, const LaunchOptions& options, RunProcesse
                   Clock::time_point started, nlohmann::json& extra,
                   const std::function<Outcome(Outcome)>& finish) {
   const auto& run_dir = options.run_dir;
-  const auto stdout_path = run_dir / "stdout.txt";
-  const auto stderr_path = run_dir / "stderr.txt";
+  const auto stdout_path = RunDir(run_dir).stdout_file();
+  const auto stderr_path = RunDir(run_dir).stderr_file();
   ChildExitWaiter waiter(root);
   const auto deadline = started + spec.timeout;
   // Scan often at first (ranks can crash early and we want their pid ->

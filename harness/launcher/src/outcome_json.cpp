@@ -23,6 +23,7 @@ nlohmann::json outcome_to_json(const Outcome& outcome) {
           {"kind", to_string(outcome.kind)},
           {"exit_code", outcome.exit_code},
           {"signal", outcome.signal},
+          {"crashed_rank", outcome.crashed_rank ? nlohmann::json(*outcome.crashed_rank) : nlohmann::json()},
           {"detail", outcome.detail},
           {"wall_seconds", outcome.wall_seconds},
           {"stacks", stacks}};
@@ -42,6 +43,7 @@ Outcome outcome_from_json(const nlohmann::json& j) {
     o.kind = *kind;
     o.exit_code = j.at("exit_code").get<int>();
     o.signal = j.at("signal").get<int>();
+    if (auto it = j.find("crashed_rank"); it != j.end() && !it->is_null()) o.crashed_rank = it->get<int>();
     o.detail = j.at("detail").get<std::string>();
     o.wall_seconds = j.at("wall_seconds").get<double>();
     for (const auto& s : j.at("stacks"))
@@ -80,7 +82,7 @@ void write_outcome_file(const std::filesystem::path& run_dir, const Outcome& out
   ::fsync(fd);
   ::close(fd);
   std::error_code ec;
-  std::filesystem::rename(tmp, run_dir / "outcome.json", ec);
+  std::filesystem::rename(tmp, RunDir(run_dir).outcome_file(), ec);
   if (ec) {
     std::filesystem::remove(tmp);
     throw std::runtime_error("cannot rename " + tmp.string() + " to outcome.json: " + ec.message());
@@ -92,7 +94,7 @@ void write_outcome(const std::filesystem::path& run_dir, const Outcome& outcome)
 }
 
 std::optional<Outcome> read_outcome(const std::filesystem::path& run_dir) {
-  auto path = run_dir / "outcome.json";
+  auto path = RunDir(run_dir).outcome_file();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
   std::ifstream in(path);

@@ -46,12 +46,26 @@ std::map<std::string, std::string> run_environment(const RunSpec& spec, const La
   for (const auto& [k, v] : spec.env) env[k] = v;
   for (const auto& [k, v] : options.env) env[k] = v;
   // The run's identity comes last: nothing overrides it.
-  for (const auto& [k, v] : spec.noise.settings) env[noise_env_name(k)] = v;
-  env["SCALEFUZZ_NOISE_MODE"] = spec.noise.mode;
-  env["SCALEFUZZ_RUN_DIR"] = std::filesystem::absolute(options.run_dir).string();
-  env["SCALEFUZZ_RUN_ID"] = spec.run_id;
-  env["SCALEFUZZ_SEED"] = std::to_string(spec.seed);
+  for (auto& [k, v] : injector_environment(spec, std::filesystem::absolute(options.run_dir))) env[k] = v;
   env[kLaunchIdVar] = launch_id;
+  return env;
+}
+
+std::vector<std::pair<std::string, std::string>> injector_environment(const RunSpec& spec,
+                                                                      const std::filesystem::path& run_dir) {
+  std::vector<std::pair<std::string, std::string>> env;
+  env.emplace_back(noise::kModeEnv, noise::to_string(spec.noise.mode));
+  for (const auto& [k, v] : spec.noise.settings) {
+    const noise::KnobSpec* knob = noise::find_knob(k);
+    env.emplace_back(knob ? std::string(knob->env) : noise_env_name(k), v);
+  }
+  if (spec.stall) {  // read by injectors/stall
+    env.emplace_back("SCALEFUZZ_STALL_RANK", std::to_string(spec.stall->rank));
+    env.emplace_back("SCALEFUZZ_STALL_CALL", std::to_string(spec.stall->call));
+  }
+  env.emplace_back("SCALEFUZZ_SEED", std::to_string(spec.seed));
+  env.emplace_back("SCALEFUZZ_RUN_ID", spec.run_id);
+  if (!run_dir.empty()) env.emplace_back("SCALEFUZZ_RUN_DIR", run_dir.string());
   return env;
 }
 

@@ -96,7 +96,7 @@ TEST_F(LaunchLocalTest, Stencil2dIsOk) {
 
 TEST_F(LaunchLocalTest, EnvironmentReachesEveryRank) {
   auto s = spec("env", 2, {"env"});
-  s.noise.mode = "system";
+  s.noise.mode = noise::Mode::System;
   s.noise.settings = {{"scale", "1.5"}, {"max-delay", "20us"}};
   s.seed = 123456789012345ULL;
   s.env = {{"FROM_SPEC", "spec"}, {"OVERRIDDEN", "spec"}};

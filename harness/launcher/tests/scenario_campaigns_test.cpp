@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "run_tree.hpp"
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 
@@ -29,13 +30,14 @@ TEST_P(ScenarioCampaign, FirstQuietRunHasTheDocumentedOutcome) {
   become_subreaper();
   LoadOptions load;
   load.build_dir = SCALEFUZZ_BUILD_DIR;
+  load.detectors = scalefuzz::analysis::detector_names();
   Campaign campaign = load_campaign(std::filesystem::path(SCALEFUZZ_CONFIG_DIR) / "scenarios" /
                                         (std::string(expected.campaign) + ".yaml"),
                                     load);
   auto runs = expand_campaign(campaign);
   ASSERT_FALSE(runs.empty());
   RunSpec run = runs.front();
-  EXPECT_EQ(run.noise.mode, "none");
+  EXPECT_EQ(run.noise.mode, noise::Mode::None);
   // Unique per test process: concurrent test jobs never share a run id.
   run.run_id += "-t" + std::to_string(getpid());
   if (expected.kind == OutcomeKind::Hang) run.timeout = std::chrono::seconds(3);

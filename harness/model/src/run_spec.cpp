@@ -3,7 +3,7 @@
 namespace scalefuzz::harness {
 
 std::string NoiseSpec::label() const {
-  std::string out = mode;
+  std::string out(noise::to_string(mode));
   for (const auto& [key, value] : settings) out += "-" + key + value;
   return out;
 }
@@ -26,6 +26,28 @@ std::optional<OutcomeKind> outcome_from_string(const std::string& s) {
                  OutcomeKind::Hang, OutcomeKind::WrongResult, OutcomeKind::LaunchError})
     if (s == to_string(k)) return k;
   return std::nullopt;
+}
+
+bool RunDir::has_traces() const {
+  std::error_code ec;
+  return std::filesystem::exists(ranks_dir(), ec);
+}
+
+bool RunDir::has_outcome() const {
+  std::error_code ec;
+  return std::filesystem::exists(outcome_file(), ec);
+}
+
+bool RunDir::stall_fired() const {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(stall_marker(), ec);
+}
+
+bool RunDir::has_ninja_analysis(int nprocs) const {
+  std::error_code ec;
+  for (int r = 0; r < nprocs; ++r)
+    if (!std::filesystem::is_regular_file(ninja_analysis_file(r), ec)) return false;
+  return nprocs > 0;
 }
 
 }  // namespace scalefuzz::harness

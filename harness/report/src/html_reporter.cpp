@@ -336,14 +336,14 @@ class HtmlWriter {
         body << "<h5>rank " << s.rank << " <span class=\"muted\">pid " << s.pid << "</span></h5><pre class=\"stack\">"
              << esc(s.text) << "</pre>";
     }
-    const auto err = text::file_tail(r.dir / "stderr.txt", opt_.tail_lines);
+    const auto err = text::file_tail(harness::RunDir(r.dir).stderr_file(), opt_.tail_lines);
     if (!err.empty()) {
       parts.push_back("stderr");
       body << "<h5>stderr <span class=\"muted\">last " << opt_.tail_lines << " lines</span></h5><pre>" << esc(err)
            << "</pre>";
     }
     if (!ok) {
-      const auto out = text::file_tail(r.dir / "stdout.txt", opt_.tail_lines);
+      const auto out = text::file_tail(harness::RunDir(r.dir).stdout_file(), opt_.tail_lines);
       if (!out.empty()) {
         parts.push_back("stdout");
         body << "<h5>stdout <span class=\"muted\">last " << opt_.tail_lines << " lines</span></h5><pre>" << esc(out)

@@ -83,7 +83,7 @@ Testcase run_testcase(const RunRecord& r, const std::string& classname,
     tc.type = to_string(o.kind);
     tc.message = std::string(to_string(o.kind)) + (o.detail.empty() ? "" : ": " + o.detail);
     if (!findings.empty()) tc.message += " (+" + std::to_string(findings.size()) + " findings)";
-    tc.system_err = text::file_tail(r.dir / "stderr.txt", tail_lines);
+    tc.system_err = text::file_tail(harness::RunDir(r.dir).stderr_file(), tail_lines);
   } else if (serious != nullptr || !expected) {
     tc.status = Testcase::Status::Failure;
     tc.type = "finding";

@@ -52,7 +52,7 @@ inline RunRecord make_run(const std::filesystem::path& out, const std::string& i
   r.spec.nprocs = nprocs;
   r.spec.scale_role = nprocs < 8 ? "train" : "test";
   r.spec.params = {{"count", "64"}};
-  r.spec.noise.mode = noise;
+  r.spec.noise.mode = scalefuzz::noise::mode_from_string(noise).value();
   if (noise != "none") r.spec.noise.settings = {{"s", "1.0"}};
   r.spec.repetition = rep;
   r.spec.argv = {"./ring"};

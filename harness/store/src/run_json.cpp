@@ -11,11 +11,14 @@ std::string dump_json(const json& j, int indent) {
 }
 
 void to_json(json& j, const NoiseSpec& noise) {
-  j = json{{"mode", noise.mode}, {"settings", noise.settings}};
+  j = json{{"mode", noise::to_string(noise.mode)}, {"settings", noise.settings}};
 }
 
 void from_json(const json& j, NoiseSpec& noise) {
-  j.at("mode").get_to(noise.mode);
+  const auto mode_name = j.at("mode").get<std::string>();
+  const auto mode = noise::mode_from_string(mode_name);
+  if (!mode) throw std::invalid_argument("unknown noise mode '" + mode_name + "'");
+  noise.mode = *mode;
   noise.settings = j.value("settings", std::map<std::string, std::string>{});
 }
 
@@ -32,7 +35,9 @@ void to_json(json& j, const RunSpec& spec) {
            {"env", spec.env},
            {"timeout_ms", spec.timeout.count()},
            {"check", spec.check},
-           {"wrong_result_regex", nullptr}};
+           {"wrong_result_regex", nullptr},
+           {"stall", nullptr}};
+  if (spec.stall) j["stall"] = json{{"rank", spec.stall->rank}, {"call", spec.stall->call}};
   if (spec.wrong_result_regex) j["wrong_result_regex"] = *spec.wrong_result_regex;
 }
 
@@ -49,6 +54,9 @@ void from_json(const json& j, RunSpec& spec) {
   spec.env = j.value("env", std::map<std::string, std::string>{});
   spec.timeout = std::chrono::milliseconds(j.at("timeout_ms").get<std::int64_t>());
   spec.check = j.value("check", std::string("exit-code"));
+  spec.stall.reset();
+  if (auto it = j.find("stall"); it != j.end() && !it->is_null())
+    spec.stall = StallPoint{it->at("rank").get<int>(), it->at("call").get<long>()};
   spec.wrong_result_regex.reset();
   if (auto it = j.find("wrong_result_regex"); it != j.end() && !it->is_null())
     spec.wrong_result_regex = it->get<std::string>();
@@ -70,6 +78,7 @@ void to_json(json& j, const Outcome& outcome) {
   j = json{{"format", "scalefuzz-outcome"},       {"version", 1},
            {"kind", to_string(outcome.kind)},   {"exit_code", outcome.exit_code},
            {"signal", outcome.signal},          {"detail", outcome.detail},
+           {"crashed_rank", outcome.crashed_rank ? json(*outcome.crashed_rank) : json()},
            {"wall_seconds", outcome.wall_seconds}, {"stacks", outcome.stacks}};
 }
 
@@ -80,6 +89,8 @@ void from_json(const json& j, Outcome& outcome) {
   outcome.kind = *kind;
   j.at("exit_code").get_to(outcome.exit_code);
   j.at("signal").get_to(outcome.signal);
+  outcome.crashed_rank.reset();
+  if (auto it = j.find("crashed_rank"); it != j.end() && !it->is_null()) outcome.crashed_rank = it->get<int>();
   j.at("detail").get_to(outcome.detail);
   j.at("wall_seconds").get_to(outcome.wall_seconds);
   outcome.stacks = j.value("stacks", std::vector<RankStack>{});

@@ -302,9 +302,9 @@ fs::path RunStore::prepare_run(const RunSpec& spec) {
   if (ec) throw StoreError(dir, "cannot create run directory: " + ec.message());
   const std::string spec_text = dump_json(json(spec)) + "\n";
   try {
-    write_file_atomic(dir / "spec.json", spec_text);
+    write_file_atomic(RunDir(dir).spec_file(), spec_text);
   } catch (const std::system_error& e) {
-    throw StoreError(dir / "spec.json", e.what());
+    throw StoreError(RunDir(dir).spec_file(), e.what());
   }
 
   std::lock_guard lock(impl_->mutex);
@@ -332,13 +332,13 @@ void RunStore::record_finished(const RunSpec& spec, const Outcome& outcome) {
   // The launcher usually wrote outcome.json already (with extra keys of its
   // own); the directory was cleaned by prepare_run, so that file is this
   // attempt's. Only fill it in when it is missing.
-  if (!fs::exists(dir / "outcome.json")) {
+  if (!fs::exists(RunDir(dir).outcome_file())) {
     json file = json(outcome);
     file["run_id"] = spec.run_id;
     try {
-      write_file_atomic(dir / "outcome.json", dump_json(file) + "\n");
+      write_file_atomic(RunDir(dir).outcome_file(), dump_json(file) + "\n");
     } catch (const std::system_error& e) {
-      throw StoreError(dir / "outcome.json", e.what());
+      throw StoreError(RunDir(dir).outcome_file(), e.what());
     }
   }
   const auto now = utc_timestamp_now();

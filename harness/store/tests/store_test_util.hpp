@@ -38,7 +38,7 @@ inline RunSpec sample_spec(const std::string& id, int nprocs = 4, const std::str
   s.nprocs = nprocs;
   s.scale_role = nprocs < 8 ? "train" : "test";
   s.params = {{"count", "256"}};
-  s.noise.mode = noise;
+  s.noise.mode = scalefuzz::noise::mode_from_string(noise).value();
   if (noise != "none") s.noise.settings = {{"s", "1.0"}};
   s.repetition = rep;
   s.seed = 0xF00DFACECAFEBEEFull;  // above 2^63: must survive as unsigned

@@ -77,7 +77,7 @@ class TraceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Fills CallSiteInfo::symbolized for every site of `rank` (addr2line on the
+// Fills CallSiteInfo::symbolized for every site of `rank` (DWARF via libdw at the
 // module-relative offsets from ranks/N.modules). Best effort: unknown frames
 // keep empty names.
 void symbolize(const std::filesystem::path& run_dir, RankTrace& rank);

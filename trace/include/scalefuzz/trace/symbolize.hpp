@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,13 +34,44 @@ void write_modules(const std::filesystem::path& file, const std::vector<ModuleSe
 // main program under its /proc/self/exe path), in the modules-file format.
 std::vector<ModuleSegment> current_process_modules();
 
-// Symbolizes raw return addresses against `segments` with one addr2line run
-// per module (return address - 1 is looked up). Frames outside every segment
-// keep an empty module. Appends problems (addr2line missing/failing) to
-// *warnings if given.
+// Symbolizes raw return addresses against `segments` (return address - 1 is
+// looked up, in the module's DWARF). Frames outside every segment keep an
+// empty module. Appends problems (a module file unreadable) to *warnings if
+// given.
 std::vector<Frame> symbolize_addresses(const std::vector<std::uint64_t>& addresses,
                                        const std::vector<ModuleSegment>& segments,
                                        std::vector<std::string>* warnings = nullptr);
+
+// symbolize() for many ranks and runs: each module file is opened once per
+// Symbolizer (a campaign's analysis holds one) and each address looked up
+// once per build (GNU build id; the file's path, size and time without one),
+// so the ranks of a run and the runs of a campaign share the work. DWARF is
+// read in-process with elfutils' libdw. Thread-safe.
+class Symbolizer {
+ public:
+  Symbolizer();
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // Fills CallSiteInfo::symbolized of every site of `rank`, like symbolize().
+  void symbolize(const std::filesystem::path& run_dir, RankTrace& rank);
+  // symbolize_addresses() through the cache.
+  std::vector<Frame> symbolize_addresses(const std::vector<std::uint64_t>& addresses,
+                                         const std::vector<ModuleSegment>& segments,
+                                         std::vector<std::string>* warnings = nullptr);
+  // Module files opened and addresses looked up in DWARF so far (benches, tests).
+  std::size_t modules() const;
+  std::size_t lookups() const;
+
+ private:
+  struct Module;
+  Module& module(const std::string& path);
+  mutable std::mutex mutex_;
+  std::map<std::string, Module> modules_;                           // by path, size and time
+  std::map<std::string, std::map<std::uint64_t, Frame>> frames_;  // by build
+  std::size_t lookups_ = 0;
+};
 
 // "func (file:line)"; unknown parts degrade to "module+0xoff" / "0xaddr".
 std::string format_frame(const Frame& frame);

@@ -26,7 +26,7 @@ struct Artifact {
 };
 
 struct Finding {
-  std::string detector;   // "races", "kcca", "dmtracker", "mpipd", "pdg", "outcome"
+  std::string detector;   // a registered detector (harness/analysis), "outcome", "trace"
   std::string kind;       // detector-specific: "unintended-match", "scale-anomaly", "lp-task", "deadlock" ...
   Severity severity = Severity::Error;
   std::string run_id;     // run it concerns ("" if campaign-wide)

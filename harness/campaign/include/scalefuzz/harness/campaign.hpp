@@ -27,6 +27,9 @@ struct LoadOptions {
   // Substituted for {build}; made absolute. A campaign that uses {build}
   // while this is empty is a load error.
   std::filesystem::path build_dir;
+  // The detectors a campaign may name (analysis::detector_names(): the
+  // registry of harness/analysis); also the default when it names none.
+  std::vector<std::string> detectors;
 };
 
 // How a clean exit (code 0) is judged.
@@ -76,11 +79,6 @@ struct StallSpec {
   int calls = 50;  // K is drawn from 1..calls; keep it below the calls a rank makes
 };
 
-// The injected stall of one run: which world rank, at which call.
-struct StallPoint {
-  int rank = 0;
-  long call = 1;
-};
 // Deterministic from the run seed: rank uniform in [0, nprocs), call uniform
 // in [1, calls].
 StallPoint stall_point(std::uint64_t run_seed, int nprocs, int calls);
@@ -119,7 +117,7 @@ struct Campaign {
   int repetitions = 1;
   std::chrono::milliseconds timeout{60000};
   std::uint64_t seed = kDefaultCampaignSeed;
-  std::vector<std::string> detectors;  // default: all known detectors
+  std::vector<std::string> detectors;  // default: LoadOptions::detectors (every registered one)
   SchedulerSpec scheduler;
   Oversubscribe oversubscribe = Oversubscribe::Auto;
   std::vector<std::string> mpiexec{"mpiexec"};  // launcher prefix, already interpolated
@@ -147,7 +145,21 @@ std::string noise_run_label(const NoiseSpec& noise);
 // Seed of one run: splitmix64(campaign_seed XOR FNV-1a-64(run_id)).
 std::uint64_t derive_run_seed(std::uint64_t campaign_seed, const std::string& run_id);
 
-const std::vector<std::string>& known_detectors();    // races, kcca, dmtracker, mpipd, pdg
 const std::vector<std::string>& known_noise_modes();  // none, random, system, application, local
+
+// The stored form of `text` as a value of `knob` (durations in ns, bandwidth
+// in bytes/s, numbers shortest), exactly as a campaign file's value is
+// checked; throws std::invalid_argument naming `what` and the problem.
+std::string normalise_noise_knob(const noise::KnobSpec& knob, const std::string& text, const std::string& what);
+
+// `scalefuzz exec --noise-set KNOB=VALUE`: the knob must be one of `mode`'s
+// and its value valid with its unit; returns {knob, stored value}. Throws
+// std::invalid_argument with a one-line message.
+std::pair<std::string, std::string> parse_noise_setting(noise::Mode mode, const std::string& assignment);
+
+// "unknown noise mode 'x' (did you mean 'y'?); known modes: ..."
+std::string unknown_noise_mode_message(const std::string& name);
+// "mode m has no knob 'k' (did you mean ...?); its knobs: ..."
+std::string unknown_noise_knob_message(noise::Mode mode, const std::string& knob);
 
 }  // namespace scalefuzz::harness

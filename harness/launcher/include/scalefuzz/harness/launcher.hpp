@@ -39,6 +39,13 @@ struct LaunchOptions {
   int stack_parallelism = 4;
 };
 
+// What the preloaded injector reads, in this order: SCALEFUZZ_NOISE_MODE, the
+// noise knobs (SCALEFUZZ_NOISE_<KNOB>), SCALEFUZZ_STALL_RANK/CALL when the
+// run injects a stall, SCALEFUZZ_SEED, SCALEFUZZ_RUN_ID and, when `run_dir`
+// is not empty, SCALEFUZZ_RUN_DIR (absolute).
+std::vector<std::pair<std::string, std::string>> injector_environment(const RunSpec& spec,
+                                                                      const std::filesystem::path& run_dir);
+
 // Marks this process as child subreaper (PR_SET_CHILD_SUBREAPER) so ranks
 // orphaned by a dying hydra proxy are reparented to us and can be reaped.
 // Idempotent; the CLI calls it at startup, launch_local calls it too.

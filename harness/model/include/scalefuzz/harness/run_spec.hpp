@@ -5,21 +5,32 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "scalefuzz/noise/spec.hpp"
+
 namespace scalefuzz::harness {
 
-// Noise settings of one run; `mode` is one of none|random|system|application|local.
-// Further knobs are kept as name -> value strings so the campaign schema can
-// grow without touching launchers; the injector reads them from SCALEFUZZ_NOISE_*.
+// Noise settings of one run. The modes and knobs are those of the noise spec
+// (injectors/noise/spec/scalefuzz/noise/spec.hpp); settings hold each knob's
+// checked, normalised value as the injector reads it from its variable.
 struct NoiseSpec {
-  std::string mode = "none";
-  std::map<std::string, std::string> settings;  // e.g. {"scale","1.2"}
+  noise::Mode mode = noise::Mode::None;
+  std::map<std::string, std::string> settings;  // knob name -> stored value, e.g. {"scale","1.2"}
   // Short stable label used in run ids, filters and reports: "none", "system-s1.0".
   std::string label() const;
+};
+
+// An injected stall (injectors/stall, AutomaDeD §5.2): which world rank
+// stops progressing, at the entry of which of its MPI calls (1-based).
+struct StallPoint {
+  int rank = 0;
+  long call = 1;
+  bool operator==(const StallPoint&) const = default;
 };
 
 struct RunSpec {
@@ -33,6 +44,9 @@ struct RunSpec {
   std::uint64_t seed = 0;        // deterministic from run id and campaign seed
   std::vector<std::string> argv; // interpolated application argv (no mpiexec)
   std::map<std::string, std::string> env;  // extra environment for the ranks
+  // The stall injected into this run, if any; the launcher passes it to the
+  // injector (SCALEFUZZ_STALL_*), the analysis scores it.
+  std::optional<StallPoint> stall;
   std::chrono::milliseconds timeout{60000};
   // How the outcome of a clean exit is judged: exit code only, or a regex on
   // stdout that marks a wrong result.
@@ -59,9 +73,40 @@ struct Outcome {
   OutcomeKind kind = OutcomeKind::Ok;
   int exit_code = 0;      // mpiexec exit code (when it exited)
   int signal = 0;         // signal that killed a rank (Crashed) or 0
+  std::optional<int> crashed_rank;  // world rank the signal killed, when known (Crashed)
   std::string detail;     // one line a person can read: "rank 2 SIGSEGV", "timeout after 10s"
   double wall_seconds = 0;
   std::vector<RankStack> stacks;  // captured at a timeout
+};
+
+// The layout of one run directory (OUT/runs/<run id>/ or exec's --out):
+// every harness-side file name is spelled here. The ranks/ files belong to
+// the trace format (trace/), ninja/ and the stall marker to the injector.
+class RunDir {
+ public:
+  RunDir() = default;
+  explicit RunDir(std::filesystem::path root) : root_(std::move(root)) {}
+  const std::filesystem::path& path() const { return root_; }
+
+  std::filesystem::path spec_file() const { return root_ / "spec.json"; }
+  std::filesystem::path outcome_file() const { return root_ / "outcome.json"; }
+  std::filesystem::path stdout_file() const { return root_ / "stdout.txt"; }
+  std::filesystem::path stderr_file() const { return root_ / "stderr.txt"; }
+  std::filesystem::path ranks_dir() const { return root_ / "ranks"; }     // trace files, one set per rank
+  std::filesystem::path ninja_dir() const { return root_ / "ninja"; }     // NINJA system-centric analysis
+  std::filesystem::path ninja_analysis_file(int rank) const {
+    return ninja_dir() / (std::to_string(rank) + ".analysis");
+  }
+  std::filesystem::path stall_marker() const { return root_ / "stall"; }  // written when the stall fired
+
+  bool has_traces() const;
+  bool has_outcome() const;
+  bool stall_fired() const;
+  // Every rank of an `nprocs` run wrote its NINJA analysis.
+  bool has_ninja_analysis(int nprocs) const;
+
+ private:
+  std::filesystem::path root_;
 };
 
 }  // namespace scalefuzz::harness

@@ -1,7 +1,8 @@
 // Stall fault injection, scored (AutomaDeD §5.2): for every run whose
 // injected stall fired (OUT/runs/<id>/stall, written by injectors/stall), is
 // the stalled rank among the PDG's least-progressed tasks (accuracy), and
-// are no other ranks among them (precision)?
+// are no other ranks among them (precision)? Always on: a campaign that
+// injects stalls is judged by this score, whichever detectors it lists.
 #pragma once
 
 #include <iosfwd>
@@ -14,13 +15,11 @@
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
-namespace scalefuzz::cli {
+namespace scalefuzz::analysis {
 
-// The stall planned for a run (from its SCALEFUZZ_STALL_* environment).
-std::optional<harness::StallPoint> planned_stall(const harness::RunSpec& spec);
-
-// True when the run's stall fired (its rank wrote run_dir/stall).
-bool stall_fired(const std::filesystem::path& run_dir);
+// True when the run planned a stall, hung, and the stall fired: the hang
+// was caused on purpose and its findings are informational.
+bool expected_stall_hang(const harness::RunRecord& run);
 
 // How many stalls were planned and fired; accuracy and precision (the pdg
 // library's coverage(), §5.2.2) over those whose run hung.
@@ -50,4 +49,4 @@ class StallEvaluation {
   std::size_t not_hung_ = 0;  // fired, yet the run did not end in a hang
 };
 
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::analysis

@@ -1,18 +1,17 @@
-// Scoring of stall fault injection (analysis_stall.cpp): which runs count,
+// Scoring of stall fault injection (stall_evaluation.cpp): which runs count,
 // and accuracy / precision as AutomaDeD §5.2 defines them.
-#include "analysis_stall.hpp"
+#include "scalefuzz/analysis/stall_evaluation.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "reproduce_plan.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using scalefuzz::cli::StallEvaluation;
+using scalefuzz::analysis::StallEvaluation;
 using scalefuzz::detectors::Finding;
 using scalefuzz::harness::OutcomeKind;
 using scalefuzz::harness::RunRecord;
@@ -30,7 +29,7 @@ class StallEvaluationTest : public ::testing::Test {
     RunRecord r;
     r.spec.run_id = id;
     r.spec.nprocs = 8;
-    r.spec.env = {{"SCALEFUZZ_STALL_RANK", std::to_string(rank)}, {"SCALEFUZZ_STALL_CALL", "12"}};
+    r.spec.stall = scalefuzz::harness::StallPoint{rank, 12};
     r.dir = root_ / id;
     fs::create_directories(r.dir);
     if (fired) std::ofstream(r.dir / "stall") << "rank " << rank << " call 12\n";
@@ -57,7 +56,7 @@ TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {
   e.add(run("not-fired", 1, false, OutcomeKind::Ok), {});  // the rank finished first: not evaluated
   e.add(run("fired-no-hang", 1, true, OutcomeKind::Crashed), {lp({1})});
   RunRecord plain = run("no-stall", 0, false, OutcomeKind::Hang);
-  plain.spec.env.clear();
+  plain.spec.stall.reset();
   e.add(plain, {lp({0})});  // no injection planned: ignored
 
   const auto score = e.score();
@@ -86,19 +85,6 @@ TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {
 TEST_F(StallEvaluationTest, NothingInjectedNothingReported) {
   StallEvaluation e;
   EXPECT_TRUE(e.finish(nullptr).empty());
-}
-
-TEST(StallReplay, ExecCommandCarriesTheStallAsAFlagNotAsEnvironment) {
-  scalefuzz::harness::RunSpec spec;
-  spec.nprocs = 8;
-  spec.noise.mode = "none";
-  spec.argv = {"./ring"};
-  spec.env = {{"SCALEFUZZ_STALL_RANK", "5"}, {"SCALEFUZZ_STALL_CALL", "40"}, {"OMP_NUM_THREADS", "1"}};
-  const auto argv = scalefuzz::cli::replay_exec_argv("scalefuzz", spec, {"mpiexec"}, "auto", "", "out/x");
-  const std::vector<std::string> head = {"env", "OMP_NUM_THREADS=1", "scalefuzz", "exec", "--noise", "none",
-                                         "--stall", "5:40"};
-  ASSERT_GE(argv.size(), head.size());
-  EXPECT_EQ(std::vector<std::string>(argv.begin(), argv.begin() + static_cast<long>(head.size())), head);
 }
 
 }  // namespace

@@ -1,26 +1,16 @@
-#include "analysis_stall.hpp"
+#include "scalefuzz/analysis/stall_evaluation.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <ostream>
 #include <set>
 
-namespace scalefuzz::cli {
+namespace scalefuzz::analysis {
 
 namespace fs = std::filesystem;
 using detectors::Finding;
 
 namespace {
-
-std::optional<long> env_number(const harness::RunSpec& spec, const char* name) {
-  const auto it = spec.env.find(name);
-  if (it == spec.env.end()) return std::nullopt;
-  char* end = nullptr;
-  const long v = std::strtol(it->second.c_str(), &end, 10);
-  if (end == it->second.c_str() || *end != '\0' || v < 0) return std::nullopt;
-  return v;
-}
 
 std::string percent(double v) {
   char buf[32];
@@ -30,23 +20,16 @@ std::string percent(double v) {
 
 }  // namespace
 
-std::optional<harness::StallPoint> planned_stall(const harness::RunSpec& spec) {
-  const auto rank = env_number(spec, "SCALEFUZZ_STALL_RANK");
-  const auto call = env_number(spec, "SCALEFUZZ_STALL_CALL");
-  if (!rank || !call) return std::nullopt;
-  return harness::StallPoint{static_cast<int>(*rank), *call};
-}
-
-bool stall_fired(const fs::path& run_dir) {
-  std::error_code ec;
-  return fs::is_regular_file(run_dir / "stall", ec);
+bool expected_stall_hang(const harness::RunRecord& run) {
+  return run.spec.stall && run.finished() && run.outcome->kind == harness::OutcomeKind::Hang &&
+         harness::RunDir(run.dir).stall_fired();
 }
 
 void StallEvaluation::add(const harness::RunRecord& run, const std::vector<Finding>& run_findings) {
-  const auto at = planned_stall(run.spec);
+  const auto& at = run.spec.stall;
   if (!at || !run.finished()) return;
   ++injected_;
-  if (!stall_fired(run.dir)) return;  // the rank finished before its K-th call
+  if (!harness::RunDir(run.dir).stall_fired()) return;  // the rank finished before its K-th call
   ++fired_;
   if (run.outcome->kind != harness::OutcomeKind::Hang) {
     ++not_hung_;
@@ -122,4 +105,4 @@ std::vector<Finding> StallEvaluation::finish(std::ostream* log) const {
   return out;
 }
 
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::analysis

@@ -1,16 +1,18 @@
-#include "analysis_kcca.hpp"
+#include "kcca_detector.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <ostream>
+#include <set>
 
 
-namespace scalefuzz::cli {
+namespace scalefuzz::detectors::kcca {
 
 namespace fs = std::filesystem;
-namespace kc = detectors::kcca;
+namespace kc = detectors::kcca;  // kept: the library's names read as kc::
 using detectors::Finding;
 using harness::OutcomeKind;
 using harness::RunRecord;
@@ -79,9 +81,6 @@ kc::VolumeFeature kcca_volume(const harness::KccaSpec& spec) {
   return kc::VolumeFeature::Total;
 }
 
-KccaAnalysis::KccaAnalysis(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs, fs::path out_dir)
-    : spec_(spec), out_dir_(std::move(out_dir)), numeric_names_(numeric_parameter_names(runs)) {}
-
 kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
   kc::RunParams p;
   p.run_id = run.spec.run_id;
@@ -90,46 +89,70 @@ kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::strin
   return p;
 }
 
-// addr2line per rank is the slow part: a training run is symbolized only for
-// ranks with call sites no earlier training run had (the merged profile takes
-// each site's frames from the first run that has it).
-void KccaAnalysis::symbolize_new_sites(const fs::path& dir, trace::RunTrace& trace) {
-  for (auto& rank : trace.ranks) {
-    if (rank.rank < 0) continue;
-    bool fresh = false;
-    for (const auto& s : rank.sites) fresh = fresh || !symbolized_hashes_.count(s.stable_hash);
-    if (!fresh) continue;
-    bool done = true;
-    for (const auto& s : rank.sites) done = done && !s.symbolized.empty();
-    if (!done) trace::symbolize(dir, rank);
-    for (const auto& s : rank.sites) symbolized_hashes_.insert(s.stable_hash);
-  }
-}
+namespace {
 
-void KccaAnalysis::add(const RunRecord& run, trace::RunTrace& trace) {
+class KccaDetector : public analysis::Detector {
+ public:
+  explicit KccaDetector(const analysis::AnalysisContext& context)
+      : spec_(context.kcca), out_dir_(context.out_dir), log_(context.log),
+        numeric_names_(numeric_parameter_names(*context.runs)) {}
+
+  std::vector<Finding> observe(const analysis::RunView& run) override;
+  std::vector<Finding> finish() override;
+
+ private:
+  struct PendingTest {
+    std::string run_id;
+    bool crashed = false;
+    kc::TestRun test;                 // samples: what scoring needs
+    std::optional<kc::TestRun> full;  // with the symbolized profile: what localization needs
+  };
+
+  harness::KccaSpec spec_;
+  fs::path out_dir_;
+  std::ostream* log_;
+  std::vector<std::string> numeric_names_;
+  std::vector<kc::RankSample> train_samples_;
+  std::vector<kc::VolumeProfile> train_profiles_;
+  std::set<std::string> train_runs_;
+  std::vector<PendingTest> tests_;
+  std::string application_module_;  // the program: frames elsewhere are library frames
+};
+
+std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
   const kc::VolumeFeature volume = kcca_volume(spec_);
-  if (run.spec.scale_role == "train") {
-    if (!spec_.model.empty() || run.outcome->kind != OutcomeKind::Ok) return;  // the model learns from clean runs only
-    symbolize_new_sites(run.dir, trace);
-    const auto samples = kc::samples_from_run(trace, kcca_run_params(run, numeric_names_), volume);
+  const harness::RunSpec& spec = run.spec();
+  if (spec.scale_role == "train") {
+    if (!spec_.model.empty() || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
+    const trace::RunTrace& trace = run.symbolized();
+    const auto samples = kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
     train_profiles_.push_back(kc::volume_profile(trace, {}, volume));
-    train_runs_.insert(run.spec.run_id);
-  } else if (run.spec.scale_role == "test") {
+    train_runs_.insert(spec.run_id);
+  } else if (spec.scale_role == "test") {
     PendingTest t;
-    t.run_id = run.spec.run_id;
-    t.dir = run.dir;
-    t.crashed = is_crash(run.outcome->kind);
-    t.params = kcca_run_params(run, numeric_names_);
-    t.test.run_id = run.spec.run_id;
-    t.test.samples = kc::samples_from_run(trace, t.params, volume);
-    t.test.nprocs = run.spec.nprocs;
-    if (application_module_.empty() && !run.spec.argv.empty()) application_module_ = run.spec.argv.front();
+    t.run_id = spec.run_id;
+    t.crashed = is_crash(run.outcome().kind);
+    const kc::RunParams params = kcca_run_params(run.record(), numeric_names_);
+    t.test.run_id = spec.run_id;
+    t.test.samples = kc::samples_from_run(run.trace(), params, volume);
+    t.test.nprocs = spec.nprocs;
+    // Kept for localization if the run is flagged: the trace is dropped
+    // after this call and not read again.
+    try {
+      t.full = kc::test_run_from_trace(run.symbolized(), params, t.crashed, volume);
+      t.full->nprocs = spec.nprocs;
+    } catch (const std::exception& e) {
+      if (log_) *log_ << "analysis: kcca: cannot localize " << t.run_id << ": " << e.what() << "\n";
+    }
+    if (application_module_.empty() && !spec.argv.empty()) application_module_ = spec.argv.front();
     tests_.push_back(std::move(t));
   }
+  return {};
 }
 
-std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
+std::vector<Finding> KccaDetector::finish() {
+  std::ostream* log = log_;
   auto note = [&](const std::string& line) {
     if (log) *log << "analysis: kcca: " << line << "\n";
   };
@@ -196,16 +219,7 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
     }
     if (flagged || t.crashed) {
       flagged_runs += flagged;
-      try {
-        trace::RunTrace trace = trace::read_run(t.dir);
-        for (auto& r : trace.ranks)
-          if (r.rank >= 0) trace::symbolize(t.dir, r);
-        kc::TestRun full = kc::test_run_from_trace(trace, t.params, t.crashed, kcca_volume(spec_));
-        full.nprocs = t.test.nprocs;
-        t.test = std::move(full);
-      } catch (const std::exception& e) {
-        note("cannot localize " + t.run_id + ": " + e.what());
-      }
+      if (t.full) t.test = std::move(*t.full);
     }
     runs.push_back(std::move(t.test));
   }
@@ -253,4 +267,10 @@ std::vector<Finding> KccaAnalysis::finish(std::ostream* log) {
   return out;
 }
 
-}  // namespace scalefuzz::cli
+}  // namespace
+
+std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisContext& context) {
+  return std::make_unique<KccaDetector>(context);
+}
+
+}  // namespace scalefuzz::detectors::kcca

@@ -1,8 +1,6 @@
-#include "site_names.hpp"
+#include "scalefuzz/analysis/site_names.hpp"
 
-#include "scalefuzz/trace/symbolize.hpp"
-
-namespace scalefuzz::cli {
+namespace scalefuzz::analysis {
 
 const trace::RankTrace* SiteNames::load(const std::filesystem::path& run_dir, int rank) {
   auto key = std::make_pair(run_dir.string(), rank);
@@ -11,7 +9,7 @@ const trace::RankTrace* SiteNames::load(const std::filesystem::path& run_dir, in
     trace::RankTrace r;
     try {
       r = trace::read_rank(run_dir, rank);
-      trace::symbolize(run_dir, r);
+      symbols_.symbolize(run_dir, r);
       r.events.clear();  // only the sites are needed here
       r.events.shrink_to_fit();
     } catch (const std::exception&) {
@@ -41,4 +39,4 @@ std::string SiteNames::stack(const std::filesystem::path& run_dir, int rank, std
   return out;
 }
 
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::analysis

@@ -1,0 +1,38 @@
+// Vrisha inside the analysis engine (harness/analysis): a KCCA model trained on the campaign's
+// train runs (or loaded from kcca.model), saved as OUT/kcca-model.json, then
+// every test run scored; runs with ranks off the learned scale trend become
+// "scale-anomaly" findings localized to the diverging call site.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/detectors/kcca/findings.hpp"
+#include "scalefuzz/detectors/kcca/kcca.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::detectors::kcca {
+
+inline constexpr const char* kKccaModelFile = "kcca-model.json";
+
+// Names of the run parameters that are numbers in every one of `runs`: they
+// join rank and nprocs in the control vector (others, e.g. a variant flag,
+// cannot be placed on a kernel's axis).
+std::vector<std::string> numeric_parameter_names(const std::vector<harness::RunRecord>& runs);
+
+// A run's id and its numeric parameters among `numeric_names`.
+detectors::kcca::RunParams kcca_run_params(const harness::RunRecord& run, const std::vector<std::string>& numeric_names);
+
+detectors::kcca::KccaOptions kcca_options(const harness::KccaSpec& spec);
+detectors::kcca::VolumeFeature kcca_volume(const harness::KccaSpec& spec);
+
+// The detector: collects what KCCA needs from each run while the analysis
+// streams over them, then trains (or loads) the model and scores the test runs.
+std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisContext& context);
+
+}  // namespace scalefuzz::detectors::kcca

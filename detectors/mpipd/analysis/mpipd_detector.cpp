@@ -1,0 +1,45 @@
+#include "mpipd_detector.hpp"
+
+#include "scalefuzz/detectors/mpipd.hpp"
+
+namespace scalefuzz::detectors::mpipd {
+
+namespace {
+
+class MpipdDetector : public analysis::Detector {
+ public:
+  std::vector<Finding> observe(const analysis::RunView& run) override {
+    const harness::Outcome& o = run.outcome();
+    const trace::RunTrace& trace = run.symbolized();
+    MpipdInput input;
+    input.outcome = harness::to_string(o.kind);
+    if (o.kind == harness::OutcomeKind::Crashed) input.crashed_rank = o.crashed_rank;
+    input.signal = o.signal;
+    auto result = localize_failure(trace, input);
+    std::vector<Finding> out;
+    for (auto& f : mpipd_findings(result, trace, run.spec().run_id)) {
+      // Code location of the first faulty process's failure event.
+      for (int r : result.faulty) {
+        const auto& fe = result.failure_events[static_cast<std::size_t>(r)];
+        if (!fe.event) continue;
+        const auto& ev = trace.ranks[static_cast<std::size_t>(r)].events[*fe.event];
+        auto loc = run.code_location(r, ev.callsite);
+        if (loc.is_null()) continue;
+        f.details["code"] = loc;
+        if (f.location.empty()) f.location = loc["location"].get<std::string>();
+        break;
+      }
+      out.push_back(std::move(f));
+    }
+    return out;
+  }
+  std::vector<Finding> finish() override { return {}; }
+};
+
+}  // namespace
+
+std::unique_ptr<analysis::Detector> make_mpipd_detector(const analysis::AnalysisContext&) {
+  return std::make_unique<MpipdDetector>();
+}
+
+}  // namespace scalefuzz::detectors::mpipd

@@ -1,0 +1,36 @@
+// The analysis step: every selected detector over the stored runs of a
+// campaign, producing the findings the reporters render. Runs stream through
+// one at a time: memory is one run's trace plus the detectors' accumulators.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/run_store.hpp"
+
+namespace scalefuzz::analysis {
+
+struct AnalysisOptions {
+  std::set<std::string> detectors;  // registered names (registry.hpp)
+  std::filesystem::path out_dir;    // campaign output (models are stored here)
+  harness::KccaSpec kcca;           // the campaign's kcca: section
+  std::ostream* log = nullptr;      // progress notes; nullptr = quiet
+};
+
+// Findings for the finished runs in `runs`: one "outcome" finding per run
+// that did not end ok, the detectors' findings, and the stall-injection
+// score when runs had a planned stall.
+std::vector<detectors::Finding> analyze_runs(const std::vector<harness::RunRecord>& runs,
+                                             const AnalysisOptions& options);
+
+// Extra lines for a terminal: MPI-PD's explanation, the code location of a
+// localization finding and its source lines ("" for other findings).
+std::string describe_localization(const detectors::Finding& finding);
+
+}  // namespace scalefuzz::analysis

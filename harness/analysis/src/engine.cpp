@@ -1,0 +1,135 @@
+#include "scalefuzz/analysis/engine.hpp"
+
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/analysis/stall_evaluation.hpp"
+#include "scalefuzz/trace/model.hpp"
+
+namespace scalefuzz::analysis {
+
+using detectors::Finding;
+using harness::OutcomeKind;
+using harness::RunRecord;
+
+namespace {
+
+Finding outcome_finding(const RunRecord& run) {
+  const harness::Outcome& o = *run.outcome;
+  Finding f;
+  f.detector = "outcome";
+  f.kind = harness::to_string(o.kind);
+  f.severity = detectors::Severity::Error;
+  f.run_id = run.spec.run_id;
+  f.title = run.spec.run_id + ": " + f.kind + (o.detail.empty() ? "" : " — " + o.detail);
+  f.details = {{"exit_code", o.exit_code}, {"signal", o.signal}, {"detail", o.detail},
+               {"nprocs", run.spec.nprocs}, {"noise", run.spec.noise.label()},
+               {"seed", std::to_string(run.spec.seed)}, {"wall_seconds", o.wall_seconds}};
+  if (o.crashed_rank) f.details["crashed_rank"] = *o.crashed_rank;
+  for (const auto& s : o.stacks)
+    if (s.rank >= 0) f.ranks.push_back(s.rank);
+  // A hang the campaign caused on purpose is expected; whether it was
+  // localized is judged by the stall evaluation.
+  if (expected_stall_hang(run)) {
+    const auto& at = *run.spec.stall;
+    f.severity = detectors::Severity::Info;
+    f.title += " (injected stall: rank " + std::to_string(at.rank) + " at its MPI call " + std::to_string(at.call) + ")";
+    f.details["stalled_rank"] = at.rank;
+    f.details["stalled_call"] = at.call;
+  }
+  return f;
+}
+
+Finding unreadable_trace(const RunRecord& run, const std::string& why) {
+  Finding f;
+  f.detector = "trace";
+  f.kind = "unreadable-trace";
+  f.severity = detectors::Severity::Warning;
+  f.run_id = run.spec.run_id;
+  f.title = run.spec.run_id + ": trace not analysed: " + why;
+  return f;
+}
+
+struct Enabled {
+  const DetectorInfo* info;
+  std::unique_ptr<Detector> detector;
+};
+
+bool shows(const Enabled& d, const RunView& view) {
+  return d.info->needs.runs == Needs::Runs::All || view.failed();
+}
+
+}  // namespace
+
+std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const AnalysisOptions& options) {
+  trace::Symbolizer symbols;
+  SiteNames names(symbols);
+  AnalysisContext context;
+  context.runs = &runs;
+  context.out_dir = options.out_dir;
+  context.kcca = options.kcca;
+  context.log = options.log;
+  context.symbols = &symbols;
+  context.site_names = &names;
+
+  std::vector<Enabled> enabled;
+  for (const auto& info : registry())
+    if (options.detectors.count(info.name)) enabled.push_back({&info, info.make(context)});
+
+  std::vector<Finding> findings;
+  StallEvaluation stall;
+  for (const auto& run : runs) {
+    if (!run.finished()) continue;
+    if (run.outcome->kind != OutcomeKind::Ok) findings.push_back(outcome_finding(run));
+    if (!harness::RunDir(run.dir).has_traces()) {
+      stall.add(run, {});
+      continue;
+    }
+    trace::RunTrace trace;
+    try {
+      trace = trace::read_run(run.dir);
+    } catch (const std::exception& e) {
+      findings.push_back(unreadable_trace(run, e.what()));
+      stall.add(run, {});
+      continue;
+    }
+    const RunView view(run, trace, symbols);
+    std::vector<Finding> of_run;
+    for (auto& d : enabled) {
+      if (!shows(d, view)) continue;
+      try {
+        for (auto& f : d.detector->observe(view)) of_run.push_back(std::move(f));
+      } catch (const std::exception& e) {
+        of_run.push_back(analysis_error(d.info->name, run.spec.run_id, e.what()));
+      }
+    }
+    if (expected_stall_hang(run))
+      for (auto& f : of_run) f.severity = detectors::Severity::Info;  // expected; the stall evaluation judges it
+    stall.add(run, of_run);
+    for (auto& f : of_run) findings.push_back(std::move(f));
+  }
+  for (auto& d : enabled)
+    for (auto& f : d.detector->finish()) findings.push_back(std::move(f));
+  for (auto& f : stall.finish(options.log)) findings.push_back(std::move(f));
+  return findings;
+}
+
+std::string describe_localization(const Finding& f) {
+  if (f.detector != "mpipd" && f.detector != "pdg") return "";
+  std::string out;
+  if (f.detector == "mpipd" && f.details.contains("explanation"))
+    out += "    " + f.details["explanation"].get<std::string>() + "\n";
+  if (f.detector == "pdg" && f.details.contains("eliminated_tasks") &&
+      !f.details["eliminated_tasks"].get<std::string>().empty())
+    out += "    eliminated by the point-to-point step: " + f.details["eliminated_tasks"].get<std::string>() + "\n";
+  if (f.details.contains("code") && f.details["code"].contains("source"))
+    for (const auto& l : f.details["code"]["source"])
+      out += std::string(l["current"].get<bool>() ? "  > " : "    ") + std::to_string(l["line"].get<int>()) + " | " +
+             l["text"].get<std::string>() + "\n";
+  return out;
+}
+
+}  // namespace scalefuzz::analysis

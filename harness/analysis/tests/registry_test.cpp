@@ -1,0 +1,55 @@
+// The registry is what a campaign's detectors: list is checked against:
+// every entry is complete and constructible, names are unique, and a
+// technique that is not built (DMTracker this round) is refused by the loader.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "scalefuzz/analysis/registry.hpp"
+
+namespace {
+
+using namespace scalefuzz;
+using ::testing::HasSubstr;
+
+TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
+  std::set<std::string> names;
+  const std::vector<harness::RunRecord> runs;
+  analysis::AnalysisContext context;
+  context.runs = &runs;
+  for (const auto& d : analysis::registry()) {
+    EXPECT_TRUE(names.insert(d.name).second) << d.name << " registered twice";
+    EXPECT_NE(std::string(d.summary), "") << d.name;
+    EXPECT_NE(std::string(d.report_section), "") << d.name;
+    ASSERT_NE(d.make, nullptr) << d.name;
+    auto detector = d.make(context);
+    ASSERT_NE(detector, nullptr) << d.name;
+    EXPECT_TRUE(detector->finish().empty()) << d.name << ": findings without any run";
+    EXPECT_EQ(analysis::find_detector(d.name), &d);
+  }
+  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "mpipd", "pdg"}));
+  EXPECT_EQ(analysis::find_detector("dmtracker"), nullptr);
+}
+
+std::string load_error(const std::string& detectors_line) {
+  harness::LoadOptions options;
+  options.detectors = analysis::detector_names();
+  try {
+    harness::parse_campaign("campaign: t\napp: { command: [x] }\nscales: [2]\n" + detectors_line, "/c/t.yaml",
+                            options);
+  } catch (const harness::CampaignError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DetectorRegistry, CampaignNamesAreCheckedAgainstIt) {
+  EXPECT_EQ(load_error("detectors: [races, pdg]\n"), "");
+  EXPECT_THAT(load_error("detectors: [races, dmtracker]\n"),
+              HasSubstr("/c/t.yaml:4:20: unknown detector 'dmtracker'"));
+  EXPECT_THAT(load_error("detectors: [dmtracker]\n"), HasSubstr("registered in this build: races, kcca, mpipd, pdg"));
+  EXPECT_THAT(load_error("detectors: [kca]\n"), HasSubstr("did you mean 'kcca'?"));
+}
+
+}  // namespace

@@ -1,0 +1,198 @@
+// The scalefuzz command line on CLI11: dispatch to a command of the table,
+// its options parsed and checked by CLI11, "did you mean" for mistyped
+// commands and options, help built from the declarations, and every error
+// mapped to the one exit-code table (exit_codes.hpp).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/closest_name.hpp"
+#include "terminal_text.hpp"
+
+namespace scalefuzz::cli {
+
+namespace {
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const auto& c : commands()) names.emplace_back(c.name);
+  return names;
+}
+
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options())
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+  return names;
+}
+
+bool looks_like_option(const std::string& arg) {
+  if (arg.size() < 2 || arg[0] != '-') return false;
+  return !(std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == '.');  // -1, -.5 are values
+}
+
+std::string hint(const std::string& word, const std::vector<std::string>& known) {
+  std::string best = harness::closest_name(word, known);
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+void declare_common(CLI::App& app, const Command& command) {
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.allow_extras();  // unknown arguments are reported below, with a hint
+  command.declare(app);
+}
+
+void print_overview(std::ostream& out) {
+  out << "usage: scalefuzz COMMAND [OPTIONS]\n"
+         "       scalefuzz --version | --help\n\n"
+         "Launches an MPI application again and again under a recording and noise-injecting\n"
+         "PMPI library, stores every run, and reports races, scale anomalies, hangs and crashes.\n\n"
+         "commands:\n";
+  for (const auto& c : commands()) {
+    std::string name = c.name;
+    name.resize(12, ' ');
+    out << "  " << name << c.summary << "\n";
+  }
+  out << "\nRun 'scalefuzz COMMAND --help' for a command's options.\nExit codes:\n";
+  for (const auto& e : kExitCodeTable) out << "  " << e.code << (e.code < 10 ? "    " : "  ") << e.meaning << "\n";
+}
+
+int fail(const std::string& who, const std::string& message, int code, bool usage_hint) {
+  std::cerr << terminal_safe(who + ": " + message) << "\n";
+  if (usage_hint) std::cerr << "Run '" << who << " --help' for usage.\n";
+  return code;
+}
+
+}  // namespace
+
+ParsedArgs parse_command_line(const Command& command, const std::vector<std::string>& args, bool& help) {
+  ParsedArgs parsed;
+  parsed.raw = args;
+  help = false;
+  std::vector<std::string> head = args;
+  if (command.takes_tail) {
+    auto dashes = std::find(args.begin(), args.end(), "--");
+    if (dashes != args.end()) {
+      head.assign(args.begin(), dashes);
+      parsed.tail.assign(dashes + 1, args.end());
+    }
+  }
+  CLI::App app{"", std::string("scalefuzz ") + command.name};
+  declare_common(app, command);
+  std::vector<std::string> reversed(head.rbegin(), head.rend());  // CLI11 consumes from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    help = true;
+    return parsed;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  for (const auto& extra : app.remaining()) {
+    if (looks_like_option(extra)) {
+      const std::string name = extra.substr(0, extra.find('='));
+      throw UsageError("unknown option '" + name + "'" + hint(name, option_names(app)));
+    }
+    if (extra == "--") throw UsageError("unexpected '--'");
+    throw UsageError("unexpected argument '" + extra + "'");
+  }
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt == app.get_help_ptr()) continue;
+    if (opt->get_positional() && opt->get_lnames().empty()) {
+      for (const auto& v : opt->results()) parsed.positionals.push_back(v);
+      continue;
+    }
+    const std::string name = "--" + opt->get_lnames().at(0);
+    if (opt->get_type_size() == 0)
+      parsed.add_switch(name);
+    else
+      for (const auto& v : opt->results()) parsed.add_value(name, v);
+  }
+  return parsed;
+}
+
+std::string command_help(const Command& command) {
+  CLI::App app{"", std::string("scalefuzz ") + command.name};
+  declare_common(app, command);
+  std::ostringstream out;
+  out << "usage: scalefuzz " << command.name << " " << command.synopsis << "\n\n" << command.description << "\n";
+  auto column = [](std::string s) {
+    s = "  " + s;
+    if (s.size() < 24) s.resize(24, ' ');
+    else s += "  ";
+    return s;
+  };
+  auto indented = [](const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == '\n' ? std::string("\n") + std::string(24, ' ') : std::string(1, c);
+    return out;
+  };
+  for (const CLI::Option* opt : app.get_options()) {
+    if (!(opt->get_positional() && opt->get_lnames().empty())) continue;
+    out << column(opt->get_name()) << indented(opt->get_description()) << "\n";
+  }
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_positional() && opt->get_lnames().empty()) continue;
+    std::string names;
+    for (const auto& s : opt->get_snames()) names += "-" + s + ", ";
+    for (const auto& l : opt->get_lnames()) names += "--" + l + ", ";
+    names.resize(names.size() - 2);
+    if (opt->get_type_size() != 0) {
+      const std::string type = opt->get_type_name();  // CLI11 appends the checks after ':'
+      names += " " + type.substr(0, type.find(':'));
+    }
+    out << column(names) << indented(opt->get_description()) << "\n";
+  }
+  out << "\nExit: " << command.exit_codes << ".\n";
+  return out.str();
+}
+
+int scalefuzz_main(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    print_overview(std::cerr);
+    return kExitUsage;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_overview(std::cout);
+    return kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "scalefuzz " << SCALEFUZZ_VERSION << "\n";
+    return kExitOk;
+  }
+  const auto& table = commands();
+  auto command = std::find_if(table.begin(), table.end(), [&](const Command& c) { return args[0] == c.name; });
+  if (command == table.end()) {
+    const std::string what = looks_like_option(args[0]) ? "unknown option '" : "unknown command '";
+    std::cerr << terminal_safe("scalefuzz: " + what + args[0] + "'" +
+                               hint(args[0], looks_like_option(args[0]) ? std::vector<std::string>{"--help", "--version"}
+                                                                        : command_names()))
+              << "\n\n";
+    print_overview(std::cerr);
+    return kExitUsage;
+  }
+  const std::string who = std::string("scalefuzz ") + command->name;
+  try {
+    bool help = false;
+    ParsedArgs parsed = parse_command_line(*command, std::vector<std::string>(args.begin() + 1, args.end()), help);
+    if (help) {
+      std::cout << command_help(*command);
+      return kExitOk;
+    }
+    return command->main(parsed);
+  } catch (const UsageError& e) {
+    return fail(who, e.what(), kExitUsage, true);
+  } catch (const harness::CampaignError& e) {
+    return fail(who, e.what(), kExitUsage, false);
+  } catch (const InfraError& e) {
+    return fail(who, e.what(), kExitInfra, false);
+  } catch (const std::exception& e) {
+    return fail(who, std::string("internal error: ") + e.what(), kExitInfra, false);
+  }
+}
+
+}  // namespace scalefuzz::cli

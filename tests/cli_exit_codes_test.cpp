@@ -1,0 +1,152 @@
+// The exit-code table (harness/cli/src/exit_codes.hpp, README "Using it")
+// checked per command through the real binary: 0 nothing found, 1 findings,
+// 2 usage or input error, 3 infrastructure, 130 interrupted; plus what CLI11
+// gives every command: "did you mean", --version, checked option values.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <thread>
+
+#include "cli_support.hpp"
+
+namespace scalefuzz::e2e {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::vector<std::string> kCommands = {"run", "analyze", "report", "exec", "reproduce", "kcca-eval", "trace"};
+
+std::string ring_campaign() { return (source_dir() / "configs/scenarios/ring.yaml").string(); }
+std::string ring_program() { return (build_dir() / "scenarios/ring").string(); }
+
+TEST(CliExitCodes, EveryCommandRefusesAnUnknownOptionWithTwoAndAHint) {
+  for (const auto& command : kCommands) {
+    auto r = run_scalefuzz({command, "--bogus-option"});
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("scalefuzz " + command + ": unknown option '--bogus-option'")) << command;
+    r = run_scalefuzz({command, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << command;
+    EXPECT_THAT(r.out, HasSubstr("Exit: ")) << command << " --help does not say what its exit codes mean";
+  }
+}
+
+TEST(CliExitCodes, MistypedOptionsAndCommandsGetDidYouMean) {
+  auto r = run_scalefuzz({"run", ring_campaign(), "--dry-run", "--jobz", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown option '--jobz' (did you mean '--jobs'?)"));
+  r = run_scalefuzz({"exec", "--noise-sett", "scale=1", "--", "mpiexec", "-n", "2", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("(did you mean '--noise-set'?)"));
+  r = run_scalefuzz({"reprodcue", ring_campaign()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown command 'reprodcue' (did you mean 'reproduce'?)"));
+  r = run_scalefuzz({"--verison"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("(did you mean '--version'?)"));
+}
+
+TEST(CliExitCodes, VersionAndHelpExitZero) {
+  auto r = run_scalefuzz({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("scalefuzz " SCALEFUZZ_VERSION));
+  r = run_scalefuzz({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("--version"));
+  EXPECT_THAT(r.out, HasSubstr("130  interrupted"));
+}
+
+TEST(CliExitCodes, OptionValuesAreCheckedByTypeAndRange) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", ring_campaign(), "--dry-run", "--jobs", "0"},
+        {"run", ring_campaign(), "--dry-run", "--jobs", "2.5"},
+        {"run", ring_campaign(), "--dry-run", "--jobs", "1", "--jobs", "2"},
+        {"exec", "--seed", "-1", "--", "mpiexec", "-n", "2", "true"},
+        {"exec", "--seed", "12x", "--", "mpiexec", "-n", "2", "true"},
+        {"exec", "--noise", "sytem", "--", "mpiexec", "-n", "2", "true"},
+        {"exec", "--oversubscribe", "maybe", "--", "mpiexec", "-n", "2", "true"},
+        {"reproduce", ring_campaign(), "--until", "crash", "--max-runs", "0"},
+        {"reproduce", ring_campaign(), "--until", "deadlock"},
+        {"kcca-eval", ".", "--folds", "1"},
+        {"trace", ".", "--rank", "-3"}}) {
+    const auto r = run_scalefuzz(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[args.size() - 1] << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("Run 'scalefuzz " + args[0] + " --help' for usage."));
+  }
+}
+
+TEST(CliExitCodes, UsageAndInputErrorsExitTwoPerCommand) {
+  TempDir tmp;
+  const std::vector<std::vector<std::string>> cases = {
+      {"run"},
+      {"run", ring_campaign(), "extra.yaml"},
+      {"analyze", (tmp.path() / "missing").string()},
+      {"analyze", tmp.path().string()},
+      {"report", tmp.path().string()},
+      {"exec"},
+      {"exec", "--", "mpiexec", "./app"},
+      {"reproduce", ring_campaign()},
+      {"kcca-eval", tmp.path().string()},
+      {"trace", tmp.path().string()},
+  };
+  for (const auto& args : cases) {
+    const auto r = run_scalefuzz(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("internal error"))) << args[0];
+  }
+}
+
+TEST(CliExitCodes, MissingLauncherExitsThreeForRunExecAndReproduce) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: nolauncher\n"
+             "app: { command: [\"{build}/scenarios/ring\"] }\n"
+             "scales: [2]\n"
+             "mpiexec: [\"/nonexistent/bin/mpiexec\"]\n");
+  auto r = run_scalefuzz({"run", file.string(), "--out", (tmp.path() / "out").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  r = run_scalefuzz({"reproduce", file.string(), "--until", "any", "--out", (tmp.path() / "rep").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  r = run_scalefuzz({"exec", "--out", (tmp.path() / "exec").string(), "--", "/nonexistent/bin/mpiexec", "-n", "2",
+                     ring_program()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+}
+
+TEST(CliExitCodes, ExecExitsZeroWhenTheRunEndsOkAndOneWhenItDoesNot) {
+  TempDir tmp;
+  auto r = run_scalefuzz({"exec", "--out", (tmp.path() / "ok").string(), "--timeout", "120s", "--", "mpiexec", "-n",
+                          "2", ring_program(), "--iterations", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  r = run_scalefuzz({"exec", "--out", (tmp.path() / "bad").string(), "--timeout", "120s", "--", "mpiexec", "-n", "2",
+                     ring_program(), "--iterations", "nonsense"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+}
+
+TEST(CliExitCodes, InterruptedRunExits130) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: interrupted\n"
+             "app: { command: [\"{build}/scenarios/ring\", \"--iterations\", \"3000\", \"--count\", \"4096\"] }\n"
+             "scales: [2]\n"
+             "repetitions: 6\n"
+             "timeout: 120s\n"
+             "detectors: [races]\n");
+  const fs::path out = tmp.path() / "out";
+  const pid_t harness = start_scalefuzz({"run", file.string(), "--out", out.string()}, tmp.path() / "log");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
+  while (std::chrono::steady_clock::now() < deadline && count_children_with(out / "runs", "spec.json") < 1)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(kill(harness, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(harness, &status, 0), harness);
+  ASSERT_TRUE(WIFEXITED(status)) << read_file(tmp.path() / "log" / "stderr.txt");
+  EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(tmp.path() / "log" / "stderr.txt");
+  EXPECT_THAT(read_file(tmp.path() / "log" / "stderr.txt"), HasSubstr("run the same command again to resume"));
+}
+
+}  // namespace
+}  // namespace scalefuzz::e2e
