@@ -35,6 +35,16 @@ std::vector<std::string> late_starter(const std::string& on_wrong) {
 
 }  // namespace
 
+TEST(RacesE2E, ShippedCampaignFilesLoadAndExpand) {
+  TempDir tmp;
+  for (const char* name : {"races_same_site.yaml", "races_cross_iteration.yaml", "races_benign_wildcard.yaml"}) {
+    const fs::path file = source_dir() / "configs" / "scenarios" / name;
+    auto r = run_scalefuzz({"run", file.string(), "--dry-run", "--out", (tmp.path() / name).string()});
+    EXPECT_EQ(r.exit_code, 0) << name << r.out << r.err;
+    EXPECT_NE(r.out.find("--safe"), std::string::npos) << name;
+  }
+}
+
 TEST(RacesE2E, AbortWithCodeZeroIsMpiAbortWithRankCodeAndCallSite) {
   TempDir tmp;
   std::vector<std::string> args = {"exec", "--out", (tmp.path() / "abort").string(), "--timeout", "60s", "--"};
