@@ -106,8 +106,10 @@ RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
       auto where = b.delivered.find(send_key(m));
       const bool intended = where != b.delivered.end() &&
                             std::any_of(where->second.begin(), where->second.end(), [&](const IntendedReceive& w) {
-                              return w.recv_rank == m.recv_rank && w.recv_site_hash == m.recv_site_hash &&
-                                     w.recv_round == m.recv_round;
+                              // Any receiving rank: programs that draw their
+                              // destinations from the run's seed send one
+                              // instance to different ranks in different runs.
+                              return w.recv_site_hash == m.recv_site_hash && w.recv_round == m.recv_round;
                             });
       if (intended) continue;
       auto [it, inserted] = found.try_emplace({m.recv_site_hash, m.send_site_hash});

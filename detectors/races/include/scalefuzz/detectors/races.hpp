@@ -9,9 +9,10 @@
 // rank's sends and collectives are fixed by its control flow; a receive
 // round is what the program means by "this exchange"). The quiet runs of a
 // campaign point (noise none, outcome ok) say into which receive site and
-// round each send instance goes; a run whose receive took a send instance
-// meant for another site or round, or one never delivered in quiet runs, has
-// an unintended match (Error). Order changes inside a round are Info.
+// round each send instance goes (on whichever rank: programs may draw their
+// destinations from the run's seed); a run whose receive took a send
+// instance meant for another site or round, or one never delivered in quiet
+// runs, has an unintended match (Error). Order changes inside a round are Info.
 //
 // A run that died of a signal or of an MPI error has a matching that the
 // failure may have cut or corrupted: its divergences are Warnings, never
