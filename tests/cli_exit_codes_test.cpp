@@ -48,6 +48,28 @@ TEST(CliExitCodes, MistypedOptionsAndCommandsGetDidYouMean) {
   EXPECT_THAT(r.err, HasSubstr("(did you mean '--version'?)"));
 }
 
+// exec --noise-set goes through the noise spec like a campaign file: a knob
+// the mode lacks, a value without its unit, a bad number are errors before
+// anything starts (never a warning in a rank's stderr).
+TEST(CliExitCodes, NoiseSetValuesAreCheckedWithTheirUnits) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--noise", "system", "--noise-set", "latency=5parsecs"}, "expected a duration for latency, got '5parsecs'"},
+      {{"--noise", "system", "--noise-set", "latency=250"}, "(add a unit: ns, us, ms, s, m or h)"},
+      {{"--noise", "random", "--noise-set", "scale=2"}, "mode random has no knob 'scale'; its knobs: probability, delay"},
+      {{"--noise", "random", "--noise-set", "probability=1.5"}, "probability is a probability and must be in (0, 1]"},
+      {{"--noise", "system", "--noise-set", "bandwidth=fast"}, "expected a bandwidth for bandwidth, got 'fast'"},
+      {{"--noise", "local", "--noise-set", "delay"}, "expected KNOB=VALUE, got 'delay'"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> argv{"exec"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"--", "mpiexec", "-n", "2", "true"});
+    const auto r = run_scalefuzz(argv);
+    EXPECT_EQ(r.exit_code, 2) << flags.back();
+    EXPECT_THAT(r.err, HasSubstr(message)) << flags.back();
+  }
+}
+
 TEST(CliExitCodes, VersionAndHelpExitZero) {
   auto r = run_scalefuzz({"--version"});
   EXPECT_EQ(r.exit_code, 0);

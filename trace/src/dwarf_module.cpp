@@ -86,6 +86,12 @@ Frame DwarfModule::lookup(std::uint64_t address) const {
     if (const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
       f.file = file;
       f.line = lineno;
+      // A relative name is relative to the compilation directory (as addr2line prints it).
+      Dwarf_Attribute attr;
+      if (file[0] != '/')
+        if (Dwarf_Die* cu = dwfl_linecu(line))
+          if (dwarf_attr(cu, DW_AT_comp_dir, &attr) != nullptr)
+            if (const char* dir = dwarf_formstring(&attr)) f.file = std::string(dir) + "/" + file;
     }
   }
   Dwarf_Addr cu_bias = 0;

@@ -11,11 +11,12 @@
 #include "campaign_io.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
-#include "ninja_analysis.hpp"
 #include "paths.hpp"
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
 #include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
@@ -91,10 +92,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
-  harness::LaunchOptions launch;
-  launch.mpiexec = campaign.mpiexec;
-  launch.injector_lib = injector_library();
-  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
   if (find_program(campaign.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
 
@@ -114,6 +112,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     harness::RunSpec run = attempt_run(campaign, point, attempt);
     harness::LaunchOptions options = launch;
     std::string analysis_dir;
+    std::optional<fs::path> analysis;
     if (run.noise.mode == noise::Mode::Application) {
       if (!last_system_run) {
         std::cerr << "  try " << attempt << ": " << run.noise.label()
@@ -121,20 +120,19 @@ int cmd_reproduce(const ParsedArgs& args) {
         continue;
       }
       analysis_dir = last_system_run->string();
-      write_potential_unsafe(*last_system_run);
-      options.env[std::string(noise::kAnalysisEnv)] = analysis_dir;
+      analysis = *last_system_run;
+      options.env[std::string(noise::kAnalysisEnv)] = analysis_dir;  // for the replay line below
     }
     harness::Outcome outcome;
     if (auto stored = store->run(run.run_id); stored && stored->finished()) {
       outcome = *stored->outcome;  // resumed: this attempt already ran into OUT
       options.run_dir = stored->dir;
     } else {
-      options.run_dir = store->prepare_run(run);
-      outcome = harness::launch_local(run, options);
-      store->record_finished(run, outcome);
+      outcome = engine::launch_and_store(*store, run, launch, analysis);
+      options.run_dir = store->run_dir(run.run_id);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
-    if (run.noise.mode == noise::Mode::System && has_ninja_analysis(options.run_dir, run.nprocs))
+    if (run.noise.mode == noise::Mode::System && engine::has_ninja_analysis(options.run_dir, run.nprocs))
       last_system_run = fs::absolute(options.run_dir);
 
     // Races need the quiet baseline: the detector compares with the none attempt.
@@ -148,7 +146,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     if (!manifests(*target, outcome.kind, race)) continue;
 
     store->set_meta("finished_at", harness::utc_timestamp_now());
-    analyze_store(*store, detector_set(campaign), campaign.kcca);
+    engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
     write_reports(*store);
     const fs::path replay_dir = fs::absolute(out / "replay");
     std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
@@ -165,7 +163,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     return kExitFindings;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_store(*store, detector_set(campaign), campaign.kcca);
+  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
   write_reports(*store);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
             << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";

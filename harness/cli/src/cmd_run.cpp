@@ -13,16 +13,16 @@
 #include "campaign_io.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
-#include "ninja_analysis.hpp"
 #include "paths.hpp"
-#include "progress.hpp"
 #include "run_command.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/harness/progress.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
 #include "scalefuzz/harness/run_store.hpp"
-#include "scheduler.hpp"
 
 namespace scalefuzz::cli {
 
@@ -60,7 +60,6 @@ int cmd_run(const ParsedArgs& args) {
   if (auto j = args.integer("--jobs")) jobs = static_cast<int>(*j);
   std::vector<harness::RunSpec> runs = selected_runs(campaign, args);
   if (runs.empty()) throw UsageError("no run matches --filter");
-  order_for_ninja(runs);  // system-centric runs write what application-centric ones read
 
   const bool dry_run = args.has("--dry-run");
   fs::path injector;
@@ -72,16 +71,13 @@ int cmd_run(const ParsedArgs& args) {
       injector = "libscalefuzz_inject.so";
     }
   }
-  harness::LaunchOptions launch;
-  launch.mpiexec = campaign.mpiexec;
-  launch.injector_lib = injector;
-  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector);
 
   if (dry_run) {
-    for (const auto& r : runs) {
-      std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
-                << display_command(r, launch) << "\n";
-    }
+    for (const auto& phase : engine::schedule_phases(runs))  // in the order they would start
+      for (const auto& r : phase)
+        std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
+                  << display_command(r, launch) << "\n";
     std::cout << "# " << runs.size() << " runs; nothing was launched (--dry-run)\n";
     return kExitOk;
   }
@@ -99,42 +95,14 @@ int cmd_run(const ParsedArgs& args) {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
 
-  std::vector<harness::RunSpec> todo;
-  for (const auto& r : runs)
-    if (!store->is_finished(r.run_id)) todo.push_back(r);
+  const std::vector<harness::RunSpec> todo = engine::unfinished_runs(*store, runs);
   if (todo.size() < runs.size())
     std::cerr << "resuming: " << runs.size() - todo.size() << " of " << runs.size() << " runs already finished in "
               << out.string() << "\n";
 
-  Progress progress(todo.size(), std::cerr);
-  auto launch_one = [&](const harness::RunSpec& r) {
-    harness::LaunchOptions options = launch;
-    std::optional<fs::path> analysis;
-    if (r.noise.mode == noise::Mode::Application) analysis = ninja_analysis_for(*store, r);
-    options.run_dir = store->prepare_run(r);
-    progress.started(r);
-    harness::Outcome outcome;
-    if (r.noise.mode == noise::Mode::Application && !analysis) {
-      outcome.kind = harness::OutcomeKind::LaunchError;
-      outcome.detail = missing_analysis_message(r);
-      std::cerr << "error: " << outcome.detail << "\n";
-    } else {
-      if (analysis) {
-        write_potential_unsafe(*analysis);
-        options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
-      }
-      outcome = harness::launch_local(r, options);
-    }
-    store->record_finished(r, outcome);
-    progress.finished(r, outcome);
-  };
-  // Two phases: every application-centric run starts after the system-centric
-  // runs it reads have finished (order_for_ninja put them last).
-  auto first_app = std::find_if(todo.begin(), todo.end(), [](const harness::RunSpec& r) { return r.noise.mode == noise::Mode::Application; });
-  std::size_t split = static_cast<std::size_t>(first_app - todo.begin());
-  run_parallel(split, jobs, [&](std::size_t i) { launch_one(todo[i]); }, g_stop);
-  if (!g_stop) run_parallel(todo.size() - split, jobs, [&](std::size_t i) { launch_one(todo[split + i]); }, g_stop);
-  progress.done();
+  harness::ConsoleProgress progress(todo.size());
+  engine::LocalPool scheduler(jobs);
+  engine::execute_runs(*store, todo, launch, scheduler, {&progress}, g_stop);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {
@@ -143,7 +111,7 @@ int cmd_run(const ParsedArgs& args) {
     return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_store(*store, detector_set(campaign), campaign.kcca);
+  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
   return write_reports(*store);
 }
 

@@ -9,6 +9,7 @@
 #include "paths.hpp"
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
@@ -69,7 +70,7 @@ int cmd_analyze(const ParsedArgs& args) {
   }
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadWrite);
   const StoredAnalysis stored = stored_analysis(store);
-  analyze_store(store, stored.detectors, stored.kcca);
+  engine::analyze_store(store, stored.detectors, stored.kcca);
   return write_reports(store);
 }
 

@@ -2,23 +2,10 @@
 
 #include <iostream>
 
-#include "scalefuzz/analysis/engine.hpp"
 #include "args.hpp"
 #include "scalefuzz/harness/report.hpp"
 
 namespace scalefuzz::cli {
-
-std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca) {
-  analysis::AnalysisOptions options;
-  options.detectors = detectors;
-  options.kcca = kcca;
-  options.out_dir = store.out_dir();
-  options.log = &std::cerr;
-  auto findings = analysis::analyze_runs(store.runs(), options);
-  store.save_findings(findings);
-  return findings;
-}
 
 int write_reports(const harness::RunStore& store) {
   harness::ReportData data = harness::report_data_from_store(store);

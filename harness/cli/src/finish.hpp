@@ -12,10 +12,6 @@
 
 namespace scalefuzz::cli {
 
-// Runs the detectors over the store's finished runs and saves the findings.
-std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca = {});
-
 // Writes findings.json, junit.xml and report.html from the store; prints
 // where they are and a one-line verdict; returns the exit code (0 clean, 1 findings).
 int write_reports(const harness::RunStore& store);

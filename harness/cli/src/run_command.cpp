@@ -21,10 +21,7 @@ std::string display_command(const harness::RunSpec& spec, const harness::LaunchO
   for (const auto& [k, v] : spec.env) add_env(k, v);
   for (const auto& [k, v] : options.env) add_env(k, v);
   for (const auto& [k, v] : harness::injector_environment(spec, options.run_dir)) add_env(k, v);
-  for (const auto& w : options.mpiexec) line += " " + shell_quote(w);
-  line += " -n " + std::to_string(spec.nprocs);
-  if (!options.injector_lib.empty()) line += " -genv LD_PRELOAD " + shell_quote(options.injector_lib.string());
-  for (const auto& w : spec.argv) line += " " + shell_quote(w);
+  for (const auto& w : harness::launch_command(spec, options)) line += " " + shell_quote(w);
   return line;
 }
 

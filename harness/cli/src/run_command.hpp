@@ -11,7 +11,8 @@ namespace scalefuzz::cli {
 // POSIX shell single-quoting where needed.
 std::string shell_quote(const std::string& word);
 
-// "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args"
+// "env SCALEFUZZ_SEED=... SCALEFUZZ_NOISE_MODE=... mpiexec -n N -genv LD_PRELOAD lib app args":
+// the launcher's own command (harness::launch_command) with the environment.
 std::string display_command(const harness::RunSpec& spec, const harness::LaunchOptions& options);
 
 }  // namespace scalefuzz::cli

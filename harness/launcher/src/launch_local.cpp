@@ -96,12 +96,8 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
 
   SpawnRequest request;
   request.executable = mpiexec_path;
-  request.args.assign(options.mpiexec.begin() + 1, options.mpiexec.end());
-  request.args.insert(request.args.end(), {"-n", std::to_string(spec.nprocs)});
-  if (!options.injector_lib.empty())
-    request.args.insert(request.args.end(),
-                        {"-genv", "LD_PRELOAD", std::filesystem::absolute(options.injector_lib).string()});
-  request.args.insert(request.args.end(), spec.argv.begin(), spec.argv.end());
+  const auto command = launch_command(spec, options);
+  request.args.assign(command.begin() + 1, command.end());
   request.environment = env;
   request.stdout_path = stdout_path;
   request.stderr_path = stderr_path;

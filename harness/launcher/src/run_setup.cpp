@@ -51,6 +51,58 @@ std::map<std::string, std::string> run_environment(const RunSpec& spec, const La
   return env;
 }
 
+namespace {
+
+class HydraLauncher : public MpiLauncher {
+ public:
+  const char* name() const override { return "mpich-hydra"; }
+  std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector) const override {
+    std::vector<std::string> args{"-n", std::to_string(spec.nprocs)};
+    // -genv: only the ranks load the injector, not mpiexec or its proxies' own work.
+    if (!injector.empty()) args.insert(args.end(), {"-genv", "LD_PRELOAD", injector.string()});
+    args.insert(args.end(), spec.argv.begin(), spec.argv.end());
+    return args;
+  }
+};
+
+class SrunLauncher : public MpiLauncher {
+ public:
+  const char* name() const override { return "srun"; }
+  std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector) const override {
+    std::vector<std::string> args{"-n", std::to_string(spec.nprocs)};
+    // --export=ALL,VAR=value: the tasks get srun's environment plus the preload.
+    if (!injector.empty()) args.push_back("--export=ALL,LD_PRELOAD=" + injector.string());
+    args.insert(args.end(), spec.argv.begin(), spec.argv.end());
+    return args;
+  }
+};
+
+}  // namespace
+
+const MpiLauncher& hydra_launcher() {
+  static const HydraLauncher launcher;
+  return launcher;
+}
+
+const MpiLauncher& srun_launcher() {
+  static const SrunLauncher launcher;
+  return launcher;
+}
+
+const MpiLauncher& mpi_launcher_for(const std::vector<std::string>& prefix) {
+  if (!prefix.empty() && std::filesystem::path(prefix.front()).filename() == "srun") return srun_launcher();
+  return hydra_launcher();
+}
+
+std::vector<std::string> launch_command(const RunSpec& spec, const LaunchOptions& options) {
+  std::vector<std::string> command = options.mpiexec;
+  const std::filesystem::path injector =
+      options.injector_lib.empty() ? std::filesystem::path() : std::filesystem::absolute(options.injector_lib);
+  const auto args = mpi_launcher_for(options.mpiexec).job_args(spec, injector);
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
 std::vector<std::pair<std::string, std::string>> injector_environment(const RunSpec& spec,
                                                                       const std::filesystem::path& run_dir) {
   std::vector<std::pair<std::string, std::string>> env;

@@ -46,6 +46,29 @@ struct LaunchOptions {
 std::vector<std::pair<std::string, std::string>> injector_environment(const RunSpec& spec,
                                                                       const std::filesystem::path& run_dir);
 
+// How the MPI job of one run is started: the process count, and how the
+// preloaded injector reaches the ranks (and only them: not the launcher).
+class MpiLauncher {
+ public:
+  virtual ~MpiLauncher() = default;
+  virtual const char* name() const = 0;
+  // What follows the launcher's own words (LaunchOptions::mpiexec): process
+  // count, preload, then the application's argv.
+  virtual std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector) const = 0;
+};
+
+// MPICH's Hydra mpiexec: -n N [-genv LD_PRELOAD <injector>] <argv>.
+const MpiLauncher& hydra_launcher();
+// SLURM's srun: -n N [--export=ALL,LD_PRELOAD=<injector>] <argv>.
+const MpiLauncher& srun_launcher();
+// The launcher a command prefix names: srun when its program is srun, else Hydra.
+const MpiLauncher& mpi_launcher_for(const std::vector<std::string>& prefix);
+
+// The whole command of a run: options.mpiexec, then the launcher's job
+// arguments (injector made absolute). What launch_local starts and what the
+// replay line prints.
+std::vector<std::string> launch_command(const RunSpec& spec, const LaunchOptions& options);
+
 // Marks this process as child subreaper (PR_SET_CHILD_SUBREAPER) so ranks
 // orphaned by a dying hydra proxy are reparented to us and can be reaped.
 // Idempotent; the CLI calls it at startup, launch_local calls it too.

@@ -12,24 +12,26 @@
 #include <mutex>
 #include <string>
 
+#include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
 namespace scalefuzz::harness {
 
-class ConsoleProgress {
+class ConsoleProgress : public RunListener {
  public:
   // TTY mode when `out` is a terminal.
   explicit ConsoleProgress(std::size_t total, std::FILE* out = stderr);
   ConsoleProgress(std::size_t total, std::FILE* out, bool tty);
-  ~ConsoleProgress();
+  ~ConsoleProgress() override;
   ConsoleProgress(const ConsoleProgress&) = delete;
   ConsoleProgress& operator=(const ConsoleProgress&) = delete;
 
   // Runs finished by an earlier session of a resumed campaign: counted as
   // done, not in the ETA.
   void add_already_finished(std::size_t count);
-  void run_started(const RunSpec& spec);
-  void run_finished(const RunSpec& spec, const Outcome& outcome);
+  void run_started(const RunSpec& spec) override;
+  void run_finished(const RunSpec& spec, const Outcome& outcome) override;
+  void end() override { finish(); }
   // Ends the status line on a terminal; idempotent, also called by the destructor.
   void finish();
 

@@ -58,9 +58,20 @@ class ReportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class Reporter {
+// What the campaign engine tells the reporters while runs go (streaming):
+// console progress is one listener, the file reporters are the others (they
+// write their file once, at the end: Reporter::write).
+class RunListener {
  public:
-  virtual ~Reporter() = default;
+  virtual ~RunListener() = default;
+  virtual void run_started(const RunSpec&) {}
+  virtual void run_finished(const RunSpec&, const Outcome&) {}
+  // Launching is over (all runs done, or interrupted).
+  virtual void end() {}
+};
+
+class Reporter : public RunListener {
+ public:
   // Throws ReportError when the file cannot be written.
   virtual void write(const ReportData& data) = 0;
   // Where write() puts its file for this data.

@@ -1,4 +1,4 @@
-#include "scheduler.hpp"
+#include "scalefuzz/engine/scheduler.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -6,10 +6,10 @@
 #include <thread>
 #include <vector>
 
-namespace scalefuzz::cli {
+namespace scalefuzz::engine {
 
-void run_parallel(std::size_t count, int workers, const std::function<void(std::size_t)>& job,
-                  const std::atomic<bool>& stop) {
+void LocalPool::run(std::size_t count, const std::function<void(std::size_t)>& job, const std::atomic<bool>& stop) {
+  const int workers = workers_;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr first_error;
@@ -36,4 +36,4 @@ void run_parallel(std::size_t count, int workers, const std::function<void(std::
   if (first_error) std::rethrow_exception(first_error);
 }
 
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::engine

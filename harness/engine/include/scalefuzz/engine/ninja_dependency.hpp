@@ -10,7 +10,7 @@
 #include "scalefuzz/harness/run_spec.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
-namespace scalefuzz::cli {
+namespace scalefuzz::engine {
 
 // Whether `dir` holds the analysis of every rank of an `nprocs` run.
 bool has_ninja_analysis(const std::filesystem::path& dir, int nprocs);
@@ -26,6 +26,14 @@ std::optional<std::filesystem::path> ninja_analysis_for(const harness::RunStore&
 // system runs they depend on finish first.
 void order_for_ninja(std::vector<harness::RunSpec>& runs);
 
+// The phases of a campaign: every run of a phase starts after all runs of
+// the earlier phases ended. The system-centric runs of a point write what
+// its application-centric runs read, so those form the second phase.
+std::vector<std::vector<harness::RunSpec>> schedule_phases(std::vector<harness::RunSpec> runs);
+
+// Why an application run cannot start, naming it.
+std::string missing_analysis_message(const harness::RunSpec& app);
+
 // Potential races of the system run (races detector, vector clocks) as
 // application-centric noise's extra unsafe message ids: writes
 // `system_run/ninja/potential.unsafe` ("unsafe TAG COMM" lines) once; the
@@ -33,7 +41,4 @@ void order_for_ninja(std::vector<harness::RunSpec>& runs);
 // trace writes nothing.
 void write_potential_unsafe(const std::filesystem::path& system_run);
 
-// Why an application run cannot start, naming it.
-std::string missing_analysis_message(const harness::RunSpec& app);
-
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::engine

@@ -1,7 +1,7 @@
 // Harness plumbing of NINJA's application-centric mode: finding the system
 // run's analysis (unit, synthetic records) and `scalefuzz run` ordering and
 // passing it (mpi, real campaign).
-#include "ninja_analysis.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,12 +47,12 @@ TEST(NinjaAnalysisFor, PicksFinishedSystemRunOfSamePointPreferringRepetition) {
   app.params = {{"count", "16"}};
   app.noise.mode = scalefuzz::noise::Mode::Application;
   app.repetition = 1;
-  EXPECT_EQ(scalefuzz::cli::ninja_analysis_for(app, runs), fs::absolute(tmp.path() / "sys-r1"));
+  EXPECT_EQ(scalefuzz::engine::ninja_analysis_for(app, runs), fs::absolute(tmp.path() / "sys-r1"));
   app.repetition = 3;  // its own repetition hung: fall back to the lowest finished one
-  EXPECT_EQ(scalefuzz::cli::ninja_analysis_for(app, runs), fs::absolute(tmp.path() / "sys-r0"));
+  EXPECT_EQ(scalefuzz::engine::ninja_analysis_for(app, runs), fs::absolute(tmp.path() / "sys-r0"));
   app.params = {{"count", "32"}};
-  EXPECT_FALSE(scalefuzz::cli::ninja_analysis_for(app, runs));
-  EXPECT_NE(scalefuzz::cli::missing_analysis_message(app).find("app-r1"), std::string::npos);
+  EXPECT_FALSE(scalefuzz::engine::ninja_analysis_for(app, runs));
+  EXPECT_NE(scalefuzz::engine::missing_analysis_message(app).find("app-r1"), std::string::npos);
 }
 
 TEST(NinjaAnalysisFor, ApplicationRunsAreOrderedLast) {
@@ -62,7 +62,7 @@ TEST(NinjaAnalysisFor, ApplicationRunsAreOrderedLast) {
     runs[i].run_id = std::to_string(i);
     runs[i].noise.mode = scalefuzz::noise::mode_from_string(modes[i]).value();
   }
-  scalefuzz::cli::order_for_ninja(runs);
+  scalefuzz::engine::order_for_ninja(runs);
   std::vector<std::string> ids;
   for (const auto& r : runs) ids.push_back(r.run_id);
   EXPECT_EQ(ids, (std::vector<std::string>{"1", "3", "0", "2"}));
@@ -97,7 +97,7 @@ TEST(NinjaCampaign, SystemRunFeedsApplicationRun) {
   }
   ASSERT_FALSE(app_dir.empty());
   ASSERT_FALSE(sys_dir.empty());
-  EXPECT_TRUE(scalefuzz::cli::has_ninja_analysis(sys_dir, 3));
+  EXPECT_TRUE(scalefuzz::engine::has_ninja_analysis(sys_dir, 3));
   std::string delays = scalefuzz::e2e::read_file(app_dir / "ninja" / "0.delays");
   EXPECT_NE(delays.find(" 1 5 0 4 "), std::string::npos) << delays;  // dest 1, tag 5, world, 4 bytes
 }

@@ -1,4 +1,4 @@
-#include "ninja_analysis.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
 
 #include <algorithm>
 #include <set>
@@ -8,7 +8,7 @@
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/trace/model.hpp"
 
-namespace scalefuzz::cli {
+namespace scalefuzz::engine {
 
 namespace fs = std::filesystem;
 
@@ -38,6 +38,23 @@ void order_for_ninja(std::vector<harness::RunSpec>& runs) {
   std::stable_partition(runs.begin(), runs.end(), [](const harness::RunSpec& r) { return r.noise.mode != noise::Mode::Application; });
 }
 
+std::vector<std::vector<harness::RunSpec>> schedule_phases(std::vector<harness::RunSpec> runs) {
+  order_for_ninja(runs);
+  const auto first_app = std::find_if(runs.begin(), runs.end(),
+                                      [](const harness::RunSpec& r) { return r.noise.mode == noise::Mode::Application; });
+  std::vector<std::vector<harness::RunSpec>> phases(2);
+  phases[0].assign(runs.begin(), first_app);
+  phases[1].assign(first_app, runs.end());
+  return phases;
+}
+
+std::string missing_analysis_message(const harness::RunSpec& app) {
+  std::string point = "np" + std::to_string(app.nprocs);
+  for (const auto& [k, v] : app.params) point += " " + k + "=" + v;
+  return "application-centric run " + app.run_id + " needs a finished system-centric run of the same point (" +
+         point + ") that wrote ninja/N.analysis; add a {mode: system} noise profile (or it hung or crashed)";
+}
+
 void write_potential_unsafe(const fs::path& system_run) {
   const fs::path file = system_run / "ninja" / "potential.unsafe";
   std::error_code ec;
@@ -59,11 +76,4 @@ void write_potential_unsafe(const fs::path& system_run) {
   }
 }
 
-std::string missing_analysis_message(const harness::RunSpec& app) {
-  std::string point = "np" + std::to_string(app.nprocs);
-  for (const auto& [k, v] : app.params) point += " " + k + "=" + v;
-  return "application-centric run " + app.run_id + " needs a finished system-centric run of the same point (" +
-         point + ") that wrote ninja/N.analysis; add a {mode: system} noise profile (or it hung or crashed)";
-}
-
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::engine

@@ -1,0 +1,81 @@
+#include "scalefuzz/engine/campaign_engine.hpp"
+
+#include <iostream>
+
+#include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
+
+namespace scalefuzz::engine {
+
+namespace fs = std::filesystem;
+
+harness::LaunchOptions campaign_launch_options(const harness::Campaign& campaign, const fs::path& injector) {
+  harness::LaunchOptions launch;
+  launch.mpiexec = campaign.mpiexec;
+  launch.injector_lib = injector;
+  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  return launch;
+}
+
+std::vector<harness::RunSpec> unfinished_runs(const harness::RunStore& store,
+                                              const std::vector<harness::RunSpec>& planned) {
+  std::vector<harness::RunSpec> todo;
+  for (const auto& r : planned)
+    if (!store.is_finished(r.run_id)) todo.push_back(r);
+  return todo;
+}
+
+harness::Outcome launch_and_store(harness::RunStore& store, const harness::RunSpec& run,
+                                  const harness::LaunchOptions& launch, std::optional<fs::path> analysis) {
+  harness::LaunchOptions options = launch;
+  const bool application = run.noise.mode == noise::Mode::Application;
+  if (application && !analysis) analysis = ninja_analysis_for(store, run);
+  options.run_dir = store.prepare_run(run);
+  harness::Outcome outcome;
+  if (application && !analysis) {
+    outcome.kind = harness::OutcomeKind::LaunchError;
+    outcome.detail = missing_analysis_message(run);
+    std::cerr << "error: " << outcome.detail << "\n";
+  } else {
+    if (analysis) {
+      write_potential_unsafe(*analysis);
+      options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
+    }
+    outcome = harness::launch_local(run, options);
+  }
+  store.record_finished(run, outcome);
+  return outcome;
+}
+
+bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>& runs,
+                  const harness::LaunchOptions& launch, Scheduler& scheduler,
+                  const std::vector<harness::RunListener*>& listeners, const std::atomic<bool>& stop) {
+  for (const auto& phase : schedule_phases(runs)) {
+    if (stop) break;
+    scheduler.run(
+        phase.size(),
+        [&](std::size_t i) {
+          const harness::RunSpec& run = phase[i];
+          for (auto* l : listeners) l->run_started(run);
+          const harness::Outcome outcome = launch_and_store(store, run, launch);
+          for (auto* l : listeners) l->run_finished(run, outcome);
+        },
+        stop);
+  }
+  for (auto* l : listeners) l->end();
+  return !stop;
+}
+
+std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
+                                              const harness::KccaSpec& kcca) {
+  analysis::AnalysisOptions options;
+  options.detectors = detectors;
+  options.kcca = kcca;
+  options.out_dir = store.out_dir();
+  options.log = &std::cerr;
+  auto findings = analysis::analyze_runs(store.runs(), options);
+  store.save_findings(findings);
+  return findings;
+}
+
+}  // namespace scalefuzz::engine
