@@ -18,6 +18,7 @@ void set(Config& c, KnobId id, double x) {
     case KnobId::Scale: (c.mode == Mode::Application ? c.app_scale : c.vbq.scale) = x; break;
     case KnobId::Threshold: c.vbq.threshold = static_cast<std::uint64_t>(x); break;
     case KnobId::PacketSize: c.vbq.packet_size = static_cast<std::uint64_t>(x); break;
+    case KnobId::Overhead: c.overhead_ns = static_cast<std::uint64_t>(x); break;
   }
 }
 

@@ -15,6 +15,7 @@ struct Config {
   // Knobs: the mode's defaults from spec.hpp, then the environment.
   double probability = 0;           // random
   std::uint64_t delay_ns = 0;       // random: max delay; local: busy time
+  std::uint64_t overhead_ns = 0;    // any mode but local: busy time after each call, as local's
   VbqParams vbq;                    // system / application
   double app_scale = 0;             // S_a
   std::string analysis_dir;         // application: a system run's directory

@@ -22,12 +22,7 @@ double formula1(const std::vector<std::uint64_t>& packet_sizes, std::size_t n, c
 }
 
 void VirtualBufferQueue::drain(std::uint64_t now) {
-  double t = static_cast<double>(now);
-  while (!q_.empty() && head_start_ + tx_ns(q_.front()) <= t) {
-    head_start_ += tx_ns(q_.front());
-    q_.pop_front();
-  }
-  if (q_.empty()) head_start_ = t;  // an idle link starts the next packet at once
+  while (!q_.empty() && q_.front() <= now) q_.pop_front();
 }
 
 std::size_t VirtualBufferQueue::length(std::uint64_t now) {
@@ -38,19 +33,14 @@ std::size_t VirtualBufferQueue::length(std::uint64_t now) {
 std::uint64_t VirtualBufferQueue::offer(std::uint64_t now, std::uint64_t bytes) {
   drain(now);
   std::vector<std::uint64_t> msg = packetize(bytes, p_.packet_size);
-  std::uint64_t n_l = q_.size(), n_m = msg.size();
-  std::uint64_t delay = 0;
-  if (n_l + n_m > p_.threshold) {
-    // N = N_m + (N_l - N_s) packets from the head must leave before the
-    // message fits (Figure 6); the head packet is part-way transmitted, which
-    // Formula 1 ignores, as the paper does.
-    std::size_t n = static_cast<std::size_t>(n_m + n_l - p_.threshold);
-    std::vector<std::uint64_t> ahead(q_.begin(), q_.end());
-    ahead.insert(ahead.end(), msg.begin(), msg.end());
-    delay = static_cast<std::uint64_t>(std::llround(formula1(ahead, n, p_)));
+  double leaves = static_cast<double>(now);
+  for (std::size_t i = 0; i < msg.size(); ++i) {
+    leaves += tx_ns(i == 0 ? std::max(msg[i], p_.packet_size) : msg[i]);
+    q_.push_back(static_cast<std::uint64_t>(std::llround(leaves)));
   }
-  q_.insert(q_.end(), msg.begin(), msg.end());
-  return delay;
+  if (q_.size() <= p_.threshold) return 0;
+  const std::uint64_t due = q_[q_.size() - p_.threshold - 1];
+  return due > now ? due - now : 0;
 }
 
 std::vector<std::size_t> split_send_sets(const std::vector<std::uint64_t>& t, std::uint64_t min_noise) {

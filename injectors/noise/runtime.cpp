@@ -71,10 +71,18 @@ std::uint32_t comm_id(MPI_Comm comm) {
 
 // The smallest delay system mode can inject when it injected none: one full
 // packet through Formula 1. Send sets split on intervals longer than D_m.
+// Never below the send thread's own overhead: the reference implementation
+// floors its set-splitting interval at NINJ_FC_THREAD_OVERHEAD_SEC = 30 us
+// (PRUNERS/NINJA src/ninj_fc.cpp), or every gap a delayed send leaves would
+// split a send set.
+constexpr std::uint64_t kSendThreadOverheadNs = 30000;
 std::uint64_t min_noise(const Runtime& rt) {
-  if (rt.min_injected > 0) return rt.min_injected;
-  std::vector<std::uint64_t> one{rt.cfg.vbq.packet_size};
-  return static_cast<std::uint64_t>(noise::formula1(one, 1, rt.cfg.vbq)) + 1;
+  std::uint64_t d = rt.min_injected;
+  if (d == 0) {
+    std::vector<std::uint64_t> one{rt.cfg.vbq.packet_size};
+    d = static_cast<std::uint64_t>(noise::formula1(one, 1, rt.cfg.vbq)) + 1;
+  }
+  return std::max(d, kSendThreadOverheadNs);
 }
 
 // The delay this send gets from the mode, in ns (0 = none).
@@ -229,12 +237,13 @@ void before_collective(void* ctx, std::uint16_t, MPI_Comm comm) {
 void after_call(void* ctx, std::uint16_t, std::uint8_t cls) {
   auto& rt = *static_cast<Runtime*>(ctx);
   auto c = static_cast<trace::OpClass>(cls);
-  if (rt.cfg.mode != Mode::Local) return;
+  const std::uint64_t busy = rt.cfg.mode == Mode::Local ? rt.cfg.delay_ns : rt.cfg.overhead_ns;
+  if (busy == 0) return;
   // The paper's printf-after-every-call tool overhead: sends, receives and matching functions.
   switch (c) {
     case trace::OpClass::Send: case trace::OpClass::Recv: case trace::OpClass::Sendrecv: case trace::OpClass::Isend:
     case trace::OpClass::Irecv: case trace::OpClass::Start: case trace::OpClass::Completion: case trace::OpClass::Probe:
-      busy_wait(rt.cfg.delay_ns);
+      busy_wait(busy);
       break;
     default:
       break;
@@ -268,6 +277,17 @@ bool load_analysis(Runtime& rt) {
     return false;
   }
   rt.analysis = std::move(*a);
+  // Potential races the harness found in the system run's trace (vector
+  // clocks, detectors/races): their message ids are unsafe too.
+  std::ifstream potential(ninja_dir(rt.cfg.analysis_dir) + "/potential.unsafe");
+  std::string key;
+  noise::MsgId id;
+  for (std::string line; std::getline(potential, line);) {
+    std::istringstream ls(line);
+    if (!(ls >> key >> id.first >> id.second) || key != "unsafe") continue;
+    auto& unsafe = rt.analysis.unsafe;
+    if (std::find(unsafe.begin(), unsafe.end(), id) == unsafe.end()) unsafe.push_back(id);
+  }
   return true;
 }
 
@@ -288,7 +308,7 @@ int noise_required_thread_level() {
 
 void noise_start() {
   Config cfg = noise::read_config();
-  if (cfg.mode == Mode::None) return;
+  if (cfg.mode == Mode::None && cfg.overhead_ns == 0) return;
   auto* rt = new Runtime();
   rt->cfg = cfg;
   rt->rank = g_state->rank;
@@ -302,7 +322,7 @@ void noise_start() {
     delete rt;
     return;
   }
-  bool delaying = cfg.mode != Mode::Local;
+  bool delaying = cfg.mode != Mode::Local && cfg.mode != Mode::None;
   if (delaying) {
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);

@@ -355,6 +355,7 @@ SCALEFUZZ_HANDLER(abort) {
     trace::Event e = blank_event();
     CommInfo* ci = comm_info(c.comm);
     e.comm = ci != nullptr ? ci->id : trace::kCommNull;
+    e.count = c.scount;  // the error code: the harness reports it (mpi-abort) whatever mpiexec's exit code
     begin_call(c, e, 0);  // never completed: MPI_Abort does not return
   }
   return call();

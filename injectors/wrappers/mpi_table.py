@@ -40,7 +40,7 @@ OPS = [
     ("int MPI_Init(int *argc, char ***argv)", "init", dict(cls="Init")),
     ("int MPI_Init_thread(int *argc, char ***argv, int required, int *provided@provided)", "init", dict(cls="Init")),
     ("int MPI_Finalize(void)", "finalize", dict(cls="Finalize")),
-    ("int MPI_Abort(MPI_Comm comm@comm, int errorcode)", "abort", dict(cls="Abort")),
+    ("int MPI_Abort(MPI_Comm comm@comm, int errorcode@scount)", "abort", dict(cls="Abort")),
     # ---- blocking point-to-point -----------------------------------------
     ("int MPI_Send(const void *buf@sbuf, int count@scount, MPI_Datatype datatype@stype, int dest@dest, int tag@tag, MPI_Comm comm@comm)",
      "send", dict(cls="Send", nb="PMPI_Isend(buf, count, datatype, dest, tag, comm, {req})",

@@ -12,6 +12,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Why a run's matching cannot be trusted for race errors: it crashed, or an
+// MPI call failed (a truncated message, an invalid rank...). "" otherwise.
+std::string died_reason(const harness::Outcome& outcome, const trace::RunTrace& trace) {
+  if (outcome.kind == harness::OutcomeKind::Crashed) return "crashed: " + outcome.detail;
+  for (const auto& rank : trace.ranks)
+    for (const auto& e : rank.events)
+      if (e.error != 0)
+        return "MPI error " + std::to_string(e.error) + " in " + trace::op_name(e.op) + " on rank " +
+               std::to_string(rank.rank);
+  return "";
+}
+
 class RacesDetector : public analysis::Detector {
  public:
   explicit RacesDetector(const analysis::AnalysisContext& context) : context_(context) {}
@@ -19,8 +31,11 @@ class RacesDetector : public analysis::Detector {
   std::vector<Finding> observe(const analysis::RunView& run) override {
     const auto& spec = run.spec();
     trace::Matching matching = trace::match_messages(run.trace());
-    summaries_.push_back(summarize_run(spec.run_id, analysis::campaign_point(spec), spec.noise.label(),
-                                       spec.noise.mode == noise::Mode::None, run.trace(), matching));
+    auto summary = summarize_run(spec.run_id, analysis::campaign_point(spec), spec.noise.label(),
+                                 spec.noise.mode == noise::Mode::None, run.trace(), matching);
+    summary.outcome_ok = run.outcome().kind == harness::OutcomeKind::Ok;
+    summary.died = died_reason(run.outcome(), run.trace());
+    summaries_.push_back(std::move(summary));
     run_dirs_[spec.run_id] = run.record().dir;
     return {};
   }

@@ -5,28 +5,39 @@
 #include <set>
 #include <tuple>
 
+#include "instances.hpp"
+
 namespace scalefuzz::detectors::races {
 
 namespace {
-
-const trace::Event& event_at(const trace::RunTrace& run, const trace::EventRef& ref) {
-  return run.ranks.at(static_cast<std::size_t>(ref.rank)).events.at(ref.index);
-}
-
-std::uint64_t site_hash(const trace::RunTrace& run, int rank, std::uint32_t site) {
-  const auto& sites = run.ranks.at(static_cast<std::size_t>(rank)).sites;
-  // A site missing from the table (truncated sites file) still gets a key that
-  // cannot collide with real stable hashes of other sites on that rank.
-  return site < sites.size() ? sites[site].stable_hash : (0xFFFF000000000000ull | site);
-}
-
-using PairKey = std::pair<std::uint64_t, std::uint64_t>;  // (recv site, send site)
 
 // The recorder's communicator ids: world 0, self 1, derived ones hashed.
 std::string communicator_name(std::uint32_t comm) {
   if (comm == trace::kCommWorld) return "MPI_COMM_WORLD";
   if (comm == trace::kCommSelf) return "MPI_COMM_SELF";
   return "communicator " + std::to_string(comm);
+}
+
+using SendKey = std::tuple<int, std::uint64_t, std::uint32_t, std::int32_t, std::uint64_t>;
+using RecvKey = std::tuple<int, std::uint64_t, std::uint32_t, std::uint64_t>;
+SendKey send_key(const ObservedMatch& m) { return {m.send_rank, m.send_site_hash, m.comm, m.tag, m.send_instance}; }
+RecvKey recv_key(const ObservedMatch& m) { return {m.recv_rank, m.recv_site_hash, m.comm, m.recv_instance}; }
+
+bool earlier(const ObservedMatch& a, const ObservedMatch& b) {
+  return std::tie(a.recv_done_ns, a.recv_rank, a.recv_seq) < std::tie(b.recv_done_ns, b.recv_rank, b.recv_seq);
+}
+
+struct Baseline {
+  std::map<SendKey, std::vector<IntendedReceive>> delivered;  // send instance -> where quiet runs received it
+  std::map<RecvKey, std::set<SendKey>> taken;                 // receive instance -> what quiet runs gave it
+};
+
+bool is_baseline(const RunMatchSummary& r) { return r.quiet && r.outcome_ok && r.died.empty(); }
+
+nlohmann::json match_json(const ObservedMatch& m, const std::string& recv_name, const std::string& send_name) {
+  return {{"receive_site", recv_name},   {"receive_rank", m.recv_rank},     {"receive_instance", m.recv_instance},
+          {"receive_round", m.recv_round}, {"send_site", send_name},        {"send_rank", m.send_rank},
+          {"send_instance", m.send_instance}, {"tag", m.tag},               {"communicator", m.comm}};
 }
 
 }  // namespace
@@ -41,29 +52,14 @@ RunMatchSummary summarize_run(std::string run_id, std::string point, std::string
   out.order_hash = matching.order_hash;
   out.unmatched_sends = matching.unmatched_sends.size();
   out.unmatched_recvs = matching.unmatched_recvs.size();
-  out.matches.reserve(matching.messages.size());
-  for (const auto& m : matching.messages) {
-    const trace::Event& send = event_at(run, m.send);
-    const trace::Event& recv = event_at(run, m.recv_post);
-    ObservedMatch o;
-    o.send_rank = m.send.rank;
-    o.recv_rank = m.recv_post.rank;
-    o.send_site_id = send.callsite;
-    o.recv_site_id = recv.callsite;
-    o.send_site_hash = site_hash(run, m.send.rank, send.callsite);
-    o.recv_site_hash = site_hash(run, m.recv_post.rank, recv.callsite);
-    o.tag = m.tag;
-    o.comm = m.comm;
-    o.send_seq = send.seq;
-    o.recv_seq = recv.seq;
-    out.matches.push_back(o);
-  }
+  out.matches = observe_matches(run, matching);
+  if (quiet) out.potential = potential_races(run, matching);
   return out;
 }
 
 RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
   RaceReport report;
-  std::map<std::string, std::set<PairKey>> baseline;  // point -> routine pairs seen in quiet runs
+  std::map<std::string, Baseline> baselines;
   std::map<std::string, PointDeterminism> points;
   std::map<std::string, std::set<std::uint64_t>> hashes;
   for (const auto& r : runs) {
@@ -71,37 +67,72 @@ RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
     p.point = r.point;
     ++p.runs;
     hashes[r.point].insert(r.order_hash);
-    if (!r.quiet) continue;
+    if (!is_baseline(r)) continue;
     ++p.quiet_runs;
-    auto& pairs = baseline[r.point];
-    for (const auto& m : r.matches) pairs.insert({m.recv_site_hash, m.send_site_hash});
+    Baseline& b = baselines[r.point];
+    for (const auto& m : r.matches) {
+      auto& where = b.delivered[send_key(m)];
+      IntendedReceive i{m.recv_rank, m.recv_site_hash, m.recv_round};
+      if (std::none_of(where.begin(), where.end(), [&](const IntendedReceive& w) {
+            return std::tie(w.recv_rank, w.recv_site_hash, w.recv_round) ==
+                   std::tie(i.recv_rank, i.recv_site_hash, i.recv_round);
+          }))
+        where.push_back(i);
+      b.taken[recv_key(m)].insert(send_key(m));
+    }
   }
   for (auto& [name, p] : points) {
     p.distinct_order_hashes = hashes[name].size();
     report.determinism.push_back(p);
     if (p.quiet_runs == 0) report.points_without_baseline.push_back(name);
   }
+  std::map<std::pair<std::string, std::uint64_t>, std::size_t> potential_at;  // (point, recv site) -> index
   for (const auto& r : runs) {
-    if (r.quiet) continue;
-    auto base = baseline.find(r.point);
-    if (base == baseline.end()) continue;
-    std::map<PairKey, UnintendedMatch> found;
+    for (const auto& pr : r.potential) {
+      auto [it, inserted] = potential_at.try_emplace({r.point, pr.actual.recv_site_hash}, report.potential.size());
+      if (inserted) report.potential.push_back({r.run_id, r.point, pr, 0});
+      ++report.potential[it->second].receives;
+    }
+    if (is_baseline(r)) continue;
+    auto base = baselines.find(r.point);
+    if (base == baselines.end()) continue;
+    const Baseline& b = base->second;
+    std::map<std::pair<std::uint64_t, std::uint64_t>, UnintendedMatch> found;  // (recv site, send site)
+    const ObservedMatch* divergence = nullptr;
     for (const auto& m : r.matches) {
-      PairKey key{m.recv_site_hash, m.send_site_hash};
-      if (base->second.count(key)) continue;
-      auto [it, inserted] = found.try_emplace(key);
+      auto taken = b.taken.find(recv_key(m));
+      if (taken != b.taken.end() && !taken->second.count(send_key(m)) && (!divergence || earlier(m, *divergence)))
+        divergence = &m;
+      auto where = b.delivered.find(send_key(m));
+      const bool intended = where != b.delivered.end() &&
+                            std::any_of(where->second.begin(), where->second.end(), [&](const IntendedReceive& w) {
+                              // Any receiving rank: programs that draw their
+                              // destinations from the run's seed send one
+                              // instance to different ranks in different runs.
+                              return w.recv_site_hash == m.recv_site_hash && w.recv_round == m.recv_round;
+                            });
+      if (intended) continue;
+      auto [it, inserted] = found.try_emplace({m.recv_site_hash, m.send_site_hash});
       UnintendedMatch& u = it->second;
+      if (inserted || earlier(m, u.first)) {
+        u.first = m;
+        u.intended = where != b.delivered.end() ? where->second : std::vector<IntendedReceive>{};
+      }
       if (inserted) {
         u.run_id = r.run_id;
         u.point = r.point;
         u.noise_label = r.noise_label;
-        u.first = m;
-      } else if (std::tie(m.recv_rank, m.recv_seq) < std::tie(u.first.recv_rank, u.first.recv_seq)) {
-        u.first = m;
+        u.died = r.died;
       }
       ++u.occurrences;
     }
-    for (auto& [key, u] : found) report.unintended.push_back(std::move(u));
+    for (auto& [key, u] : found) {
+      if (divergence) {
+        u.has_first_divergence = true;
+        u.first_divergence = *divergence;
+      }
+      report.unintended.push_back(std::move(u));
+    }
   }
   return report;
 }
@@ -110,22 +141,34 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
   std::vector<Finding> out;
   for (const auto& u : report.unintended) {
     const auto& m = u.first;
-    std::string recv_name = name_site(u.run_id, m.recv_rank, m.recv_site_id);
-    std::string send_name = name_site(u.run_id, m.send_rank, m.send_site_id);
+    const std::string recv_name = name_site(u.run_id, m.recv_rank, m.recv_site_id);
+    const std::string send_name = name_site(u.run_id, m.send_rank, m.send_site_id);
+    const std::string comm_name = communicator_name(m.comm);
     Finding f;
     f.detector = "races";
     f.kind = "unintended-match";
-    f.severity = Severity::Error;
+    f.severity = u.died.empty() ? Severity::Error : Severity::Warning;
     f.run_id = u.run_id;
-    const std::string comm_name = communicator_name(m.comm);
-    f.title = "receive in " + recv_name + " matched a send from " + send_name + " (tag " +
-              std::to_string(m.tag) + ", " + comm_name + ", rank " + std::to_string(m.send_rank) + " -> rank " +
-              std::to_string(m.recv_rank) + "), a pairing never seen in quiet runs; exposed by noise '" +
-              u.noise_label + "'";
+    std::string meant = "a send never received in quiet runs";
+    if (!u.intended.empty()) {
+      const auto& i = u.intended.front();
+      meant = "a send that quiet runs deliver to " +
+              (i.recv_site_hash == m.recv_site_hash ? "round " + std::to_string(i.recv_round) + " of the same site"
+                                                    : "another receive site") +
+              " on rank " + std::to_string(i.recv_rank);
+    }
+    f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
+              std::to_string(m.recv_rank) + ", round " + std::to_string(m.recv_round) + ") took rank " +
+              std::to_string(m.send_rank) + "'s send #" + std::to_string(m.send_instance) + " from " + send_name +
+              " (tag " + std::to_string(m.tag) + ", " + comm_name + "), " + meant + "; exposed by noise '" +
+              u.noise_label + "'" + (u.died.empty() ? "" : " (the run died: " + u.died + "; not trusted as an error)");
     f.location = recv_name;
     f.ranks = {m.send_rank, m.recv_rank};
     f.details = {{"receive_routine", recv_name},
                  {"send_routine", send_name},
+                 {"receive_instance", m.recv_instance},
+                 {"receive_round", m.recv_round},
+                 {"send_instance", m.send_instance},
                  {"tag", m.tag},
                  {"communicator", m.comm},
                  {"communicator_name", comm_name},
@@ -136,6 +179,49 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
                  {"occurrences_in_run", u.occurrences},
                  {"noise", u.noise_label},
                  {"campaign_point", u.point}};
+    nlohmann::json intended = nlohmann::json::array();
+    for (const auto& i : u.intended)
+      intended.push_back({{"receive_rank", i.recv_rank}, {"receive_round", i.recv_round},
+                          {"same_receive_site", i.recv_site_hash == m.recv_site_hash}});
+    f.details["quiet_runs_deliver_it_to"] = intended;
+    if (!u.died.empty()) f.details["run_died"] = u.died;
+    if (u.has_first_divergence) {
+      const auto& d = u.first_divergence;
+      f.details["first_divergence"] = match_json(d, name_site(u.run_id, d.recv_rank, d.recv_site_id),
+                                                 name_site(u.run_id, d.send_rank, d.send_site_id));
+    }
+    out.push_back(std::move(f));
+  }
+  for (const auto& p : report.potential) {
+    const auto& a = p.example.actual;
+    const std::string recv_name = name_site(p.run_id, a.recv_rank, a.recv_site_id);
+    const std::string send_name = name_site(p.run_id, a.send_rank, a.send_site_id);
+    const std::string other_name = name_site(p.run_id, p.example.other_rank, p.example.other_site_id);
+    Finding f;
+    f.detector = "races";
+    f.kind = "potential-race";
+    f.severity = Severity::Warning;
+    f.run_id = p.run_id;
+    f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(a.recv_rank) + ", receive #" +
+              std::to_string(a.recv_instance) + ") took rank " + std::to_string(a.send_rank) + "'s send #" +
+              std::to_string(a.send_instance) + " but could have taken rank " + std::to_string(p.example.other_rank) +
+              "'s send #" + std::to_string(p.example.other_instance) + " from " + other_name +
+              (p.example.other_received ? ", which this run delivered to round " +
+                                              std::to_string(p.example.other_recv_round) + " instead of round " +
+                                              std::to_string(a.recv_round)
+                                        : ", never received in this run") +
+              ": nothing orders them (tag " + std::to_string(a.tag) + ", " + communicator_name(a.comm) + ")";
+    f.location = recv_name;
+    f.ranks = {a.send_rank, p.example.other_rank, a.recv_rank};
+    f.details = {{"receive_routine", recv_name},
+                 {"taken", match_json(a, recv_name, send_name)},
+                 {"competitor", {{"send_site", other_name},
+                                 {"send_rank", p.example.other_rank},
+                                 {"send_instance", p.example.other_instance},
+                                 {"received_in_round", p.example.other_received ? nlohmann::json(p.example.other_recv_round)
+                                                                                : nlohmann::json(nullptr)}}},
+                 {"receives_with_competitors", p.receives},
+                 {"campaign_point", p.point}};
     out.push_back(std::move(f));
   }
   for (const auto& p : report.determinism) {

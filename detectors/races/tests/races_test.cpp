@@ -7,11 +7,12 @@ namespace st = scalefuzz::trace;
 
 namespace {
 
-// Routine call-site hashes: routine A sends/receives, routine B sends/receives.
+// Call-site hashes: routine A sends/receives, routine B sends/receives.
 constexpr std::uint64_t kSendA = 0xA5, kRecvA = 0xA7, kSendB = 0xB5, kRecvB = 0xB7;
 
+// A match of receive instance k (in round `round`) with send instance j.
 sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int send_rank, int recv_rank,
-                        std::uint64_t recv_seq = 1) {
+                        std::uint64_t k, std::uint64_t round, std::uint64_t j) {
   sr::ObservedMatch m;
   m.recv_site_hash = recv_site;
   m.send_site_hash = send_site;
@@ -19,13 +20,18 @@ sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int se
   m.send_site_id = static_cast<std::uint32_t>(send_site & 0xF);
   m.send_rank = send_rank;
   m.recv_rank = recv_rank;
-  m.tag = 7;
-  m.recv_seq = recv_seq;
+  m.tag = 0;
+  m.recv_instance = k;
+  m.recv_round = round;
+  m.send_instance = j;
+  m.recv_seq = 10 + k;
+  m.recv_done_ns = 1000 + k;
+  m.wildcard = true;
   return m;
 }
 
-sr::RunMatchSummary run(std::string id, bool quiet, std::vector<sr::ObservedMatch> matches,
-                        std::uint64_t hash = 1, std::string point = "np4") {
+sr::RunMatchSummary run(std::string id, bool quiet, std::vector<sr::ObservedMatch> matches, std::uint64_t hash = 1,
+                        std::string point = "np3") {
   sr::RunMatchSummary r;
   r.run_id = std::move(id);
   r.point = std::move(point);
@@ -40,131 +46,199 @@ std::string name(const std::string&, int rank, std::uint32_t site) {
   return "site" + std::to_string(site) + "@r" + std::to_string(rank);
 }
 
+// Rank 0 receives at one site (kRecvA) from ranks 1 and 2, two per round,
+// both senders at one site (kSendA): the textbook same-site exchange.
+std::vector<sr::ObservedMatch> textbook(bool swap_in_round_1, bool cross_round) {
+  std::vector<sr::ObservedMatch> m = {
+      match(kRecvA, kSendA, 1, 0, 0, 1, 0), match(kRecvA, kSendA, 2, 0, 1, 1, 0),
+      match(kRecvA, kSendA, 1, 0, 2, 2, 1), match(kRecvA, kSendA, 2, 0, 3, 2, 1)};
+  if (swap_in_round_1) {  // rank 2's message first: same instances, other order
+    m[0] = match(kRecvA, kSendA, 2, 0, 0, 1, 0);
+    m[1] = match(kRecvA, kSendA, 1, 0, 1, 1, 0);
+  }
+  if (cross_round) {  // receive #1 (round 1) took rank 1's send #1, meant for round 2
+    m[1] = match(kRecvA, kSendA, 1, 0, 1, 1, 1);
+    m[2] = match(kRecvA, kSendA, 2, 0, 2, 2, 0);
+  }
+  return m;
+}
+
 }  // namespace
 
-TEST(Races, CrossRoutineMatchUnseenInQuietRunsIsUnintended) {
-  std::vector<sr::RunMatchSummary> runs = {
-      run("q0", true, {match(kRecvA, kSendA, 0, 1), match(kRecvB, kSendB, 2, 1)}),
-      run("q1", true, {match(kRecvA, kSendA, 3, 1), match(kRecvB, kSendB, 0, 1)}),
-      // Under noise, routine A's receive got routine B's message.
-      run("n0", false, {match(kRecvA, kSendB, 2, 1, 5), match(kRecvA, kSendB, 3, 1, 4), match(kRecvB, kSendA, 0, 1)}),
-  };
-  auto report = sr::detect_races(runs);
-  ASSERT_EQ(report.unintended.size(), 2u);
-  const auto& u = report.unintended[0].first.recv_site_hash == kRecvA ? report.unintended[0] : report.unintended[1];
-  EXPECT_EQ(u.run_id, "n0");
-  EXPECT_EQ(u.noise_label, "system-scale1.0");
-  EXPECT_EQ(u.occurrences, 2u);
-  EXPECT_EQ(u.first.recv_seq, 4u);  // earliest occurrence
-  EXPECT_EQ(u.first.send_site_hash, kSendB);
-
-  auto findings = sr::race_findings(report, name);
-  // All three runs share one order hash, so no nondeterminism note: only the two matches.
-  ASSERT_EQ(findings.size(), 2u);
-  for (const auto& f : findings) EXPECT_EQ(f.kind, "unintended-match");
-}
-
-TEST(Races, SameRoutinePairsUnderNoiseAreNotFindings) {
-  std::vector<sr::RunMatchSummary> runs = {
-      run("q0", true, {match(kRecvA, kSendA, 0, 1), match(kRecvB, kSendB, 2, 1)}),
-      run("n0", false, {match(kRecvA, kSendA, 2, 1), match(kRecvB, kSendB, 0, 1)}),
-  };
-  auto report = sr::detect_races(runs);
-  EXPECT_TRUE(report.unintended.empty());
-  auto findings = sr::race_findings(report, name);
-  EXPECT_TRUE(findings.empty());
-}
-
-TEST(Races, PointWithoutQuietRunIsNotJudged) {
-  std::vector<sr::RunMatchSummary> runs = {run("n0", false, {match(kRecvA, kSendB, 2, 1)}, 1, "np8")};
-  auto report = sr::detect_races(runs);
-  EXPECT_TRUE(report.unintended.empty());
-  ASSERT_EQ(report.points_without_baseline.size(), 1u);
-  EXPECT_EQ(report.points_without_baseline[0], "np8");
-}
-
-TEST(Races, BaselineIsPerCampaignPoint) {
-  std::vector<sr::RunMatchSummary> runs = {
-      run("q4", true, {match(kRecvA, kSendB, 0, 1)}, 1, "np4"),
-      run("n8", false, {match(kRecvA, kSendB, 0, 1)}, 1, "np8"),
-      run("q8", true, {match(kRecvA, kSendA, 0, 1)}, 1, "np8"),
-  };
-  auto report = sr::detect_races(runs);
+TEST(Races, SameSiteCrossRoundMatchIsUnintended) {
+  auto report = sr::detect_races({run("q0", true, textbook(false, false)), run("n0", false, textbook(false, true), 2)});
   ASSERT_EQ(report.unintended.size(), 1u);
-  EXPECT_EQ(report.unintended[0].run_id, "n8");
+  const auto& u = report.unintended[0];
+  EXPECT_EQ(u.run_id, "n0");
+  EXPECT_EQ(u.first.recv_instance, 1u);
+  EXPECT_EQ(u.first.send_instance, 1u);
+  EXPECT_EQ(u.first.send_rank, 1);
+  ASSERT_EQ(u.intended.size(), 1u);
+  EXPECT_EQ(u.intended[0].recv_round, 2u);  // quiet runs deliver that send to round 2
+  EXPECT_EQ(u.occurrences, 2u);             // and rank 2's send #0 went to round 2
+  EXPECT_TRUE(u.has_first_divergence);
+  EXPECT_EQ(u.first_divergence.recv_instance, 1u);
+  auto findings = sr::race_findings(report, name);
+  auto error = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "unintended-match"; });
+  ASSERT_NE(error, findings.end());
+  EXPECT_EQ(error->severity, scalefuzz::detectors::Severity::Error);
+  EXPECT_NE(error->title.find("round 2 of the same site"), std::string::npos) << error->title;
+  EXPECT_EQ(error->details.at("send_instance"), 1);
+  EXPECT_EQ(error->details.at("first_divergence").at("receive_instance"), 1);
 }
 
-TEST(Races, DistinctOrderHashesMarkNondeterministicPoints) {
-  std::vector<sr::RunMatchSummary> runs = {
-      run("a", true, {match(kRecvA, kSendA, 0, 1)}, 11, "det"),
-      run("b", true, {match(kRecvA, kSendA, 0, 1)}, 11, "det"),
-      run("c", true, {match(kRecvA, kSendA, 0, 1)}, 11, "nondet"),
-      run("d", true, {match(kRecvA, kSendA, 2, 1)}, 12, "nondet"),
-  };
-  auto report = sr::detect_races(runs);
+TEST(Races, OrderChangeInsideARoundIsInfoOnly) {
+  auto report = sr::detect_races({run("q0", true, textbook(false, false)), run("n0", false, textbook(true, false), 2)});
+  EXPECT_TRUE(report.unintended.empty());
   auto findings = sr::race_findings(report, name);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].kind, "nondeterministic-matching");
   EXPECT_EQ(findings[0].severity, scalefuzz::detectors::Severity::Info);
-  EXPECT_EQ(findings[0].details["campaign_point"], "nondet");
-  EXPECT_EQ(findings[0].details["distinct_order_hashes"], 2);
 }
 
-TEST(Races, FindingNamesBothRoutinesRanksAndNoise) {
-  std::vector<sr::RunMatchSummary> runs = {
-      run("q0", true, {match(kRecvA, kSendA, 0, 1)}),
-      run("n0", false, {match(kRecvA, kSendB, 3, 1)}),
-  };
-  auto findings = sr::race_findings(sr::detect_races(runs), name);
-  ASSERT_EQ(findings.size(), 1u);
-  const auto& f = findings[0];
-  EXPECT_EQ(f.kind, "unintended-match");
-  EXPECT_EQ(f.run_id, "n0");
-  EXPECT_EQ(f.details["receive_routine"], "site7@r1");
-  EXPECT_EQ(f.details["send_routine"], "site5@r3");
-  EXPECT_EQ(f.details["noise"], "system-scale1.0");
-  EXPECT_EQ(f.ranks, (std::vector<int>{3, 1}));
-  EXPECT_NE(f.title.find("site7@r1"), std::string::npos);
-}
-
-TEST(Races, SummarizeRunUsesStableSiteHashes) {
-  st::RunTrace trace;
-  trace.ranks.resize(2);
-  for (int r = 0; r < 2; ++r) {
-    auto& rank = trace.ranks[static_cast<std::size_t>(r)];
-    rank.rank = r;
-    rank.world_size = 2;
-    rank.sites.resize(2);
-    rank.sites[0].id = 0;
-    rank.sites[0].stable_hash = 1000 + static_cast<std::uint64_t>(r);
-    rank.sites[1].id = 1;
-    rank.sites[1].stable_hash = 2000 + static_cast<std::uint64_t>(r);
+TEST(Races, CrossRoutineMatchIsUnintended) {
+  std::vector<sr::ObservedMatch> quiet = {match(kRecvA, kSendA, 1, 0, 0, 1, 0), match(kRecvB, kSendB, 2, 0, 0, 2, 0)};
+  std::vector<sr::ObservedMatch> noisy = {match(kRecvA, kSendB, 2, 0, 0, 1, 0), match(kRecvB, kSendA, 1, 0, 0, 2, 0)};
+  auto report = sr::detect_races({run("q0", true, quiet), run("n0", false, noisy, 2)});
+  ASSERT_EQ(report.unintended.size(), 2u);
+  for (const auto& u : report.unintended) {
+    ASSERT_EQ(u.intended.size(), 1u);
+    EXPECT_NE(u.intended[0].recv_site_hash, u.first.recv_site_hash);
   }
-  st::Event send{};
-  send.seq = 1;
-  send.callsite = 1;
-  send.op_class = static_cast<std::uint8_t>(st::OpClass::Send);
-  st::Event recv{};
-  recv.seq = 1;
-  recv.callsite = 0;
-  recv.op_class = static_cast<std::uint8_t>(st::OpClass::Recv);
-  trace.ranks[0].events = {send};
-  trace.ranks[1].events = {recv};
+}
+
+TEST(Races, RunThatDiedGivesWarningsNotErrors) {
+  auto noisy = run("n0", false, textbook(false, true), 2);
+  noisy.died = "crashed: rank 1 killed by signal 11";
+  auto findings = sr::race_findings(sr::detect_races({run("q0", true, textbook(false, false)), noisy}), name);
+  for (const auto& f : findings) EXPECT_NE(f.severity, scalefuzz::detectors::Severity::Error) << f.title;
+  EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const auto& f) {
+    return f.kind == "unintended-match" && f.details.contains("run_died");
+  }));
+}
+
+TEST(Races, QuietRunWithAWrongResultIsNotTheBaseline) {
+  auto bad_quiet = run("q1", true, textbook(false, true), 2);
+  bad_quiet.outcome_ok = false;  // the race showed without noise: judged, not learned from
+  auto report = sr::detect_races({run("q0", true, textbook(false, false)), bad_quiet});
+  ASSERT_EQ(report.unintended.size(), 1u);
+  EXPECT_EQ(report.unintended[0].run_id, "q1");
+}
+
+TEST(Races, PointWithoutQuietRunIsNotJudged) {
+  auto report = sr::detect_races({run("n0", false, textbook(false, true))});
+  EXPECT_TRUE(report.unintended.empty());
+  ASSERT_EQ(report.points_without_baseline.size(), 1u);
+}
+
+TEST(Races, BaselineIsPerCampaignPoint) {
+  auto report = sr::detect_races({run("q0", true, textbook(false, false), 1, "np3"),
+                                  run("n0", false, textbook(false, true), 2, "np4")});
+  EXPECT_TRUE(report.unintended.empty());  // np4 has no quiet run
+}
+
+// ---- potential races on a synthetic trace ---------------------------------
+
+namespace {
+
+st::Event event(st::OpClass cls, std::uint32_t site, std::int32_t peer, std::int32_t tag, std::uint64_t t) {
+  st::Event e{};
+  e.seq = 0;
+  e.t_enter_ns = t;
+  e.t_exit_ns = t + 1;
+  e.op_class = static_cast<std::uint8_t>(cls);
+  e.callsite = site;
+  e.peer = peer;
+  e.tag = tag;
+  e.comm = st::kCommWorld;
+  return e;
+}
+
+// The textbook exchange in miniature: each step rank 0 sends to ranks 1 and 2
+// and posts two wildcard receives; ranks 1 and 2 send to rank 0, then take
+// rank 0's message (site 0 sends, site 1 receives). A rank's step s+1 send
+// follows only rank 0's step-s send, which precedes rank 0's receives: it is
+// concurrent with them, unless `barrier_between_steps` puts a barrier after
+// rank 0's receives.
+struct Synthetic {
+  st::RunTrace run;
   st::Matching matching;
-  st::MatchedMessage m;
-  m.send = {0, 0};
-  m.recv_post = {1, 0};
-  m.recv_done = {1, 0};
-  m.tag = 3;
-  matching.messages = {m};
-  matching.order_hash = 99;
-  matching.unmatched_recvs = {{1, 0}};
-  auto s = sr::summarize_run("r", "p", "none", true, trace, matching);
-  ASSERT_EQ(s.matches.size(), 1u);
-  EXPECT_EQ(s.matches[0].send_site_hash, 2000u);
-  EXPECT_EQ(s.matches[0].recv_site_hash, 1001u);
-  EXPECT_EQ(s.matches[0].send_rank, 0);
-  EXPECT_EQ(s.matches[0].recv_rank, 1);
-  EXPECT_EQ(s.order_hash, 99u);
-  EXPECT_EQ(s.unmatched_recvs, 1u);
+};
+
+Synthetic exchange(int steps, bool same_tag, bool barrier_between_steps) {
+  Synthetic s;
+  s.run.ranks.resize(3);
+  for (int r = 0; r < 3; ++r) {
+    s.run.ranks[r].rank = r;
+    s.run.ranks[r].sites.resize(2);
+    s.run.ranks[r].sites[0].stable_hash = 0x50;  // the send site
+    s.run.ranks[r].sites[1].stable_hash = 0x51;  // the receive site
+  }
+  auto push = [&](int r, st::Event e) {
+    auto& ev = s.run.ranks[r].events;
+    e.seq = ev.size() + 1;
+    ev.push_back(e);
+    return st::EventRef{r, ev.size() - 1};
+  };
+  std::uint64_t t = 0;
+  std::vector<st::EventRef> prev_go(3);
+  for (int step = 0; step < steps; ++step) {
+    const int tag = same_tag ? 0 : step + 1;
+    // rank 0 tells ranks 1, 2 to go on (a send each), then posts its receives
+    st::EventRef go1 = push(0, event(st::OpClass::Send, 0, 1, 100, ++t));
+    st::EventRef go2 = push(0, event(st::OpClass::Send, 0, 2, 100, ++t));
+    st::EventRef post_a = push(0, event(st::OpClass::Recv, 1, st::kAnySource, tag, ++t));
+    st::EventRef post_b = push(0, event(st::OpClass::Recv, 1, st::kAnySource, tag, ++t));
+    st::EventRef send1 = push(1, event(st::OpClass::Send, 0, 0, tag, ++t));
+    st::EventRef send2 = push(2, event(st::OpClass::Send, 0, 0, tag, ++t));
+    st::EventRef got1 = push(1, event(st::OpClass::Recv, 1, 0, 100, ++t));
+    st::EventRef got2 = push(2, event(st::OpClass::Recv, 1, 0, 100, ++t));
+    s.matching.messages.push_back({go1, got1, got1, st::kCommWorld, 100, 8});
+    s.matching.messages.push_back({go2, got2, got2, st::kCommWorld, 100, 8});
+    s.matching.messages.push_back({send1, post_a, post_a, st::kCommWorld, tag, 8});
+    s.matching.messages.push_back({send2, post_b, post_b, st::kCommWorld, tag, 8});
+    if (barrier_between_steps)
+      for (int r = 0; r < 3; ++r) push(r, event(st::OpClass::Collective, 0, st::kNoPeer, st::kNoTag, ++t));
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(Races, PotentialRaceBetweenStepsOfOneSiteInAQuietRun) {
+  Synthetic s = exchange(3, true, false);
+  auto p = sr::potential_races(s.run, s.matching);
+  ASSERT_FALSE(p.empty());
+  // Rank 0's first receive of step 0 took rank 1's send, and rank 2's
+  // step-0 send went to the same round (no race); its second receive could
+  // take rank 1's step-1 send: nothing orders that send after it.
+  EXPECT_EQ(p[0].actual.recv_rank, 0);
+  EXPECT_NE(p[0].other_recv_round, p[0].actual.recv_round);
+  auto summary = sr::summarize_run("q0", "np3", "none", true, s.run, s.matching);
+  EXPECT_FALSE(summary.potential.empty());
+  auto findings = sr::race_findings(sr::detect_races({summary}), name);
+  ASSERT_EQ(std::count_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "potential-race"; }), 1);
+}
+
+TEST(Races, NoPotentialRaceWithUniqueTagsOrABarrier) {
+  Synthetic tags = exchange(3, false, false);
+  EXPECT_TRUE(sr::potential_races(tags.run, tags.matching).empty());
+  Synthetic barrier = exchange(3, true, true);
+  EXPECT_TRUE(sr::potential_races(barrier.run, barrier.matching).empty());
+}
+
+TEST(Races, SummarizeRunNumbersInstancesAndRounds) {
+  Synthetic s = exchange(2, true, false);
+  auto summary = sr::summarize_run("q0", "np3", "none", false, s.run, s.matching);
+  ASSERT_EQ(summary.matches.size(), 8u);
+  // Rank 1's sends to rank 0 at site 0: instances 0 and 1; rank 0's
+  // receives at site 1: instances 0..3, rounds 2 (after two sends) and 4.
+  const auto& step1 = summary.matches[6];
+  EXPECT_EQ(step1.send_rank, 1);
+  EXPECT_EQ(step1.send_instance, 1u);
+  EXPECT_EQ(step1.recv_instance, 2u);
+  EXPECT_EQ(step1.recv_round, 4u);
+  EXPECT_EQ(summary.matches[2].recv_round, 2u);
+  EXPECT_TRUE(step1.wildcard);
+  EXPECT_EQ(step1.send_site_hash, 0x50u);
 }

@@ -150,14 +150,17 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
     if (id_count[r.run_id] > 1 && !d.needs_hash) r.run_id += hash_suffix(d.canonical);
     r.seed = derive_run_seed(c.seed, r.run_id);
     r.timeout = c.timeout;
+    const std::string stream = c.check.stream == ResultCheck::Stream::Stdout   ? "stdout"
+                               : c.check.stream == ResultCheck::Stream::Stderr ? "stderr"
+                                                                                : "output";
     switch (c.check.kind) {
       case ResultCheck::Kind::ExitCode: r.check = "exit-code"; break;
       case ResultCheck::Kind::StdoutRegex:
-        r.check = "stdout-regex";
+        r.check = stream + "-regex";
         r.wrong_result_regex = c.check.pattern;
         break;
       case ResultCheck::Kind::StdoutMustMatch:
-        r.check = "stdout-must-match";
+        r.check = stream + "-must-match";
         r.expected_stdout_regex = c.check.pattern;
         break;
     }

@@ -28,19 +28,24 @@ std::string compiled_regex(const YamlReader& reader, const YAML::Node& node, con
 
 ResultCheck read_check(const YamlReader& reader, const YAML::Node& node) {
   ResultCheck check;
+  const char* forms = "exit-code, {stdout-regex|stderr-regex|output-regex: REGEX} or "
+                      "{stdout-must-match|stderr-must-match|output-must-match: REGEX} (output = stdout and stderr)";
   if (node.IsScalar()) {
     if (node.Scalar() != "exit-code")
-      reader.fail(node, "app.check must be exit-code, {stdout-regex: REGEX} or "
-                        "{stdout-must-match: REGEX}, got '" + node.Scalar() + "'");
+      reader.fail(node, std::string("app.check must be ") + forms + ", got '" + node.Scalar() + "'");
     return check;
   }
-  auto entries = reader.map(node, "app.check", {"stdout-regex", "stdout-must-match"});
-  if (entries.size() != 1)
-    reader.fail(node, "app.check needs exactly one of stdout-regex or stdout-must-match");
+  auto entries = reader.map(node, "app.check",
+                            {"stdout-regex", "stdout-must-match", "stderr-regex", "stderr-must-match", "output-regex",
+                             "output-must-match"});
+  if (entries.size() != 1) reader.fail(node, std::string("app.check needs exactly one of ") + forms);
   const MapEntry& entry = entries.front();
-  check.kind = entry.key == "stdout-regex" ? ResultCheck::Kind::StdoutRegex
-                                           : ResultCheck::Kind::StdoutMustMatch;
-  check.pattern = compiled_regex(reader, entry.value, "app.check." + entry.key);
+  const std::string& key = entry.key;
+  check.kind = key.ends_with("-regex") ? ResultCheck::Kind::StdoutRegex : ResultCheck::Kind::StdoutMustMatch;
+  check.stream = key.starts_with("stdout") ? ResultCheck::Stream::Stdout
+                 : key.starts_with("stderr") ? ResultCheck::Stream::Stderr
+                                             : ResultCheck::Stream::Both;
+  check.pattern = compiled_regex(reader, entry.value, "app.check." + key);
   return check;
 }
 

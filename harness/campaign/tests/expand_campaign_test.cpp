@@ -124,6 +124,23 @@ TEST(ExpandCampaign, InterpolatesArgvAndEnv) {
   EXPECT_FALSE(run.expected_stdout_regex.has_value());
 }
 
+TEST(ExpandCampaign, StderrAndOutputChecksAreCarriedIntoTheRun) {
+  auto runs = expand_campaign(parse(R"(campaign: t
+app: { command: [x], check: { stderr-regex: "wrong match" } }
+scales: [2]
+noise: [{ mode: system, overhead: 10us }]
+)"));
+  EXPECT_EQ(runs[0].check, "stderr-regex");
+  EXPECT_EQ(runs[0].wrong_result_regex, "wrong match");
+  EXPECT_EQ(runs[0].noise.settings.at("overhead"), "10000");  // the overhead knob, in ns
+  runs = expand_campaign(parse(R"(campaign: t
+app: { command: [x], check: { output-must-match: "^done" } }
+scales: [2]
+)"));
+  EXPECT_EQ(runs[0].check, "output-must-match");
+  EXPECT_EQ(runs[0].expected_stdout_regex, "^done");
+}
+
 TEST(ExpandCampaign, MustMatchCheckIsCarriedIntoTheRun) {
   auto runs = expand_campaign(parse(R"(campaign: t
 app: { command: [x], check: { stdout-must-match: "sum=42" } }

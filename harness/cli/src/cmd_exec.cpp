@@ -5,6 +5,8 @@
 #include <iostream>
 #include <algorithm>
 #include <map>
+#include <random>
+#include <regex>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -20,6 +22,29 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+// --check KIND=REGEX (or exit-code) into the spec; UsageError when bad.
+void apply_check_option(const std::string& text, harness::RunSpec& spec) {
+  static const std::vector<std::string> kinds = {"stdout-regex",      "stderr-regex",      "output-regex",
+                                                 "stdout-must-match", "stderr-must-match", "output-must-match"};
+  if (text == "exit-code") {
+    spec.check = "exit-code";
+    return;
+  }
+  const auto eq = text.find('=');
+  const std::string kind = text.substr(0, eq);
+  if (eq == std::string::npos || std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw UsageError("--check: expected exit-code or KIND=REGEX with KIND one of stdout-regex, stderr-regex, "
+                     "output-regex, stdout-must-match, stderr-must-match, output-must-match; got '" + text + "'");
+  const std::string pattern = text.substr(eq + 1);
+  try {
+    std::regex compiled(pattern);
+  } catch (const std::regex_error& e) {
+    throw UsageError("--check: invalid regular expression '" + pattern + "': " + e.what());
+  }
+  spec.check = kind;
+  (kind.ends_with("-regex") ? spec.wrong_result_regex : spec.expected_stdout_regex) = pattern;
+}
 
 // Splits "mpiexec [opts] -n N app args" into launcher prefix, N and app argv.
 void split_mpiexec_command(const std::vector<std::string>& tail, harness::RunSpec& spec,
@@ -97,8 +122,11 @@ int cmd_exec(const ParsedArgs& args) {
       throw UsageError("--seed: expected an unsigned integer, got '" + *seed + "'");
     }
   } else {
-    spec.seed = harness::derive_run_seed(harness::kDefaultCampaignSeed, "exec");
+    // A fresh seed every time (printed below, so the run can be replayed).
+    std::random_device device;
+    spec.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
   }
+  if (auto check = args.value("--check")) apply_check_option(*check, spec);
   if (auto stall = args.value("--stall")) {  // injectors/stall
     const auto colon = stall->find(':');
     long rank = -1, call = 0;
@@ -160,6 +188,7 @@ int cmd_exec(const ParsedArgs& args) {
     std::cout << "stall: rank " << spec.stall->rank << " at its MPI call " << spec.stall->call
               << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
+  std::cout << "seed: " << spec.seed << " (--seed " << spec.seed << " replays this run's noise decisions)\n";
   std::cout << "replay: " << terminal_safe(display_command(spec, options)) << "\n";
   switch (outcome.kind) {
     case harness::OutcomeKind::Ok: return kExitOk;

@@ -72,7 +72,12 @@ void declare_exec(CLI::App& o) {
                "--noise system run of the same command (its ninja/ analysis is read)")
       ->type_name("KEY=VAL")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  o.add_option("--seed", "seed for the noise decisions, 0..2^64-1 (default: fixed)")
+  o.add_option("--check",
+               "the result check, KIND=REGEX: stdout-regex, stderr-regex or output-regex (both\n"
+               "streams): a matching line is a wrong result; stdout-must-match, stderr-must-match,\n"
+               "output-must-match: no matching line is; or exit-code (default)")
+      ->type_name("KIND=REGEX");
+  o.add_option("--seed", "seed for the noise decisions, 0..2^64-1 (default: a fresh one, printed)")
       ->type_name("N")
       ->check(CLI::TypeValidator<unsigned long long>("an unsigned integer") &
               CLI::Validator(

@@ -26,7 +26,9 @@ const char* to_string(ReproduceTarget target) {
 }
 
 bool manifests(ReproduceTarget target, OutcomeKind outcome, bool race_finding) {
-  const bool race = race_finding || outcome == OutcomeKind::WrongResult;
+  // A failed check or an MPI_Abort (a program that checks its matches and
+  // aborts, even with code 0) is the race showing, as a race finding is.
+  const bool race = race_finding || outcome == OutcomeKind::WrongResult || outcome == OutcomeKind::MpiAbort;
   const bool hang = outcome == OutcomeKind::Hang;
   const bool crash = outcome == OutcomeKind::Crashed || outcome == OutcomeKind::MpiAbort || outcome == OutcomeKind::Failed;
   switch (target) {
@@ -90,6 +92,10 @@ std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const ha
   if (!analysis_dir.empty()) {
     argv.push_back("--noise-set");
     argv.push_back(std::string(noise::kAnalysisKnob) + "=" + analysis_dir);
+  }
+  if (spec.check != "exit-code") {
+    const auto& pattern = spec.wrong_result_regex ? spec.wrong_result_regex : spec.expected_stdout_regex;
+    if (pattern) argv.insert(argv.end(), {"--check", spec.check + "=" + *pattern});
   }
   const auto ms = spec.timeout.count();
   argv.insert(argv.end(), {"--seed", std::to_string(spec.seed), "--timeout",

@@ -37,7 +37,10 @@ harness::Outcome launch_and_store(harness::RunStore& store, const harness::RunSp
     outcome.detail = missing_analysis_message(run);
     std::cerr << "error: " << outcome.detail << "\n";
   } else {
-    if (analysis) options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
+    if (analysis) {
+      write_potential_unsafe(*analysis);
+      options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
+    }
     outcome = harness::launch_local(run, options);
   }
   store.record_finished(run, outcome);

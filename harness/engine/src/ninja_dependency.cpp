@@ -1,6 +1,12 @@
 #include "scalefuzz/engine/ninja_dependency.hpp"
 
 #include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "scalefuzz/detectors/races.hpp"
+#include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/trace/model.hpp"
 
 namespace scalefuzz::engine {
 
@@ -47,6 +53,27 @@ std::string missing_analysis_message(const harness::RunSpec& app) {
   for (const auto& [k, v] : app.params) point += " " + k + "=" + v;
   return "application-centric run " + app.run_id + " needs a finished system-centric run of the same point (" +
          point + ") that wrote ninja/N.analysis; add a {mode: system} noise profile (or it hung or crashed)";
+}
+
+void write_potential_unsafe(const fs::path& system_run) {
+  const fs::path file = system_run / "ninja" / "potential.unsafe";
+  std::error_code ec;
+  if (fs::exists(file, ec)) return;
+  std::set<std::pair<std::int32_t, std::uint32_t>> ids;
+  try {
+    const trace::RunTrace run = trace::read_run(system_run);
+    for (const auto& p : detectors::races::potential_races(run, trace::match_messages(run)))
+      ids.insert({p.actual.tag, p.actual.comm});
+  } catch (const std::exception&) {
+    return;
+  }
+  std::ostringstream text;
+  text << "ninja-potential 1\n";
+  for (const auto& [tag, comm] : ids) text << "unsafe " << tag << " " << comm << "\n";
+  try {
+    harness::write_file_atomic(file, text.str());
+  } catch (const std::exception&) {
+  }
 }
 
 }  // namespace scalefuzz::engine

@@ -88,12 +88,13 @@ FailureReport scan_failure_report(const std::filesystem::path& stdout_path,
 }
 
 std::optional<std::string> result_check_problem(const RunSpec& spec) {
-  if (spec.check == "stdout-regex" && !spec.wrong_result_regex)
-    return std::string("check stdout-regex without a wrong-result regex");
-  if (spec.check == "stdout-must-match" && !spec.expected_stdout_regex)
-    return std::string("check stdout-must-match without an expected-stdout regex");
-  if (spec.check != "exit-code" && spec.check != "stdout-regex" && spec.check != "stdout-must-match")
-    return "unknown result check '" + spec.check + "' (exit-code, stdout-regex or stdout-must-match)";
+  const std::string& c = spec.check;
+  const bool wrong_regex = c == "stdout-regex" || c == "stderr-regex" || c == "output-regex";
+  const bool must_match = c == "stdout-must-match" || c == "stderr-must-match" || c == "output-must-match";
+  if (wrong_regex && !spec.wrong_result_regex) return c + " without a wrong-result regex";
+  if (must_match && !spec.expected_stdout_regex) return c + " without an expected-output regex";
+  if (c != "exit-code" && !wrong_regex && !must_match)
+    return "unknown result check '" + c + "' (exit-code, stdout-|stderr-|output-regex or stdout-|stderr-|output-must-match)";
   for (const auto* pattern : {&spec.wrong_result_regex, &spec.expected_stdout_regex}) {
     if (!*pattern) continue;
     try {
@@ -115,6 +116,14 @@ std::optional<std::string> find_stdout_line(const std::filesystem::path& stdout_
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::filesystem::path>> checked_streams(const RunSpec& spec,
+                                                                           const std::filesystem::path& stdout_path,
+                                                                           const std::filesystem::path& stderr_path) {
+  if (spec.check.starts_with("stderr")) return {{"stderr", stderr_path}};
+  if (spec.check.starts_with("output")) return {{"stdout", stdout_path}, {"stderr", stderr_path}};
+  return {{"stdout", stdout_path}};
+}
+
 Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesystem::path& stdout_path,
                       const std::filesystem::path& stderr_path,
                       const std::function<std::optional<int>(long)>& rank_of_pid) {
@@ -127,25 +136,39 @@ Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesyste
     return outcome;
   }
   outcome.exit_code = WEXITSTATUS(wait_status);
+  FailureReport report = scan_failure_report(stdout_path, stderr_path);
+  if (outcome.exit_code == 0 && report.mpi_abort) {
+    // MPI_Abort(comm, 0): Hydra exits 0, the run still died.
+    outcome.kind = OutcomeKind::MpiAbort;
+    outcome.detail = (report.abort_rank >= 0 ? "rank " + std::to_string(report.abort_rank) : "a rank") + " called " +
+                     report.abort_call + " (mpiexec exit code 0)";
+    return outcome;
+  }
   if (outcome.exit_code == 0) {
+    const auto streams = checked_streams(spec, stdout_path, stderr_path);
     if (spec.wrong_result_regex) {
-      if (auto hit = find_stdout_line(stdout_path, *spec.wrong_result_regex)) {
+      for (const auto& [name, path] : streams)
+        if (auto hit = find_stdout_line(path, *spec.wrong_result_regex)) {
+          outcome.kind = OutcomeKind::WrongResult;
+          outcome.detail = name + " " + *hit + " (matches wrong-result regex '" + *spec.wrong_result_regex + "')";
+          return outcome;
+        }
+    }
+    if (spec.expected_stdout_regex) {
+      bool found = false;
+      for (const auto& [name, path] : streams) found = found || find_stdout_line(path, *spec.expected_stdout_regex);
+      if (!found) {
         outcome.kind = OutcomeKind::WrongResult;
-        outcome.detail = "stdout " + *hit + " (matches wrong-result regex '" + *spec.wrong_result_regex + "')";
+        outcome.detail = "no " + std::string(streams.size() > 1 ? "stdout or stderr" : streams.front().first) +
+                         " line matches the expected regex '" + *spec.expected_stdout_regex + "'";
         return outcome;
       }
-    }
-    if (spec.expected_stdout_regex && !find_stdout_line(stdout_path, *spec.expected_stdout_regex)) {
-      outcome.kind = OutcomeKind::WrongResult;
-      outcome.detail = "no stdout line matches the expected regex '" + *spec.expected_stdout_regex + "'";
-      return outcome;
     }
     outcome.kind = OutcomeKind::Ok;
     outcome.detail = "exit code 0";
     return outcome;
   }
 
-  FailureReport report = scan_failure_report(stdout_path, stderr_path);
   if (report.exec_error) {
     outcome.kind = OutcomeKind::LaunchError;
     outcome.detail = "mpiexec could not start the application: " + *report.exec_error;

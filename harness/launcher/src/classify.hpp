@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "scalefuzz/harness/run_spec.hpp"
 
@@ -34,6 +36,11 @@ std::optional<std::string> result_check_problem(const RunSpec& spec);
 // throws std::regex_error for an invalid pattern.
 std::optional<std::string> find_stdout_line(const std::filesystem::path& stdout_path,
                                             const std::string& pattern);
+
+// The streams the run's check reads: stdout-*, stderr-* or output-* (both), with their names.
+std::vector<std::pair<std::string, std::filesystem::path>> checked_streams(const RunSpec& spec,
+                                                                           const std::filesystem::path& stdout_path,
+                                                                           const std::filesystem::path& stderr_path);
 
 // Classifies a run whose mpiexec exited (wait_status from waitpid). A clean
 // exit is a wrong result when stdout has a line matching

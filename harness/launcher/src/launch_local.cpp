@@ -16,6 +16,7 @@
 #include "proc_table.hpp"
 #include "scalefuzz/trace/format.hpp"
 #include "classify.hpp"
+#include "abort_record.hpp"
 #include "outcome_json.hpp"
 #include "run_processes.hpp"
 #include "run_setup.hpp"
@@ -95,6 +96,10 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
 
   auto finish = [&](Outcome outcome) -> Outcome {
     outcome.wall_seconds = seconds_since(started);
+    if (auto abort = find_abort_record(run_dir, spec.nprocs)) {
+      apply_abort_record(outcome, *abort);
+      extra["mpi_abort"] = {{"rank", abort->rank}, {"error_code", abort->error_code}, {"call_site", abort->call_site}};
+    }
     write_outcome_file(run_dir, outcome, extra);
     return outcome;
   };

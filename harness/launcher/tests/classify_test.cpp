@@ -161,6 +161,42 @@ TEST_F(ClassifyTest, ExpectedStdoutRegexMustMatchSomeLine) {
   EXPECT_NE(o.detail.find("no stdout line matches the expected regex 'OK ranks=8'"), std::string::npos) << o.detail;
 }
 
+TEST_F(ClassifyTest, MpiAbortWithCodeZeroIsMpiAbortDespiteExitZero) {
+  // MPICH 4.0.2: MPI_Abort(MPI_COMM_WORLD, 0) makes mpiexec exit 0.
+  write("", "rank 2: wrong match at loop 17\n"
+            "Abort(0) on node 2 (rank 2 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, 0) - process 2\n");
+  spec_.check = "stdout-must-match";
+  spec_.expected_stdout_regex = "^done";
+  auto o = classify(exited(0));
+  EXPECT_EQ(o.kind, OutcomeKind::MpiAbort);
+  EXPECT_NE(o.detail.find("rank 2 called MPI_Abort(MPI_COMM_WORLD, 0) (mpiexec exit code 0)"), std::string::npos)
+      << o.detail;
+}
+
+TEST_F(ClassifyTest, ChecksReadStderrOrBothStreams) {
+  write("result 42\n", "rank 1: wrong match at loop 3\n");
+  spec_.check = "stderr-regex";
+  spec_.wrong_result_regex = "wrong match";
+  auto o = classify(exited(0));
+  EXPECT_EQ(o.kind, OutcomeKind::WrongResult);
+  EXPECT_NE(o.detail.find("stderr line 1"), std::string::npos) << o.detail;
+  spec_.check = "stdout-regex";  // the same regex on stdout finds nothing
+  EXPECT_EQ(classify(exited(0)).kind, OutcomeKind::Ok);
+  spec_.check = "output-regex";
+  EXPECT_EQ(classify(exited(0)).kind, OutcomeKind::WrongResult);
+  spec_.check = "output-must-match";
+  spec_.wrong_result_regex.reset();
+  spec_.expected_stdout_regex = "loop 3$";  // found on stderr: fine for output-
+  EXPECT_EQ(classify(exited(0)).kind, OutcomeKind::Ok);
+  spec_.check = "stdout-must-match";
+  o = classify(exited(0));
+  EXPECT_EQ(o.kind, OutcomeKind::WrongResult);
+  EXPECT_NE(o.detail.find("no stdout line matches"), std::string::npos) << o.detail;
+  EXPECT_FALSE(result_check_problem(spec_));
+  spec_.check = "stdin-regex";
+  EXPECT_TRUE(result_check_problem(spec_));
+}
+
 TEST(ResultCheckProblem, KindsAndRegexesAreValidated) {
   RunSpec spec;
   EXPECT_FALSE(result_check_problem(spec));

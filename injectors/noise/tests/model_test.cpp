@@ -32,18 +32,41 @@ TEST(NoiseModel, Formula1SumsFirstNPacketsTimesScale) {
 
 TEST(NoiseModel, VbqDelaysOnlyBeyondThreshold) {
   VirtualBufferQueue q(params(3, 100));  // each 100-byte packet takes 110 ns
-  EXPECT_EQ(q.offer(1000, 100), 0u);  // N_l 0 + 1 <= 3
+  // Each message's packets leave 110 ns apart from its own send time.
+  EXPECT_EQ(q.offer(1000, 100), 0u);  // queue 1 <= 3
   EXPECT_EQ(q.offer(1000, 100), 0u);
   EXPECT_EQ(q.offer(1000, 100), 0u);  // queue holds 3 = N_s
-  // N_l 3 + N_m 1 > 3: N = 1 + (3 - 3) = 1 packet must leave: 110 ns.
+  // N_l 3 + N_m 1 > 3: N = 1 packet from the head must leave (t 1110).
   EXPECT_EQ(q.offer(1000, 100), 110u);
-  // N_l 4 + N_m 2 > 3: N = 2 + 4 - 3 = 3 packets: 330 ns.
-  EXPECT_EQ(q.offer(1000, 200), 330u);
+  // N_l 4 + N_m 2 > 3: N = 3 packets: the third from the head leaves at 1110.
+  EXPECT_EQ(q.offer(1000, 200), 110u);
+  // Six packets queued; the head ones leave at 1110: at 1110, the 2-packet
+  // message's first (1110) and second (1220) remain, plus the new one.
+  EXPECT_EQ(q.offer(1110, 100), 0u);
+}
+
+TEST(NoiseModel, VbqChargesAFullPacketForSmallMessages) {
+  // The reference charges the first packet of every message a full packet:
+  // an 8-byte message holds the link for 100/1 + 10 = 110 ns.
+  VirtualBufferQueue q(params(1, 100));
+  EXPECT_EQ(q.offer(0, 8), 0u);    // alone: within N_s = 1
+  EXPECT_EQ(q.offer(40, 8), 70u);  // waits for the first one's packet (t 110)
+  EXPECT_EQ(q.length(109), 2u);
+  EXPECT_EQ(q.offer(500, 8), 0u);  // both left: idle link again
+}
+
+TEST(NoiseModel, VbqDelayGrowsWithMessageSize) {
+  VirtualBufferQueue q(params(1, 100));
+  // A 250-byte message alone: packets leave at 110, 220, 280; more than
+  // N_s = 1 queued, so it waits until N = 3 + 0 - 1 = 2 packets left: 220.
+  EXPECT_EQ(q.offer(0, 250), 220u);
+  VirtualBufferQueue r(params(1, 100));
+  EXPECT_EQ(r.offer(0, 100), 0u);
 }
 
 TEST(NoiseModel, VbqDrainsOverTime) {
   VirtualBufferQueue q(params(2, 100));
-  q.offer(0, 300);  // 3 packets, over the threshold
+  q.offer(0, 300);  // 3 packets, leaving at 110, 220, 330
   EXPECT_EQ(q.length(0), 3u);
   EXPECT_EQ(q.length(110), 2u);
   EXPECT_EQ(q.length(330), 0u);

@@ -1,8 +1,23 @@
-// Unintended message matches (NINJA's message races) found from reconstructed
-// send/receive matchings. A receive matched by a send from a call site it was
-// never matched with in the quiet (noise: none) runs of the same campaign
-// point is an unintended match. Each run's matching-order hash tells
-// deterministic campaign points from nondeterministic ones.
+// Message races (NINJA's unintended matches, Sato et al. PPoPP'17) found by
+// message instance, and potential races found from one run (DAMPI's
+// potential-match analysis with vector clocks, Vo et al. SC'10).
+//
+// Instances: a send is (sender, call site, communicator, tag, its number
+// among that sender's sends there); a receive is (receiver, call site,
+// communicator, its number there) and belongs to a *round* of its rank: the
+// receives posted between two of the rank's sends or collectives (every
+// rank's sends and collectives are fixed by its control flow; a receive
+// round is what the program means by "this exchange"). The quiet runs of a
+// campaign point (noise none, outcome ok) say into which receive site and
+// round each send instance goes (on whichever rank: programs may draw their
+// destinations from the run's seed); a run whose receive took a send
+// instance meant for another site or round, or one never delivered in quiet
+// runs, has an unintended match (Error). Order changes inside a round are Info.
+//
+// A run that died of a signal or of an MPI error has a matching that the
+// failure may have cut or corrupted: its divergences are Warnings, never
+// Errors. A run that called MPI_Abort itself (a program checking its own
+// matches) keeps its Errors: every match it completed is real.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +30,7 @@
 
 namespace scalefuzz::detectors::races {
 
-// One matched message, reduced to what identifies the routines involved.
+// One matched message, with both sides' instance identities.
 struct ObservedMatch {
   std::uint64_t recv_site_hash = 0;  // stable hash of the receive's call site
   std::uint64_t send_site_hash = 0;  // stable hash of the send's call site
@@ -27,28 +42,66 @@ struct ObservedMatch {
   std::uint32_t comm = 0;
   std::uint64_t recv_seq = 0;
   std::uint64_t send_seq = 0;
+  std::uint64_t send_instance = 0;  // number of this send among (sender, site, comm, tag)'s sends, from 0
+  std::uint64_t recv_instance = 0;  // number of this receive among (receiver, site, comm)'s receives, from 0
+  std::uint64_t recv_round = 0;     // the receiver's round at the receive's post
+  std::uint64_t recv_done_ns = 0;   // when the receive completed (orders the run's divergences)
+  bool wildcard = false;            // posted with MPI_ANY_SOURCE
 };
+
+// A wildcard receive that another sender's send could have matched: nothing
+// orders that send after the receive's completion (vector clocks), its
+// envelope fits, and in this run it went to another receive site or round
+// (or came from another send site).
+struct PotentialRace {
+  ObservedMatch actual;        // what the receive took
+  int other_rank = -1;         // the competing send
+  std::uint64_t other_site_hash = 0;
+  std::uint32_t other_site_id = 0;
+  std::uint64_t other_instance = 0;
+  std::uint64_t other_recv_round = 0;  // where it went in this run (round of its receive)
+  bool other_received = false;         // false: never received in this run
+};
+
+// Every potential race of one run (one entry per wildcard receive instance
+// with a competitor; the first competitor found).
+std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching);
 
 struct RunMatchSummary {
   std::string run_id;
   std::string point;        // campaign point: same for runs that differ only in noise/repetition
   std::string noise_label;  // "none", "system-scale1.0", ...
-  bool quiet = false;       // noise mode none: these runs form the baseline
+  bool quiet = false;       // noise mode none
+  bool outcome_ok = true;   // quiet + ok: part of the baseline
+  std::string died;         // "" or why the run's matching cannot be trusted ("crashed: SIGSEGV", "MPI error ...")
   std::vector<ObservedMatch> matches;
+  std::vector<PotentialRace> potential;  // filled for quiet runs
   std::uint64_t order_hash = 0;
   std::size_t unmatched_sends = 0;
   std::size_t unmatched_recvs = 0;
 };
 
+// Instances, rounds and (for quiet runs) potential races of one run.
 RunMatchSummary summarize_run(std::string run_id, std::string point, std::string noise_label, bool quiet,
                               const trace::RunTrace& run, const trace::Matching& matching);
+
+// Where the quiet runs delivered a send instance.
+struct IntendedReceive {
+  int recv_rank = -1;
+  std::uint64_t recv_site_hash = 0;
+  std::uint64_t recv_round = 0;
+};
 
 struct UnintendedMatch {
   std::string run_id;
   std::string point;
   std::string noise_label;
-  ObservedMatch first;       // first occurrence in the run (lowest receive seq on the lowest rank)
-  std::size_t occurrences = 0;  // how often this routine pair matched in the run
+  ObservedMatch first;                   // first occurrence in the run (earliest completed receive)
+  std::vector<IntendedReceive> intended;  // where quiet runs delivered that send instance (empty: never)
+  std::size_t occurrences = 0;           // how often this (receive site, send site) pair diverged in the run
+  std::string died;                      // the run died: Warning, not Error
+  bool has_first_divergence = false;     // the run's first receive that took another send than in quiet runs
+  ObservedMatch first_divergence;
 };
 
 struct PointDeterminism {
@@ -58,10 +111,19 @@ struct PointDeterminism {
   std::size_t quiet_runs = 0;
 };
 
+// A potential race, deduplicated per (campaign point, receive site).
+struct PotentialRaceSite {
+  std::string run_id;  // the first run that showed it
+  std::string point;
+  PotentialRace example;
+  std::size_t receives = 0;  // receive instances with a competitor, over the runs analysed
+};
+
 struct RaceReport {
-  std::vector<UnintendedMatch> unintended;        // one per (run, receive site, send site)
-  std::vector<PointDeterminism> determinism;      // one per campaign point
-  std::vector<std::string> points_without_baseline;  // no quiet run: nothing could be judged
+  std::vector<UnintendedMatch> unintended;           // one per (run, receive site, send site)
+  std::vector<PointDeterminism> determinism;         // one per campaign point
+  std::vector<std::string> points_without_baseline;  // no quiet ok run: nothing could be judged
+  std::vector<PotentialRaceSite> potential;
 };
 
 RaceReport detect_races(const std::vector<RunMatchSummary>& runs);
@@ -69,7 +131,8 @@ RaceReport detect_races(const std::vector<RunMatchSummary>& runs);
 // Names a call site for a report: (run id, rank, rank-local site id) -> "func (file:line)".
 using SiteNamer = std::function<std::string(const std::string& run_id, int rank, std::uint32_t site_id)>;
 
-// Error findings for unintended matches, Info findings for nondeterministic points.
+// Error findings for unintended matches (Warning when the run died),
+// Warning findings for potential races, Info for nondeterministic points.
 std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& name_site);
 
 }  // namespace scalefuzz::detectors::races

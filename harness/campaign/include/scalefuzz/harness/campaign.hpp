@@ -39,8 +39,11 @@ struct ResultCheck {
     StdoutRegex,      // wrong result if `pattern` is found in stdout
     StdoutMustMatch,  // wrong result if `pattern` is NOT found in stdout
   };
+  // Which output the pattern is searched in: stdout-*, stderr-* or output-* (both).
+  enum class Stream { Stdout, Stderr, Both };
   Kind kind = Kind::ExitCode;
-  std::string pattern;  // std::regex ECMAScript, searched in each stdout line
+  Stream stream = Stream::Stdout;
+  std::string pattern;  // std::regex ECMAScript, searched in each line of the stream(s)
 };
 
 struct ScaleSet {

@@ -34,4 +34,11 @@ std::vector<std::vector<harness::RunSpec>> schedule_phases(std::vector<harness::
 // Why an application run cannot start, naming it.
 std::string missing_analysis_message(const harness::RunSpec& app);
 
+// Potential races of the system run (races detector, vector clocks) as
+// application-centric noise's extra unsafe message ids: writes
+// `system_run/ninja/potential.unsafe` ("unsafe TAG COMM" lines) once; the
+// injector adds them to the analysis' unsafe ids. Best effort: an unreadable
+// trace writes nothing.
+void write_potential_unsafe(const std::filesystem::path& system_run);
+
 }  // namespace scalefuzz::engine

@@ -51,7 +51,8 @@ struct RunSpec {
   // How the outcome of a clean exit is judged: exit code only, or a regex on
   // stdout that marks a wrong result.
   // check is "exit-code", "stdout-regex" (wrong_result_regex set) or
-  // "stdout-must-match" (expected_stdout_regex set: wrong result when absent).
+  // "stdout-must-match" (expected_stdout_regex set: wrong result when absent);
+  // "stderr-..." and "output-..." (stdout and stderr) search those streams.
   // Both are std::regex ECMAScript patterns, searched in each stdout line.
   std::string check = "exit-code";
   std::optional<std::string> wrong_result_regex;

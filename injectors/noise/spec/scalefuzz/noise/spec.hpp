@@ -53,7 +53,7 @@ enum class KnobType {
 };
 
 // What a knob sets in the injector's Config.
-enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize };
+enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize, Overhead };
 
 constexpr unsigned bit(Mode m) { return 1u << static_cast<unsigned>(m); }
 
@@ -71,26 +71,29 @@ struct KnobSpec {
 // One row per (knob, modes with the same default). NINJA's knobs follow
 // Formula 1 of the paper, D = sum(P_s/B + C) * S_p (§6.1.1), and Formula 2
 // with S_a (§6.2).
-inline constexpr std::array<KnobSpec, 9> kKnobs = {{
+inline constexpr std::array<KnobSpec, 10> kKnobs = {{
     {KnobId::Probability, "probability", "SCALEFUZZ_NOISE_PROBABILITY", KnobType::Probability, "", bit(Mode::Random),
      0.5, "share of sends delayed"},
     {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Random), 100000,
      "a delayed send waits uniform(0, delay]"},
     {KnobId::Bandwidth, "bandwidth", "SCALEFUZZ_NOISE_BANDWIDTH", KnobType::Bandwidth, "bytes/s",
-     bit(Mode::System) | bit(Mode::Application), 3.14e9, "B of Formula 1 (paper §6.1.1)"},
+     bit(Mode::System) | bit(Mode::Application), 314.3e6,
+     "B of Formula 1: the reference code's 314.3 bytes/us (the paper's text: 3.14 GB/s)"},
     {KnobId::Latency, "latency", "SCALEFUZZ_NOISE_LATENCY", KnobType::Duration, "ns",
-     bit(Mode::System) | bit(Mode::Application), 250, "C of Formula 1 (paper §6.1.1)"},
+     bit(Mode::System) | bit(Mode::Application), 250, "C of Formula 1 (paper §6.1.1, reference code)"},
     {KnobId::Scale, "scale", "SCALEFUZZ_NOISE_SCALE", KnobType::PositiveNumber, "", bit(Mode::System), 1,
      "S_p of Formula 1"},
     {KnobId::Scale, "scale", "SCALEFUZZ_NOISE_SCALE", KnobType::PositiveNumber, "", bit(Mode::Application), 1.2,
      "S_a of Formula 2 (paper §6.2)"},
     {KnobId::Threshold, "threshold", "SCALEFUZZ_NOISE_THRESHOLD", KnobType::PositiveInt, "packets",
-     bit(Mode::System) | bit(Mode::Application), 16, "VBQ threshold N_s (the paper gives no value: our choice)"},
+     bit(Mode::System) | bit(Mode::Application), 1, "VBQ threshold N_s (the reference code's)"},
     {KnobId::PacketSize, "packet_size", "SCALEFUZZ_NOISE_PACKET_SIZE", KnobType::PositiveInt, "bytes",
-     bit(Mode::System) | bit(Mode::Application), 4096,
-     "bytes per packet (the paper gives no value: InfiniBand's 4 KiB MTU)"},
+     bit(Mode::System) | bit(Mode::Application), 2048, "bytes per packet (the reference code's NINJ_FC_MTU)"},
     {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Local), 10000,
      "CPU busy time after every send, receive and completion call (paper §6.2.1)"},
+    {KnobId::Overhead, "overhead", "SCALEFUZZ_NOISE_OVERHEAD", KnobType::Duration, "ns",
+     bit(Mode::None) | bit(Mode::Random) | bit(Mode::System) | bit(Mode::Application), 0,
+     "tool overhead: local's busy time added to the mode (0: none)"},
 }};
 
 constexpr bool takes(const KnobSpec& knob, Mode mode) { return (knob.modes & bit(mode)) != 0; }

@@ -1,0 +1,114 @@
+#include "instances.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace scalefuzz::detectors::races {
+
+namespace {
+
+const trace::Event& event_at(const trace::RunTrace& run, const trace::EventRef& ref) {
+  return run.ranks.at(static_cast<std::size_t>(ref.rank)).events.at(ref.index);
+}
+
+std::uint64_t site_hash(const trace::RunTrace& run, int rank, std::uint32_t site) {
+  const auto& sites = run.ranks.at(static_cast<std::size_t>(rank)).sites;
+  // A site missing from the table (truncated sites file) still gets a key that
+  // cannot collide with real stable hashes of other sites on that rank.
+  return site < sites.size() ? sites[site].stable_hash : (0xFFFF000000000000ull | site);
+}
+
+}  // namespace
+
+bool ends_round(const trace::Event& e) {
+  switch (static_cast<trace::OpClass>(e.op_class)) {
+    case trace::OpClass::Send:
+    case trace::OpClass::Isend:
+    case trace::OpClass::Sendrecv:
+    case trace::OpClass::Start:
+    case trace::OpClass::Collective:
+    case trace::OpClass::Icollective:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run) {
+  std::vector<std::vector<std::uint64_t>> rounds(run.ranks.size());
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    std::uint64_t round = 0;
+    const auto& events = run.ranks[r].events;
+    rounds[r].resize(events.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (ends_round(events[i])) ++round;
+      rounds[r][i] = round;
+    }
+  }
+  return rounds;
+}
+
+std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
+  const auto rounds = event_rounds(run);
+  const std::size_t n = matching.messages.size();
+  // Instance numbers count every send and receive post of a rank in event
+  // order, matched or not: a run cut short (an abort, a crash) leaves some
+  // unmatched, and numbering only the matched ones would shift the rest.
+  std::vector<std::vector<long>> as_send(run.ranks.size()), as_recv(run.ranks.size());
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    as_send[r].assign(run.ranks[r].events.size(), -1);
+    as_recv[r].assign(run.ranks[r].events.size(), -1);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& m = matching.messages[i];
+    as_send[static_cast<std::size_t>(m.send.rank)][m.send.index] = static_cast<long>(i);
+    as_recv[static_cast<std::size_t>(m.recv_post.rank)][m.recv_post.index] = static_cast<long>(i);
+  }
+  std::vector<ObservedMatch> out(n);
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> recv_count;
+    const auto& events = run.ranks[r].events;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const trace::Event& e = events[i];
+      const auto cls = static_cast<trace::OpClass>(e.op_class);
+      const bool send = cls == trace::OpClass::Send || cls == trace::OpClass::Isend ||
+                        cls == trace::OpClass::Sendrecv || as_send[r][i] >= 0;
+      const bool recv = cls == trace::OpClass::Recv || cls == trace::OpClass::Irecv || as_recv[r][i] >= 0;
+      const std::uint64_t hash = site_hash(run, static_cast<int>(r), e.callsite);
+      if (send) {
+        const std::uint64_t instance = send_count[{hash, e.comm, e.tag}]++;
+        if (long m = as_send[r][i]; m >= 0) {
+          ObservedMatch& o = out[static_cast<std::size_t>(m)];
+          o.send_rank = static_cast<int>(r);
+          o.send_site_id = e.callsite;
+          o.send_site_hash = hash;
+          o.send_seq = e.seq;
+          o.send_instance = instance;
+        }
+      }
+      if (recv) {
+        const std::uint64_t instance = recv_count[{hash, e.comm}]++;
+        if (long m = as_recv[r][i]; m >= 0) {
+          const auto& msg = matching.messages[static_cast<std::size_t>(m)];
+          const trace::Event& done = event_at(run, msg.recv_done);
+          ObservedMatch& o = out[static_cast<std::size_t>(m)];
+          o.recv_rank = static_cast<int>(r);
+          o.recv_site_id = e.callsite;
+          o.recv_site_hash = hash;
+          o.recv_seq = e.seq;
+          o.recv_instance = instance;
+          o.recv_round = rounds[r][i];
+          o.recv_done_ns = done.t_exit_ns != 0 ? done.t_exit_ns : done.t_enter_ns;
+          o.wildcard = e.peer == trace::kAnySource;
+          o.tag = msg.tag;
+          o.comm = msg.comm;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace scalefuzz::detectors::races

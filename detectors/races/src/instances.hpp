@@ -1,0 +1,19 @@
+// Message instances and receive rounds of one run (see races.hpp).
+#pragma once
+
+#include <vector>
+
+#include "scalefuzz/detectors/races.hpp"
+
+namespace scalefuzz::detectors::races {
+
+// A rank's sends and collectives end its current receive round.
+bool ends_round(const trace::Event& e);
+
+// Per rank: the round of every event (index == event index).
+std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run);
+
+// Every matched message with its instances, in matching.messages order.
+std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching);
+
+}  // namespace scalefuzz::detectors::races

@@ -1,0 +1,178 @@
+// Potential races from one run: DAMPI's potential-match analysis (Vo et al.,
+// SC'10) with vector clocks. Happens-before comes from the run's matched
+// messages (send -> receive completion) and blocking collectives (all
+// members' entries -> every member's exit). A send from another rank is a
+// potential match of a wildcard receive when its envelope fits, it was not
+// consumed by a receive posted before this one, and it is not causally
+// after the receive's completion: nothing in the program stops it from
+// arriving first.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "instances.hpp"
+
+namespace scalefuzz::detectors::races {
+
+namespace {
+
+using Clock = std::vector<std::uint32_t>;
+
+void merge(Clock& into, const Clock& from) {
+  for (std::size_t i = 0; i < into.size() && i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+}
+
+struct CollectiveArrivals {
+  int members = 0;
+  int arrived = 0;
+  Clock merged;
+};
+
+// Each matched send's clock, and the receiving rank's own component at each
+// receive completion.
+struct Clocks {
+  std::vector<Clock> send;             // by message index
+  std::vector<std::uint32_t> done;     // by message index: receiver's clock entry at completion
+};
+
+Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching) {
+  const std::size_t n = run.ranks.size();
+  const std::size_t msgs = matching.messages.size();
+  std::vector<std::vector<long>> send_of(n), done_of(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    send_of[r].assign(run.ranks[r].events.size(), -1);
+    done_of[r].assign(run.ranks[r].events.size(), -1);
+  }
+  for (std::size_t i = 0; i < msgs; ++i) {
+    const auto& m = matching.messages[i];
+    send_of[static_cast<std::size_t>(m.send.rank)][m.send.index] = static_cast<long>(i);
+    done_of[static_cast<std::size_t>(m.recv_done.rank)][m.recv_done.index] = static_cast<long>(i);
+  }
+  // Blocking collectives: the k-th one on a communicator is the same call on every member.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> coll_key(n);
+  std::map<std::pair<std::uint32_t, std::uint64_t>, CollectiveArrivals> colls;
+  for (std::size_t r = 0; r < n; ++r) {
+    std::map<std::uint32_t, std::uint64_t> ordinal;
+    const auto& events = run.ranks[r].events;
+    coll_key[r].assign(events.size(), {0, 0});
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (static_cast<trace::OpClass>(events[i].op_class) != trace::OpClass::Collective) continue;
+      auto key = std::make_pair(events[i].comm, ordinal[events[i].comm]++);
+      coll_key[r][i] = key;
+      auto& c = colls[key];
+      ++c.members;
+      c.merged.assign(n, 0);
+    }
+  }
+  Clocks out;
+  out.send.resize(msgs);
+  out.done.assign(msgs, 0);
+  std::vector<bool> sent(msgs, false);
+  std::vector<Clock> vc(n, Clock(n, 0));
+  std::vector<std::size_t> pos(n, 0);
+  std::vector<bool> arrived_here(n, false);  // rank r registered at its current collective
+  auto step = [&](std::size_t r, bool force) -> bool {
+    const auto& events = run.ranks[r].events;
+    const std::size_t i = pos[r];
+    const auto& e = events[i];
+    if (static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Collective) {
+      auto& c = colls[coll_key[r][i]];
+      if (!arrived_here[r]) {
+        merge(c.merged, vc[r]);
+        ++c.arrived;
+        arrived_here[r] = true;
+      }
+      if (c.arrived < c.members && !force) return false;
+      merge(vc[r], c.merged);
+      arrived_here[r] = false;
+    }
+    if (long m = done_of[r][i]; m >= 0) {
+      if (!sent[static_cast<std::size_t>(m)] && !force) return false;
+      if (sent[static_cast<std::size_t>(m)]) merge(vc[r], out.send[static_cast<std::size_t>(m)]);
+    }
+    ++vc[r][r];
+    if (long m = send_of[r][i]; m >= 0) {
+      out.send[static_cast<std::size_t>(m)] = vc[r];
+      sent[static_cast<std::size_t>(m)] = true;
+    }
+    if (long m = done_of[r][i]; m >= 0) out.done[static_cast<std::size_t>(m)] = vc[r][r];
+    ++pos[r];
+    return true;
+  };
+  for (;;) {
+    bool progress = false, unfinished = false;
+    for (std::size_t r = 0; r < n; ++r)
+      while (pos[r] < run.ranks[r].events.size() && step(r, false)) progress = true;
+    for (std::size_t r = 0; r < n && !progress; ++r)
+      if (pos[r] < run.ranks[r].events.size()) {
+        unfinished = true;
+        step(r, true);  // an inconsistent (cut) trace: drop this dependency and go on
+        progress = true;
+      }
+    if (!progress && !unfinished) break;
+    if (!progress) break;
+    bool all_done = true;
+    for (std::size_t r = 0; r < n; ++r) all_done = all_done && pos[r] >= run.ranks[r].events.size();
+    if (all_done) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching) {
+  std::vector<PotentialRace> out;
+  const std::vector<ObservedMatch> obs = observe_matches(run, matching);
+  bool any_wildcard = std::any_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; });
+  if (!any_wildcard) return out;
+  const Clocks clocks = vector_clocks(run, matching);
+  // Messages to each receiver from each sender, in the sender's order.
+  std::map<std::pair<int, int>, std::vector<std::size_t>> to_from;
+  for (std::size_t i = 0; i < obs.size(); ++i) to_from[{obs[i].recv_rank, obs[i].send_rank}].push_back(i);
+  for (auto& [key, list] : to_from)
+    std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
+      return matching.messages[a].send.index < matching.messages[b].send.index;
+    });
+  const std::size_t n = run.ranks.size();
+  for (std::size_t i = 0; i < obs.size(); ++i) {
+    const ObservedMatch& a = obs[i];
+    if (!a.wildcard) continue;
+    const auto& post = matching.messages[i].recv_post;
+    const trace::Event& posted = run.ranks[static_cast<std::size_t>(post.rank)].events[post.index];
+    const std::uint32_t done_tick = clocks.done[i];
+    for (std::size_t s = 0; s < n; ++s) {
+      if (static_cast<int>(s) == a.send_rank) continue;
+      auto it = to_from.find({a.recv_rank, static_cast<int>(s)});
+      if (it == to_from.end()) continue;
+      // The first send from s that fits the envelope and was not consumed
+      // by a receive posted before this one (non-overtaking: later ones
+      // from s cannot come first).
+      for (std::size_t t : it->second) {
+        const ObservedMatch& o = obs[t];
+        if (o.comm != a.comm || (posted.tag != trace::kAnyTag && o.tag != posted.tag)) continue;
+        if (matching.messages[t].recv_post.index <= post.index) continue;
+        const auto& vc = clocks.send[t];
+        const bool after_done = static_cast<std::size_t>(a.recv_rank) < vc.size() &&
+                                vc[static_cast<std::size_t>(a.recv_rank)] >= done_tick;
+        const bool other_instance = o.recv_site_hash != a.recv_site_hash || o.recv_round != a.recv_round ||
+                                    o.send_site_hash != a.send_site_hash;
+        if (!after_done && other_instance) {
+          PotentialRace p;
+          p.actual = a;
+          p.other_rank = o.send_rank;
+          p.other_site_hash = o.send_site_hash;
+          p.other_site_id = o.send_site_id;
+          p.other_instance = o.send_instance;
+          p.other_recv_round = o.recv_round;
+          p.other_received = true;
+          out.push_back(p);
+        }
+        break;
+      }
+      if (!out.empty() && out.back().actual.recv_rank == a.recv_rank && out.back().actual.recv_seq == a.recv_seq) break;
+    }
+  }
+  return out;
+}
+
+}  // namespace scalefuzz::detectors::races

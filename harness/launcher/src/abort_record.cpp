@@ -1,0 +1,44 @@
+#include "abort_record.hpp"
+
+#include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::harness {
+
+std::optional<AbortRecord> find_abort_record(const std::filesystem::path& run_dir, int nprocs) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_dir / "ranks", ec)) return std::nullopt;
+  for (int r = 0; r < nprocs; ++r) {
+    trace::RankTrace rank;
+    try {
+      rank = trace::read_rank(run_dir, r);
+    } catch (const std::exception&) {
+      continue;  // a rank without readable traces says nothing about an abort
+    }
+    for (const auto& e : rank.events) {
+      if (static_cast<trace::OpClass>(e.op_class) != trace::OpClass::Abort) continue;
+      AbortRecord a;
+      a.rank = r;
+      a.error_code = e.count;
+      try {
+        trace::symbolize(run_dir, rank);
+        if (e.callsite < rank.sites.size())
+          if (const trace::Frame* f = trace::application_frame(rank.sites[e.callsite])) a.call_site = trace::format_frame(*f);
+      } catch (const std::exception&) {
+      }
+      return a;
+    }
+  }
+  return std::nullopt;
+}
+
+void apply_abort_record(Outcome& outcome, const AbortRecord& abort) {
+  if (outcome.kind == OutcomeKind::Hang || outcome.kind == OutcomeKind::LaunchError) return;
+  std::string was = outcome.kind == OutcomeKind::MpiAbort ? std::string() : std::string("; mpiexec alone said ") + to_string(outcome.kind);
+  outcome.kind = OutcomeKind::MpiAbort;
+  outcome.detail = "rank " + std::to_string(abort.rank) + " called MPI_Abort with error code " +
+                   std::to_string(abort.error_code) + (abort.call_site.empty() ? "" : " at " + abort.call_site) +
+                   " (mpiexec exit code " + std::to_string(outcome.exit_code) + ")" + was;
+}
+
+}  // namespace scalefuzz::harness

@@ -1,0 +1,27 @@
+// MPI_Abort as the injector recorded it: which rank called it, with which
+// error code, from which call site. MPICH's mpiexec exits 0 after
+// MPI_Abort(comm, 0), so the trace, not the exit code, says a run aborted.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "scalefuzz/harness/run_spec.hpp"
+
+namespace scalefuzz::harness {
+
+struct AbortRecord {
+  int rank = -1;
+  long long error_code = 0;
+  std::string call_site;  // "function (file:line)", or "" when not symbolized
+};
+
+// The first MPI_Abort record (lowest rank) in run_dir/ranks, if any.
+std::optional<AbortRecord> find_abort_record(const std::filesystem::path& run_dir, int nprocs);
+
+// Makes `outcome` mpi-abort with the rank, code and call site (a hang stays a
+// hang: its stacks say more). Keeps the earlier class in the detail.
+void apply_abort_record(Outcome& outcome, const AbortRecord& abort);
+
+}  // namespace scalefuzz::harness

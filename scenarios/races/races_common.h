@@ -1,0 +1,105 @@
+/* Shared pieces of the race scenarios in scenarios/races/: "--name value"
+ * integer options, a busy "compute" loop, and the wrong-match report.
+ *
+ * Every program here checks what it received against what it meant to
+ * receive (its own ground truth). On a wrong match it prints
+ * "wrong match at loop N" on stderr and either calls MPI_Abort(MPI_COMM_WORLD, 0)
+ * (--on-wrong abort, the default: the way the textbook program ends) or
+ * counts it and goes on (--on-wrong count: "wrong_matches=K first_loop=N"
+ * on stdout at the end, exit 0). */
+#ifndef SCALEFUZZ_SCENARIOS_RACES_COMMON_H
+#define SCALEFUZZ_SCENARIOS_RACES_COMMON_H
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct race_options {
+  long iterations;  /* loops */
+  long steps;       /* exchanges per loop */
+  long bytes;       /* message size, >= 8 */
+  long compute_us;  /* busy computation between exchanges */
+  long overhead_us; /* busy time after every send, receive and wait (a tool's overhead) */
+  long slow_first_us; /* the last rank computes this much longer in loop 0 (a late starter) */
+  int safe;         /* --safe: the correct twin */
+  int count_wrong;  /* --on-wrong count */
+};
+
+static long race_wrong_matches = 0, race_first_wrong_loop = -1;
+
+static int race_parse(int argc, char** argv, struct race_options* o) {
+  struct {
+    const char* name;
+    long* value;
+    long min;
+  } known[] = {{"--iterations", &o->iterations, 1}, {"--steps", &o->steps, 1}, {"--bytes", &o->bytes, 8},
+               {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0},
+               {"--slow-first-us", &o->slow_first_us, 0}};
+  const int count = (int)(sizeof known / sizeof known[0]);
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--safe") == 0 || strcmp(argv[i], "--races") == 0) {
+      o->safe = strcmp(argv[i], "--safe") == 0; /* --races: the racy program (the default) */
+      continue;
+    }
+    if (strcmp(argv[i], "--on-wrong") == 0 && i + 1 < argc &&
+        (strcmp(argv[i + 1], "abort") == 0 || strcmp(argv[i + 1], "count") == 0)) {
+      o->count_wrong = strcmp(argv[++i], "count") == 0;
+      continue;
+    }
+    int found = 0;
+    for (int k = 0; k < count && !found; ++k) {
+      if (strcmp(argv[i], known[k].name) != 0) continue;
+      found = 1;
+      char* end = NULL;
+      errno = 0;
+      long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+      if (i + 1 >= argc || errno != 0 || end == argv[i + 1] || *end != '\0' || v < known[k].min) {
+        fprintf(stderr, "%s: %s needs an integer >= %ld\n", argv[0], argv[i], known[k].min);
+        return -1;
+      }
+      *known[k].value = v;
+      ++i;
+    }
+    if (!found) {
+      fprintf(stderr, "%s: unknown argument '%s' (--iterations N --steps N --bytes N --compute-us N "
+                      "--overhead-us N --slow-first-us N --on-wrong abort|count --races|--safe)\n", argv[0], argv[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void race_busy_us(long us) {
+  if (us <= 0) return;
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000L < us);
+}
+
+/* The program's own check failed: say where, then abort with code 0 (as the
+ * textbook program does) or count it. */
+static void race_wrong(const struct race_options* o, int rank, long loop, const char* what) {
+  fprintf(stderr, "rank %d: wrong match at loop %ld: %s\n", rank, loop, what);
+  fflush(stderr);
+  if (!o->count_wrong) MPI_Abort(MPI_COMM_WORLD, 0);
+  if (race_first_wrong_loop < 0 || loop < race_first_wrong_loop) race_first_wrong_loop = loop;
+  ++race_wrong_matches;
+}
+
+/* Rank 0 prints the totals (count mode) and the time per loop. */
+static void race_finish(const struct race_options* o, int rank, double seconds) {
+  long total = 0, first = race_first_wrong_loop < 0 ? o->iterations : race_first_wrong_loop, gfirst = 0;
+  MPI_Reduce(&race_wrong_matches, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&first, &gfirst, 1, MPI_LONG, MPI_MIN, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    if (total > 0) printf("wrong_matches=%ld first_loop=%ld\n", total, gfirst);
+    else printf("wrong_matches=0\n");
+    printf("us_per_iteration=%.1f\n", seconds * 1e6 / (double)o->iterations);
+  }
+}
+
+#endif

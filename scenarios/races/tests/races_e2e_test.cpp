@@ -1,0 +1,194 @@
+// End to end on scenarios/races with real mpiexec: honest outcomes (MPI_Abort
+// with code 0, checks on stderr, exec --check), the races detector by
+// instance and its potential-race Warnings, and `scalefuzz reproduce` with
+// its replay command.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "cli_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using scalefuzz::e2e::build_dir;
+using scalefuzz::e2e::read_file;
+using scalefuzz::e2e::run_scalefuzz;
+using scalefuzz::e2e::source_dir;
+using scalefuzz::e2e::TempDir;
+using scalefuzz::e2e::write_file;
+
+std::string scenario(const std::string& name) { return (build_dir() / "scenarios" / ("races_" + name)).string(); }
+
+nlohmann::json findings_of(const fs::path& out) {
+  return nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
+}
+
+// The last worker starts 200 ms late and rank 0 releases the others early:
+// the wrong match happens in loop 0 of every run, and the program aborts
+// with MPI_Abort(MPI_COMM_WORLD, 0) after printing it on stderr.
+std::vector<std::string> late_starter(const std::string& on_wrong) {
+  return {"mpiexec", "-n", "3", scenario("cross_iteration_race"), "--iterations", "5", "--slow-first-us", "200000",
+          "--on-wrong", on_wrong};
+}
+
+}  // namespace
+
+TEST(RacesE2E, ShippedCampaignFilesLoadAndExpand) {
+  TempDir tmp;
+  for (const char* name : {"races_same_site.yaml", "races_cross_iteration.yaml", "races_benign_wildcard.yaml"}) {
+    const fs::path file = source_dir() / "configs" / "scenarios" / name;
+    auto r = run_scalefuzz({"run", file.string(), "--dry-run", "--out", (tmp.path() / name).string()});
+    EXPECT_EQ(r.exit_code, 0) << name << r.out << r.err;
+    EXPECT_NE(r.out.find("--safe"), std::string::npos) << name;
+  }
+}
+
+TEST(RacesE2E, AbortWithCodeZeroIsMpiAbortWithRankCodeAndCallSite) {
+  TempDir tmp;
+  std::vector<std::string> args = {"exec", "--out", (tmp.path() / "abort").string(), "--timeout", "60s", "--"};
+  for (const auto& a : late_starter("abort")) args.push_back(a);
+  auto r = run_scalefuzz(args, std::chrono::seconds(120));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("outcome: mpi-abort (rank 0 called MPI_Abort with error code 0 at "), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(error code 0 at \S+ \(\S+/scenarios/races/\S+\.[ch]:[0-9]+\))")))
+      << "the call site names the scenario's file and line: " << r.out;
+  EXPECT_NE(r.out.find("mpiexec exit code 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("seed: "), std::string::npos) << r.out;
+}
+
+TEST(RacesE2E, ExecCheckReadsStderrStdoutOrBoth) {
+  TempDir tmp;
+  auto exec_with = [&](const std::string& check, const std::string& on_wrong) {
+    std::vector<std::string> args = {"exec", "--out", (tmp.path() / "x").string(), "--timeout", "60s", "--check", check, "--"};
+    for (const auto& a : late_starter(on_wrong)) args.push_back(a);
+    return run_scalefuzz(args, std::chrono::seconds(120));
+  };
+  // Counting mode: exit code 0, the wrong match only on stderr.
+  auto r = exec_with("stderr-regex=wrong match at loop", "count");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("outcome: wrong-result (stderr line"), std::string::npos) << r.out;
+  r = exec_with("stdout-must-match=^wrong_matches=0$", "count");
+  EXPECT_NE(r.out.find("outcome: wrong-result (no stdout line matches"), std::string::npos) << r.out;
+  r = exec_with("output-regex=wrong_matches=[1-9]", "count");
+  EXPECT_NE(r.out.find("outcome: wrong-result (stdout line"), std::string::npos) << r.out;
+  r = exec_with("stdout-regex=no such line", "count");  // a check that passes
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(exec_with("stdout-regex=(", "count").exit_code, 2);  // invalid regex: usage error
+  EXPECT_EQ(exec_with("stdin-regex=x", "count").exit_code, 2);
+}
+
+TEST(RacesE2E, AbortCampaignExitsOneWithAJunitFailure) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "abort.yaml";
+  write_file(file, "campaign: races_abort0\n"
+                   "app:\n"
+                   "  command: [\"{build}/scenarios/races_cross_iteration_race\", \"--iterations\", \"5\", "
+                   "\"--slow-first-us\", \"200000\"]\n"
+                   "  check: { stderr-regex: \"wrong match at loop\" }\n"
+                   "scales: [3]\n"
+                   "noise: [{ mode: none }]\n"
+                   "timeout: 60s\n"
+                   "detectors: [races]\n");
+  const fs::path out = tmp.path() / "out";
+  auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--build", build_dir().string()},
+                         std::chrono::seconds(170));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string junit = read_file(out / "junit.xml");
+  EXPECT_NE(junit.find("type=\"mpi-abort\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("error code 0"), std::string::npos) << junit;
+}
+
+// The textbook race (counting its wrong matches, so that the system runs
+// finish and write the analysis the application runs read): a
+// potential-race Warning on the quiet run, none on the safe twin; every run
+// whose program saw a wrong match has an Error race finding naming
+// instances; the safe twin has no Error in any mode.
+TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "textbook.yaml";
+  write_file(file, "campaign: races_textbook\n"
+                   "app:\n"
+                   "  command: [\"{build}/scenarios/races_same_site_race\", \"--iterations\", \"30\", \"--on-wrong\", "
+                   "\"count\", \"{variant}\"]\n"
+                   "  check: { stderr-regex: \"wrong match at loop\" }\n"
+                   "scales: [4]\n"
+                   "parameters: { variant: [\"--races\", \"--safe\"] }\n"
+                   "noise: [{ mode: none }, { mode: system }, { mode: application }]\n"
+                   "repetitions: 2\n"
+                   "timeout: 60s\n"
+                   "detectors: [races]\n");
+  const fs::path out = tmp.path() / "out";
+  auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--build", build_dir().string()},
+                         std::chrono::seconds(390));
+  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+  const auto findings = findings_of(out);
+  int wrong_runs = 0, potential_racy = 0;
+  for (const auto& run : fs::directory_iterator(out / "runs")) {
+    const std::string id = run.path().filename().string();
+    const bool safe = id.find("safe") != std::string::npos;
+    const bool wrong = read_file(run.path() / "stderr.txt").find("wrong match at loop") != std::string::npos;
+    bool error = false;
+    for (const auto& f : findings)
+      if (f.value("run_id", "") == id && f.value("kind", "") == "unintended-match" && f.value("severity", "") == "error")
+        error = true;
+    if (safe) {
+      EXPECT_FALSE(wrong) << id;
+      EXPECT_FALSE(error) << id << " (safe twin)";
+    }
+    if (wrong) {
+      ++wrong_runs;
+      EXPECT_TRUE(error) << id << ": the program saw a wrong match, the detector did not";
+    }
+  }
+  EXPECT_GT(wrong_runs, 0) << "neither system nor application noise exposed the race in 4 runs";
+  for (const auto& f : findings) {
+    if (f.value("kind", "") != "potential-race") continue;
+    EXPECT_EQ(f.value("severity", ""), "warning");
+    EXPECT_EQ(f.at("details").value("campaign_point", "").find("safe"), std::string::npos) << f.dump();
+    ++potential_racy;
+  }
+  EXPECT_GE(potential_racy, 1) << "no potential-race Warning on the textbook race's quiet runs";
+}
+
+// reproduce finds the textbook race within 6 runs; its printed replay command
+// reproduces it in at least 4 of 5 replays.
+TEST(RacesE2E, ReproduceFindsTheTextbookRaceAndItsReplayReproducesIt) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "repro";
+  auto r = run_scalefuzz({"reproduce", (source_dir() / "configs/scenarios/races_same_site.yaml").string(), "--until",
+                          "race", "--max-runs", "6", "--filter", "variant=--races", "--out", out.string(), "--build",
+                          build_dir().string()},
+                         std::chrono::seconds(390));
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("replay:\\n  (.*)\\n"))) << r.out;
+  std::vector<std::string> words;
+  std::string line = m[1].str();
+  for (std::size_t i = 0; i < line.size();) {  // shell_quote()d words: '...' or bare
+    if (line[i] == ' ') { ++i; continue; }
+    std::string w;
+    while (i < line.size() && line[i] != ' ') {
+      if (line[i] == '\'') {
+        std::size_t end = line.find('\'', i + 1);
+        w += line.substr(i + 1, end - i - 1);
+        i = end + 1;
+      } else {
+        w += line[i++];
+      }
+    }
+    words.push_back(w);
+  }
+  ASSERT_GE(words.size(), 3u);
+  ASSERT_EQ(words[1], "exec") << line;
+  int reproduced = 0;
+  for (int k = 0; k < 5; ++k) {
+    std::vector<std::string> args(words.begin() + 1, words.end());
+    auto replay = run_scalefuzz(args, std::chrono::seconds(120));
+    if (replay.out.find("outcome: mpi-abort") != std::string::npos ||
+        replay.out.find("outcome: wrong-result") != std::string::npos)
+      ++reproduced;
+  }
+  EXPECT_GE(reproduced, 4) << "replay: " << line;
+}
