@@ -18,6 +18,9 @@ bool is_env_name(const std::string& name) {
 
 std::string compiled_regex(const YamlReader& reader, const YAML::Node& node, const std::string& what) {
   std::string pattern = reader.non_empty_string(node, what);
+  if (pattern.size() > kMaxCheckRegexBytes)
+    reader.fail(node, what + ": a regular expression of " + std::to_string(pattern.size()) +
+                          " bytes is longer than the " + std::to_string(kMaxCheckRegexBytes) + " allowed");
   try {
     std::regex compiled(pattern, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {

@@ -37,6 +37,9 @@ void apply_check_option(const std::string& text, harness::RunSpec& spec) {
     throw UsageError("--check: expected exit-code or KIND=REGEX with KIND one of stdout-regex, stderr-regex, "
                      "output-regex, stdout-must-match, stderr-must-match, output-must-match; got '" + text + "'");
   const std::string pattern = text.substr(eq + 1);
+  if (pattern.size() > harness::kMaxCheckRegexBytes)
+    throw UsageError("--check: a regular expression of " + std::to_string(pattern.size()) + " bytes is longer than the " +
+                     std::to_string(harness::kMaxCheckRegexBytes) + " allowed");
   try {
     std::regex compiled(pattern);
   } catch (const std::regex_error& e) {

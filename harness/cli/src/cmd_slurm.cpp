@@ -15,7 +15,8 @@
 #include "campaign_io.hpp"
 #include "commands.hpp"
 #include "finish.hpp"
-#include "ninja_analysis.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/ninja_dependency.hpp"
 #include "paths.hpp"
 #include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
@@ -356,13 +357,13 @@ int cmd_task(const ParsedArgs& args) {
       }
       records.push_back(std::move(rec));
     }
-    if (auto analysis = ninja_analysis_for(run, records)) {
+    if (auto analysis = engine::ninja_analysis_for(run, records)) {
       options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
     } else {
       harness::Outcome outcome;
       outcome.kind = harness::OutcomeKind::LaunchError;
       outcome.exit_code = -1;
-      outcome.detail = missing_analysis_message(run);
+      outcome.detail = engine::missing_analysis_message(run);
       harness::write_outcome(dir, outcome);
       std::cerr << "scalefuzz task: " << outcome.detail << "\n";
       return kExitOk;
@@ -546,7 +547,7 @@ int cmd_collect(const ParsedArgs& args) {
   std::cout << "collected " << collected << " runs (" << unchanged << " already collected, " << waiting
             << " not ended or not submitted)\n";
   if (waiting == 0 && (collected > 0 || !store.meta("finished_at"))) store.set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_store(store, detector_set(campaign), campaign.kcca);
+  engine::analyze_store(store, detector_set(campaign), campaign.kcca);
   int code = write_reports(store);
   if (rerunnable > 0) {
     std::cout << rerunnable << " runs were cancelled or lost to the infrastructure; resubmit them with: scalefuzz submit --resume "

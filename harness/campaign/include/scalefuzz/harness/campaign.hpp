@@ -33,6 +33,11 @@ struct LoadOptions {
 };
 
 // How a clean exit (code 0) is judged.
+// Longest regular expression a check takes: libstdc++'s std::regex compiles
+// recursively, one level per term, and a long pattern overflows the stack
+// (found by tests/fuzz's campaign fuzzer).
+inline constexpr std::size_t kMaxCheckRegexBytes = 1024;
+
 struct ResultCheck {
   enum class Kind {
     ExitCode,         // exit code only
