@@ -78,13 +78,13 @@ class Names {
   std::map<std::uint64_t, std::string> alloc_names_;
 };
 
-json describe_move(const Movement& m, std::uint64_t recv_ref, const Names& names, Names& alloc_names) {
+json describe_move(const Movement& m, std::uint64_t recv_ref, Names& names) {
   json j;
   j["kind"] = to_string(m.kind);
   j["from"] = names.site(m.ref);
   if (recv_ref != SIZE_MAX) j["to"] = names.site(recv_ref);
-  if (m.src.rank >= 0) j["source_buffer"] = alloc_names.alloc(m.src.alloc_site);
-  if (m.dst.rank >= 0) j["destination_buffer"] = alloc_names.alloc(m.dst.alloc_site);
+  if (m.src.rank >= 0) j["source_buffer"] = names.alloc(m.src.alloc_site);
+  if (m.dst.rank >= 0) j["destination_buffer"] = names.alloc(m.dst.alloc_site);
   return j;
 }
 
@@ -208,8 +208,8 @@ class DmtrackerDetector : public analysis::Detector {
     json inv_ops = json::array(), c_ops = json::array();
     // One instance of the invariant for its operations.
     const Chain& pc = chains[inv.chains.front()];
-    for (std::size_t m : pc.moves) inv_ops.push_back(describe_move(rm.moves[m], rm.recv_refs[m], names, names));
-    for (std::size_t m : example.moves) c_ops.push_back(describe_move(rm.moves[m], rm.recv_refs[m], names, names));
+    for (std::size_t m : pc.moves) inv_ops.push_back(describe_move(rm.moves[m], rm.recv_refs[m], names));
+    for (std::size_t m : example.moves) c_ops.push_back(describe_move(rm.moves[m], rm.recv_refs[m], names));
     f.details = {{"abnormality", v.abnormality},
                  {"similarity", v.similarity},
                  {"rareness", v.rareness},
@@ -220,7 +220,7 @@ class DmtrackerDetector : public analysis::Detector {
                  {"common_part", {{"length", v.common.length}, {"in_invariant_at", v.common.b_pos}}}};
     if (broken) {
       const Movement& astray = rm.moves[v.example_context_move];
-      f.details["context_match"] = describe_move(astray, rm.recv_refs[v.example_context_move], names, names);
+      f.details["context_match"] = describe_move(astray, rm.recv_refs[v.example_context_move], names);
       const Symbol& expected = inv.type[std::min(v.common.b_pos + v.common.length, inv.type.size() - 1)];
       f.details["expected_source_buffer"] = names.alloc(expected.src_alloc);
     }
