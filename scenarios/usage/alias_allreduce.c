@@ -1,6 +1,6 @@
 /* In-place reduction written with the same buffer twice instead of MPI_IN_PLACE.
  * ranks: 2
- * expect: aliased-buffers rank 0 line 10
+ * expect: aliased-buffers rank 0|1 line 10
  */
 #include <mpi.h>
 

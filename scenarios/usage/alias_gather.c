@@ -1,6 +1,6 @@
 /* Allgather into the array that also holds this rank's contribution.
  * ranks: 2
- * expect: aliased-buffers rank 0 line 12
+ * expect: aliased-buffers rank 0|1 line 12
  */
 #include <mpi.h>
 

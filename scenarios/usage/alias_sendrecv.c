@@ -1,6 +1,6 @@
 /* Swap with neighbours through one buffer with MPI_Sendrecv (needs _replace).
  * ranks: 2
- * expect: aliased-buffers rank 1 line 14
+ * expect: aliased-buffers rank 0|1 line 14
  */
 #include <mpi.h>
 

@@ -25,6 +25,7 @@ look() {  # look NAME [browser_check ARGS...]
   if ! python3 "$check" "$work/$name/report.html" --screenshot "$work/screenshots/$name.png" "$@" \
       >"$work/$name.check.json" 2>"$work/$name.check.err"; then
     echo "FAIL: $name report:"; cat "$work/$name.check.err"; fail=1
+    echo "  the campaign's runs and summary ($work/$name.log):"; grep -E '^\[|^campaign|^  \[' "$work/$name.log" | sed 's/^/  /' 
   else
     echo "ok: $name report ($work/screenshots/$name.png)"
   fi
