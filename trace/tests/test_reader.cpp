@@ -115,7 +115,7 @@ TEST(TraceReader, ReadRunCollectsRanksAndRunId) {
 TEST(TraceReader, PreallocatedZeroTailIsNormal) {
   TempRunDir dir;
   RankTrace in = sample_rank(0, 2);
-  write_rank(dir.path(), in);
+  write_rank(dir.path(), in, "", Encoding::Raw);  // as a running or killed rank leaves it
   std::vector<unsigned char> zeros(10 * sizeof(Event) + 32, 0);  // chunked preallocation, not record-aligned
   append_bytes(dir.file(0, "events"), zeros.data(), zeros.size());
   std::vector<unsigned char> site_zeros(5 * sizeof(CallSite), 0);
@@ -133,7 +133,7 @@ TEST(TraceReader, PreallocatedZeroTailIsNormal) {
 TEST(TraceReader, PartialLastRecordIsIgnoredWithWarning) {
   TempRunDir dir;
   RankTrace in = sample_rank(0, 2);
-  write_rank(dir.path(), in);
+  write_rank(dir.path(), in, "", Encoding::Raw);  // as a running or killed rank leaves it
   Event next = in.events.back();
   next.seq = in.events.size() + 1;
   append_bytes(dir.file(0, "events"), &next, 40);  // cut in the middle
@@ -145,7 +145,7 @@ TEST(TraceReader, PartialLastRecordIsIgnoredWithWarning) {
 TEST(TraceReader, RecordBeingWrittenWithoutSeqIsNotAnEvent) {
   TempRunDir dir;
   RankTrace in = sample_rank(0, 2);
-  write_rank(dir.path(), in);
+  write_rank(dir.path(), in, "", Encoding::Raw);  // as a running or killed rank leaves it
   Event next = in.events.back();
   next.seq = 0;  // fields stored, seq (stored last) not yet
   append_bytes(dir.file(0, "events"), &next, sizeof next);
@@ -158,7 +158,7 @@ TEST(TraceReader, OutOfSequenceRecordCutsTheTrace) {
   TempRunDir dir;
   RankTrace in = sample_rank(0, 2);
   in.events[4].seq = 99;
-  write_rank(dir.path(), in);
+  write_rank(dir.path(), in, "", Encoding::Raw);  // as a running or killed rank leaves it
   RankTrace out = read_rank(dir.path(), 0);
   EXPECT_EQ(out.events.size(), 4u);
   EXPECT_TRUE(has_warning(out, "seq 99, expected 5"));
@@ -297,7 +297,7 @@ TEST(TraceReader, MarkovTableWithEmptySlots) {
   RankTrace in = sample_rank(0, 2);
   in.markov.edges.clear();
   for (std::uint32_t i = 0; i < 5; ++i) in.markov.edges.push_back({i, i + 1, 10ull + i, 100ull * i});
-  write_rank(dir.path(), in);
+  write_rank(dir.path(), in, "", Encoding::Raw);  // as a running or killed rank leaves it
   auto size = std::filesystem::file_size(dir.file(0, "markov"));
   std::size_t slots = (size - sizeof(FileHeader)) / sizeof(MarkovEdge);
   EXPECT_GE(slots, 10u);  // the table has more slots than edges

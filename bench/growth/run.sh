@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Growth bench: the size on disk and the analysis time and peak memory of a
+# campaign as runs x ranks grow. One real run of lulesh_proxy (LULESH's
+# communication skeleton, bench/growth/lulesh_proxy.c) per rank count is
+# recorded by `scalefuzz run`; growth_store replicates its run directory
+# (the injector's own files) into campaigns of RUNS runs through the real run
+# store; `scalefuzz analyze OUT` (every detector of the default campaign, then
+# the reports) is timed with /usr/bin/time. Analysis streams runs one at a
+# time, so peak memory must stay flat while time grows linearly in
+# runs x ranks: the last column (ms per rank trace) must stay flat too.
+# usage: bench/growth/run.sh [BUILD_DIR] ["RUNS..."] ["RANKS..."] [steps]
+#   defaults: "10 100 1000" "4 8 16" 20
+set -euo pipefail
+BUILD=$(cd "${1:-build}" && pwd)
+RUNS_LIST=${2:-"10 100 1000"}
+RANKS_LIST=${3:-"4 8 16"}
+STEPS=${4:-20}
+SF=$BUILD/scalefuzz
+APP=$BUILD/bench/growth/lulesh_proxy
+GROW=$BUILD/bench/growth/growth_store
+for f in "$SF" "$APP" "$GROW" /usr/bin/time; do [[ -e $f ]] || { echo "missing $f (build the bench targets)" >&2; exit 2; }; done
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/scalefuzz-growth.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+printf "%6s %6s %12s %12s %14s %12s %10s %11s %14s\n" runs ranks rank-traces events "on disk (MB)" "B/event" "analyze s" "peak (MB)" "ms/rank trace"
+for np in $RANKS_LIST; do
+  cat >"$WORK/c$np.yaml" <<YAML
+campaign: growth-lulesh-proxy
+app:
+  command: ["$APP", "--iterations", "$STEPS", "--n", "8"]
+  check: exit-code
+scales: [$np]
+repetitions: 1
+timeout: 300s
+YAML
+  rc=0; "$SF" run "$WORK/c$np.yaml" --out "$WORK/t$np" >"$WORK/run$np.log" 2>&1 || rc=$?
+  if ((rc != 0)); then echo "recording the template run at $np ranks failed (exit $rc):" >&2; tail -20 "$WORK/run$np.log" >&2; exit 3; fi
+  for runs in $RUNS_LIST; do
+    out=$WORK/g$np-$runs
+    events=$("$GROW" "$WORK/t$np" "$out" "$runs" | sed -n 's/.*events=\([0-9]*\).*/\1/p')
+    disk=$(du -sb "$out/runs" | cut -f1)
+    packed=$(cat "$out"/runs/*/ranks/*.events | wc -c)
+    rc=0; /usr/bin/time -f "%e %M" -o "$WORK/time" "$SF" analyze "$out" >"$WORK/analyze.log" 2>&1 || rc=$?
+    if ((rc > 1)); then echo "analyze exit $rc:" >&2; tail -20 "$WORK/analyze.log" >&2; exit 3; fi
+    read -r secs kb < <(tail -1 "$WORK/time")
+    awk -v r="$runs" -v n="$np" -v ev="$events" -v d="$disk" -v p="$packed" -v s="$secs" -v kb="$kb" 'BEGIN {
+      printf "%6d %6d %12d %12d %14.1f %12.2f %10.2f %11.0f %14.2f\n", r, n, r * n, r * ev, d / 1048576,
+             ev > 0 ? p / (r * ev) : 0, s, kb / 1024, s * 1000 / (r * n) }'
+    rm -rf "$out"
+  done
+done
