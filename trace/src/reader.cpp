@@ -138,6 +138,7 @@ void mark_last_call(RankTrace& rt);
 void read_packed_events(const fs::path& file, RankTrace& rt) {
   detail::RecordStream in(file, sizeof(FileHeader), 1);
   std::vector<unsigned char> payload;
+  packed::ContextTable context;
   for (std::size_t block = 0;; ++block) {
     packed::BlockHeader h{};
     std::size_t got = in.read(&h, sizeof h);
@@ -159,7 +160,7 @@ void read_packed_events(const fs::path& file, RankTrace& rt) {
       else if (packed::fnv1a(payload.data(), payload.size()) != h.checksum)
         problem = "block checksum mismatch";
       else if (const char* why = packed::decode_block(payload.data(), payload.size(), h.nevents,
-                                                      rt.events.size() + 1, rt.events))
+                                                      rt.events.size() + 1, rt.events, context))
         problem = why;
     }
     if (!problem.empty()) {

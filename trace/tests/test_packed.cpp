@@ -183,11 +183,12 @@ TEST(TracePacked, CutFileKeepsTheWholeBlocksBeforeTheCut) {
 TEST(TracePacked, MalformedPayloadsAreRefusedNotOverread) {
   // Garbage payloads of every small length: decode_block must fail cleanly.
   std::mt19937 rng(3);
+  packed::ContextTable context;
   for (int trial = 0; trial < 2000; ++trial) {
     std::vector<unsigned char> p(static_cast<std::size_t>(rng() % 64));
     for (auto& c : p) c = static_cast<unsigned char>(rng());
     std::vector<Event> out;
-    const char* why = packed::decode_block(p.data(), p.size(), 1 + rng() % 4, 1, out);
+    const char* why = packed::decode_block(p.data(), p.size(), 1 + rng() % 4, 1, out, context);
     if (why == nullptr) {
       EXPECT_FALSE(out.empty());
     }

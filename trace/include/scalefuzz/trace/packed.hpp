@@ -23,15 +23,16 @@
 //   t_exit_ns              zigzag LEB128 of t_exit - t_enter (mod 2^64: 0 round-trips)
 //   each changed field     zigzag LEB128 of value - context value (mod 2^64)
 // The context of a record is the previous record of the block with the same
-// (op_class, callsite), or the all-zero record: a call site repeats its peer,
-// tag, sizes and buffers, so most fields cost nothing, and its request ids
-// grow by a small step.
+// (op_class, callsite) — kept in a direct-mapped table of kContextSlots
+// slots, a colliding key replacing the slot's record — or the all-zero record
+// when the slot holds another key: a call site repeats its peer, tag, sizes
+// and buffers, so most fields cost nothing, and its request ids grow by a
+// small step. Writer and reader update the table identically.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
 #include <vector>
 
 #include "scalefuzz/trace/format.hpp"
@@ -143,6 +144,40 @@ inline unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
 // Context key of a record: (op_class, callsite).
 inline std::uint64_t context_key(const Event& e) { return std::uint64_t{e.op_class} << 32 | e.callsite; }
 
+// The per-block context table (see above). Slots of earlier blocks are told
+// apart by a block generation, so starting a block costs nothing.
+class ContextTable {
+ public:
+  static constexpr std::size_t kContextSlots = 1024;
+  ContextTable() : slots_(kContextSlots) {}
+  void new_block() { ++generation_; }
+  // The context record for `key` (zero if absent); remember() then stores
+  // the new record for it.
+  const Event& find(std::uint64_t key) {
+    Slot& s = slot(key);
+    if (s.generation != generation_ || s.key != key) {
+      std::memset(&s.event, 0, sizeof s.event);
+      s.key = key;
+      s.generation = generation_;
+    }
+    return s.event;
+  }
+  void remember(std::uint64_t key, const Event& e) { slot(key).event = e; }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint64_t generation = 0;
+    Event event{};
+  };
+  Slot& slot(std::uint64_t key) {
+    std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return slots_[static_cast<std::size_t>(h >> 54)];  // top 10 bits: kContextSlots == 1024
+  }
+  std::vector<Slot> slots_;
+  std::uint64_t generation_ = 1;
+};
+
 // Encodes records into blocks. add() the records in seq order, then finish();
 // `sink(const void*, size_t)` receives each block (header and payload) and
 // returns false to stop (e.g. a write error), which add/finish report.
@@ -157,9 +192,8 @@ class Encoder {
     unsigned char* p = payload_.data() + at;
     *p++ = e.op_class;
     p = put_varint(p, e.callsite);
-    auto [it, fresh] = context_.try_emplace(context_key(e));
-    if (fresh) std::memset(&it->second, 0, sizeof(Event));
-    const Event& ctx = it->second;
+    const std::uint64_t key = context_key(e);
+    const Event& ctx = context_.find(key);
     std::uint64_t mask = 0;
     for (int i = 0; i < kFieldCount; ++i)
       if (field(e, i) != field(ctx, i)) mask |= std::uint64_t{1} << i;
@@ -169,7 +203,7 @@ class Encoder {
     for (int i = 0; i < kFieldCount; ++i)
       if ((mask >> i) & 1) p = put_varint(p, zigzag(field(e, i) - field(ctx, i)));
     payload_.resize(static_cast<std::size_t>(p - payload_.data()));
-    it->second = e;
+    context_.remember(key, e);
     prev_enter_ = e.t_enter_ns;
     if (++nevents_ == kBlockEvents) return flush(sink);
     return true;
@@ -187,22 +221,23 @@ class Encoder {
                   fnv1a(payload_.data(), payload_.size())};
     bool ok = sink(&h, sizeof h) && sink(payload_.data(), payload_.size());
     payload_.clear();
-    context_.clear();
+    context_.new_block();
     prev_enter_ = 0;
     nevents_ = 0;
     return ok;
   }
 
   std::vector<unsigned char> payload_;
-  std::unordered_map<std::uint64_t, Event> context_;
+  ContextTable context_;
   std::uint64_t prev_enter_ = 0;
   std::size_t nevents_ = 0;
 };
 
 // Decodes one block's payload into `out` (appended, seq numbered from
-// `first_seq`). Returns nullptr, or why the payload is malformed.
+// `first_seq`). Returns nullptr, or why the payload is malformed. `context`
+// is scratch space reused across blocks.
 inline const char* decode_block(const unsigned char* p, std::size_t n, std::uint32_t nevents,
-                                std::uint64_t first_seq, std::vector<Event>& out) {
+                                std::uint64_t first_seq, std::vector<Event>& out, ContextTable& context) {
   const unsigned char* end = p + n;
   auto varint = [&](std::uint64_t& v) {
     v = 0;
@@ -213,7 +248,7 @@ inline const char* decode_block(const unsigned char* p, std::size_t n, std::uint
     }
     return false;
   };
-  std::unordered_map<std::uint64_t, Event> context;
+  context.new_block();
   std::uint64_t prev_enter = 0;
   for (std::uint32_t k = 0; k < nevents; ++k) {
     if (p >= end) return "payload ends before its last record";
@@ -225,9 +260,8 @@ inline const char* decode_block(const unsigned char* p, std::size_t n, std::uint
     e.callsite = static_cast<std::uint32_t>(site);
     if (!varint(mask) || (mask >> kFieldCount) != 0) return "bad field mask";
     if (!varint(enter) || !varint(exit)) return "bad timestamp";
-    auto [it, fresh] = context.try_emplace(context_key(e));
-    if (fresh) std::memset(&it->second, 0, sizeof(Event));
-    const Event ctx = it->second;
+    const std::uint64_t key = context_key(e);
+    const Event ctx = context.find(key);
     for (int i = 0; i < kFieldCount; ++i) {
       std::uint64_t v = field(ctx, i);
       if ((mask >> i) & 1) {
@@ -241,9 +275,7 @@ inline const char* decode_block(const unsigned char* p, std::size_t n, std::uint
     e.t_enter_ns = prev_enter + unzigzag(enter);
     e.t_exit_ns = e.t_enter_ns + unzigzag(exit);
     prev_enter = e.t_enter_ns;
-    Event stored = e;
-    stored.seq = 0;  // the context compares fields only
-    it->second = stored;
+    context.remember(key, e);
     out.push_back(e);
   }
   if (p != end) return "bytes left after the last record";
