@@ -8,9 +8,11 @@
 # recorded by `scalefuzz run`; growth_store replicates its run directory
 # (the injector's own files) into campaigns of RUNS runs through the real run
 # store; `scalefuzz analyze OUT` (every detector of the default campaign, then
-# the reports) is timed with /usr/bin/time. Analysis streams runs one at a
-# time, so peak memory must stay flat while time grows linearly in
-# runs x ranks: the last column (ms per rank trace) must stay flat too.
+# the reports) is timed with /usr/bin/time: wall, CPU (user + sys: what to
+# trust on a loaded machine) and peak memory. The engine streams runs one at
+# a time (one run's trace in memory); what grows with the campaign is what
+# detectors keep across runs for their campaign-wide findings. Linear growth:
+# the last column (CPU ms per rank trace) stays flat.
 # usage: bench/growth/run.sh [BUILD_DIR] ["RUNS..."] ["RANKS..."] [steps]
 #   defaults: "10 100 1000" "4 8 16" 20
 set -euo pipefail
@@ -47,7 +49,7 @@ for prog in "$STENCIL 40000 200" "$APP --iterations $STEPS --n 8"; do
 done
 
 echo "== (b) growth: runs x ranks of lulesh_proxy ($STEPS steps), scalefuzz analyze (detectors + reports)"
-printf "%6s %6s %12s %12s %14s %12s %10s %11s %14s\n" runs ranks rank-traces events "on disk (MB)" "B/event" "analyze s" "peak (MB)" "ms/rank trace"
+printf "%6s %6s %12s %12s %13s %8s %10s %10s %10s %15s\n" runs ranks rank-traces events "on disk (MB)" "B/event" "wall s" "cpu s" "peak (MB)" "cpu ms/rank tr."
 for np in $RANKS_LIST; do
   cat >"$WORK/c$np.yaml" <<YAML
 campaign: growth-lulesh-proxy
@@ -65,12 +67,12 @@ YAML
     events=$("$GROW" "$WORK/t$np" "$out" "$runs" | sed -n 's/.*events=\([0-9]*\).*/\1/p')
     disk=$(du -sb "$out/runs" | cut -f1)
     packed=$(cat "$out"/runs/*/ranks/*.events | wc -c)
-    rc=0; /usr/bin/time -f "%e %M" -o "$WORK/time" "$SF" analyze "$out" >"$WORK/analyze.log" 2>&1 || rc=$?
+    rc=0; /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" "$SF" analyze "$out" >"$WORK/analyze.log" 2>&1 || rc=$?
     if ((rc > 1)); then echo "analyze exit $rc:" >&2; tail -20 "$WORK/analyze.log" >&2; exit 3; fi
-    read -r secs kb < <(tail -1 "$WORK/time")
-    awk -v r="$runs" -v n="$np" -v ev="$events" -v d="$disk" -v p="$packed" -v s="$secs" -v kb="$kb" 'BEGIN {
-      printf "%6d %6d %12d %12d %14.1f %12.2f %10.2f %11.0f %14.2f\n", r, n, r * n, r * ev, d / 1048576,
-             (ev > 0 ? p / (r * ev) : 0), s, kb / 1024, s * 1000 / (r * n) }'
+    read -r secs user sys kb < <(tail -1 "$WORK/time")
+    awk -v r="$runs" -v n="$np" -v ev="$events" -v d="$disk" -v p="$packed" -v s="$secs" -v c="$(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}')" -v kb="$kb" 'BEGIN {
+      printf "%6d %6d %12d %12d %13.1f %8.2f %10.2f %10.2f %10.0f %15.2f\n", r, n, r * n, r * ev, d / 1048576,
+             (ev > 0 ? p / (r * ev) : 0), s, c, kb / 1024, c * 1000 / (r * n) }'
     rm -rf "$out"
   done
 done

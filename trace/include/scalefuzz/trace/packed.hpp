@@ -144,6 +144,20 @@ inline unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
 // Context key of a record: (op_class, callsite).
 inline std::uint64_t context_key(const Event& e) { return std::uint64_t{e.op_class} << 32 | e.callsite; }
 
+// A record's coded fields, widened to 64 bits.
+struct Fields {
+  std::uint64_t v[kFieldCount];
+};
+inline void get_fields(const Event& e, Fields& f) {
+  auto s = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+  // Unrolled field(e, 0..21): this runs for every record packed at MPI_Finalize.
+  f.v[0] = e.op, f.v[1] = e.flags, f.v[2] = s(e.peer), f.v[3] = s(e.tag), f.v[4] = e.comm, f.v[5] = s(e.root);
+  f.v[6] = s(e.count), f.v[7] = s(e.bytes), f.v[8] = e.request, f.v[9] = e.buffer, f.v[10] = s(e.status_source);
+  f.v[11] = s(e.status_tag), f.v[12] = s(e.status_bytes), f.v[13] = s(e.error), f.v[14] = e.dtype;
+  f.v[15] = e.rdtype, f.v[16] = s(e.scount_arg), f.v[17] = s(e.rcount_arg), f.v[18] = e.rbuffer;
+  f.v[19] = e.reduce_op, f.v[20] = field(e, 20), f.v[21] = e.repeats;
+}
+
 // The per-block context table (see above). Slots of earlier blocks are told
 // apart by a block generation, so starting a block costs nothing.
 class ContextTable {
@@ -151,24 +165,23 @@ class ContextTable {
   static constexpr std::size_t kContextSlots = 1024;
   ContextTable() : slots_(kContextSlots) {}
   void new_block() { ++generation_; }
-  // The context record for `key` (zero if absent); remember() then stores
-  // the new record for it.
-  const Event& find(std::uint64_t key) {
+  // The context fields for `key` (zero if absent), to be updated in place
+  // to the new record's fields.
+  Fields& find(std::uint64_t key) {
     Slot& s = slot(key);
     if (s.generation != generation_ || s.key != key) {
-      std::memset(&s.event, 0, sizeof s.event);
+      std::memset(&s.fields, 0, sizeof s.fields);
       s.key = key;
       s.generation = generation_;
     }
-    return s.event;
+    return s.fields;
   }
-  void remember(std::uint64_t key, const Event& e) { slot(key).event = e; }
 
  private:
   struct Slot {
     std::uint64_t key = 0;
     std::uint64_t generation = 0;
-    Event event{};
+    Fields fields{};
   };
   Slot& slot(std::uint64_t key) {
     std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
@@ -192,18 +205,21 @@ class Encoder {
     unsigned char* p = payload_.data() + at;
     *p++ = e.op_class;
     p = put_varint(p, e.callsite);
-    const std::uint64_t key = context_key(e);
-    const Event& ctx = context_.find(key);
+    Fields& ctx = context_.find(context_key(e));
+    Fields now;
+    get_fields(e, now);
     std::uint64_t mask = 0;
     for (int i = 0; i < kFieldCount; ++i)
-      if (field(e, i) != field(ctx, i)) mask |= std::uint64_t{1} << i;
+      if (now.v[i] != ctx.v[i]) mask |= std::uint64_t{1} << i;
     p = put_varint(p, mask);
     p = put_varint(p, zigzag(e.t_enter_ns - prev_enter_));
     p = put_varint(p, zigzag(e.t_exit_ns - e.t_enter_ns));
-    for (int i = 0; i < kFieldCount; ++i)
-      if ((mask >> i) & 1) p = put_varint(p, zigzag(field(e, i) - field(ctx, i)));
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      int i = __builtin_ctzll(m);
+      p = put_varint(p, zigzag(now.v[i] - ctx.v[i]));
+    }
     payload_.resize(static_cast<std::size_t>(p - payload_.data()));
-    context_.remember(key, e);
+    ctx = now;
     prev_enter_ = e.t_enter_ns;
     if (++nevents_ == kBlockEvents) return flush(sink);
     return true;
@@ -260,22 +276,22 @@ inline const char* decode_block(const unsigned char* p, std::size_t n, std::uint
     e.callsite = static_cast<std::uint32_t>(site);
     if (!varint(mask) || (mask >> kFieldCount) != 0) return "bad field mask";
     if (!varint(enter) || !varint(exit)) return "bad timestamp";
-    const std::uint64_t key = context_key(e);
-    const Event ctx = context.find(key);
+    Fields& ctx = context.find(context_key(e));
     for (int i = 0; i < kFieldCount; ++i) {
-      std::uint64_t v = field(ctx, i);
       if ((mask >> i) & 1) {
         std::uint64_t d = 0;
         if (!varint(d)) return "bad field value";
-        v += unzigzag(d);
+        ctx.v[i] += unzigzag(d);
       }
-      set_field(e, i, v);
+      set_field(e, i, ctx.v[i]);
     }
+    // The writer widened each field from its stored width: keep the context
+    // equal to what it remembered, whatever a damaged payload says.
+    get_fields(e, ctx);
     e.seq = first_seq + k;
     e.t_enter_ns = prev_enter + unzigzag(enter);
     e.t_exit_ns = e.t_enter_ns + unzigzag(exit);
     prev_enter = e.t_enter_ns;
-    context.remember(key, e);
     out.push_back(e);
   }
   if (p != end) return "bytes left after the last record";
