@@ -59,38 +59,8 @@ inline std::uint32_t fnv1a(const unsigned char* p, std::size_t n) {
   return h;
 }
 
-// The fields coded against the context, in mask-bit order.
+// The fields coded against the context (get_fields() below gives their order).
 inline constexpr int kFieldCount = 22;
-
-inline std::uint64_t field(const Event& e, int i) {
-  auto s = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-  switch (i) {
-    case 0: return e.op;
-    case 1: return e.flags;
-    case 2: return s(e.peer);
-    case 3: return s(e.tag);
-    case 4: return e.comm;
-    case 5: return s(e.root);
-    case 6: return s(e.count);
-    case 7: return s(e.bytes);
-    case 8: return e.request;
-    case 9: return e.buffer;
-    case 10: return s(e.status_source);
-    case 11: return s(e.status_tag);
-    case 12: return s(e.status_bytes);
-    case 13: return s(e.error);
-    case 14: return e.dtype;
-    case 15: return e.rdtype;
-    case 16: return s(e.scount_arg);
-    case 17: return s(e.rcount_arg);
-    case 18: return e.rbuffer;
-    case 19: return e.reduce_op;
-    case 20: return std::uint64_t{e.reserved2[0]} | std::uint64_t{e.reserved2[1]} << 8 |
-                    std::uint64_t{e.reserved2[2]} << 16;
-    case 21: return e.repeats;
-  }
-  return 0;
-}
 
 // Stores a decoded field; values are truncated to the field's width exactly
 // as the writer widened them, so every Event round-trips bit for bit.
@@ -144,18 +114,22 @@ inline unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
 // Context key of a record: (op_class, callsite).
 inline std::uint64_t context_key(const Event& e) { return std::uint64_t{e.op_class} << 32 | e.callsite; }
 
-// A record's coded fields, widened to 64 bits.
+inline std::uint64_t reserved2_bits(const Event& e) {
+  return std::uint64_t{e.reserved2[0]} | std::uint64_t{e.reserved2[1]} << 8 | std::uint64_t{e.reserved2[2]} << 16;
+}
+
+// A record's coded fields, widened to 64 bits (signed fields sign-extended),
+// in mask-bit order; set_field() above stores them back.
 struct Fields {
   std::uint64_t v[kFieldCount];
 };
 inline void get_fields(const Event& e, Fields& f) {
   auto s = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-  // Unrolled field(e, 0..21): this runs for every record packed at MPI_Finalize.
-  f.v[0] = e.op, f.v[1] = e.flags, f.v[2] = s(e.peer), f.v[3] = s(e.tag), f.v[4] = e.comm, f.v[5] = s(e.root);
+    f.v[0] = e.op, f.v[1] = e.flags, f.v[2] = s(e.peer), f.v[3] = s(e.tag), f.v[4] = e.comm, f.v[5] = s(e.root);
   f.v[6] = s(e.count), f.v[7] = s(e.bytes), f.v[8] = e.request, f.v[9] = e.buffer, f.v[10] = s(e.status_source);
   f.v[11] = s(e.status_tag), f.v[12] = s(e.status_bytes), f.v[13] = s(e.error), f.v[14] = e.dtype;
   f.v[15] = e.rdtype, f.v[16] = s(e.scount_arg), f.v[17] = s(e.rcount_arg), f.v[18] = e.rbuffer;
-  f.v[19] = e.reduce_op, f.v[20] = field(e, 20), f.v[21] = e.repeats;
+  f.v[19] = e.reduce_op, f.v[20] = reserved2_bits(e), f.v[21] = e.repeats;
 }
 
 // The per-block context table (see above). Slots of earlier blocks are told
