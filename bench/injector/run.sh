@@ -88,16 +88,25 @@ done
 echo "== (a') instructions per intercepted call (valgrind --tool=callgrind: stable on a noisy machine)"
 if command -v valgrind >/dev/null; then
   # Two iteration counts, so start-up and tear-down cancel out of the difference.
+  # Per-call counts with SCALEFUZZ_TRACE_ENCODING=raw: the recording alone;
+  # packing the events file at MPI_Finalize (format 3) is counted apart below.
   irefs() {  # mode depth iterations [allreduce]
     local out; out=$RUNDIR/cg.out; rm -rf "$RUNDIR/run"
     if [[ $1 == bare ]]; then
       mpiexec -n 1 valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" ${4:-} >/dev/null 2>&1
     else
-      SCALEFUZZ_STACK_DEPTH=$2 SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run mpiexec -n 1 -genv LD_PRELOAD "$LIB" \
+      SCALEFUZZ_TRACE_ENCODING=${ENCODING:-raw} SCALEFUZZ_STACK_DEPTH=$2 SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run \
+        mpiexec -n 1 -genv LD_PRELOAD "$LIB" \
         valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/inject_microbench" "$3" ${4:-} >/dev/null 2>&1
     fi
     awk '/^summary:|^totals:/ {print $2; exit}' "$out"
   }
+  raw=$(irefs rec 8 30000); packed=$(ENCODING=packed irefs rec 8 30000)
+  events=$(SCALEFUZZ_TRACE_ENCODING=raw SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run2 mpiexec -n 1 -genv LD_PRELOAD "$LIB" \
+           "$BIN/inject_microbench" 30000 >/dev/null 2>&1; echo $(( ($(stat -c %s "$RUNDIR/run2/ranks/0.events") - 128) / 128 )))
+  rm -rf "$RUNDIR/run2"
+  awk -v r="$raw" -v p="$packed" -v e="$events" 'BEGIN {
+    printf "packing at MPI_Finalize (format 3): %.0f instructions per event (%d events, once per rank, after the application'"'"'s last call)\n", (p - r) / e, e }'
   b1=$(irefs bare 0 10000); b2=$(irefs bare 0 30000)
   ab1=$(irefs bare 0 10000 allreduce); ab2=$(irefs bare 0 30000 allreduce)
   ar1=$(irefs rec 8 10000 allreduce); ar2=$(irefs rec 8 30000 allreduce)

@@ -6,14 +6,77 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <memory>
 #include <cstdio>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+
+#include "scalefuzz/trace/packed.hpp"
 
 namespace scalefuzz::inject {
 
 namespace {
+// Buffered write(2) into a new file; remembers the first failure.
+class FileOut {
+ public:
+  explicit FileOut(const char* path) : fd_(::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {}
+  ~FileOut() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool put(const void* data, std::size_t n) {
+    if (fd_ < 0) return false;
+    if (used_ + n > sizeof buf_ && !drain()) return false;
+    if (n > sizeof buf_) return write_all(data, n);
+    std::memcpy(buf_ + used_, data, n);
+    used_ += n;
+    return true;
+  }
+  // Flushes and closes; true if every byte reached the file.
+  bool close() {
+    bool ok = fd_ >= 0 && drain();
+    if (fd_ >= 0 && ::close(fd_) != 0) ok = false;
+    fd_ = -1;
+    return ok;
+  }
+
+ private:
+  bool drain() {
+    bool ok = write_all(buf_, used_);
+    used_ = 0;
+    return ok;
+  }
+  bool write_all(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    while (n > 0) {
+      ssize_t w = ::write(fd_, p, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return false;
+      p += w;
+      n -= static_cast<std::size_t>(w);
+    }
+    return true;
+  }
+  int fd_;
+  std::size_t used_ = 0;
+  unsigned char buf_[1 << 16];
+};
+
+// Writes path.tmp with `fill(out)` and renames it over `path`.
+template <class Fill>
+bool replace_file(const char* path, Fill&& fill) {
+  std::string tmp = std::string(path) + ".tmp";
+  bool ok;
+  {
+    auto out = std::make_unique<FileOut>(tmp.c_str());
+    ok = fill(*out) && out->close();
+  }
+  if (ok) ok = ::rename(tmp.c_str(), path) == 0;
+  if (!ok) ::unlink(tmp.c_str());
+  return ok;
+}
+
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;        // file grows 1 MiB at a time
 constexpr std::size_t kReserveBytes = std::size_t{16} << 30;     // 16 GiB of address space: ~178 M events
 constexpr std::size_t kHeader = sizeof(trace::FileHeader);
@@ -36,6 +99,17 @@ bool FixedMapping::open(const char* path, const trace::FileHeader& header, std::
 
 void FixedMapping::truncate_to(std::size_t used) {
   if (fd_ >= 0) (void)::ftruncate(fd_, static_cast<off_t>(kHeader + record_size_ * used));
+}
+
+bool FixedMapping::rewrite_kept(const char* path, bool (*keep)(const void* record)) {
+  if (base_ == nullptr) return false;
+  return replace_file(path, [&](FileOut& out) {
+    if (!out.put(base_, kHeader)) return false;
+    const unsigned char* r = base_ + kHeader;
+    for (std::size_t i = 0; i < capacity_; ++i, r += record_size_)
+      if (keep(r) && !out.put(r, record_size_)) return false;
+    return true;
+  });
 }
 
 bool EventLog::open(const char* path, const trace::FileHeader& header) {
@@ -161,6 +235,24 @@ trace::Event* EventLog::reserve_slow(std::uint64_t index, std::uint64_t& seq) {
   }
   seq = index + 1;
   return reinterpret_cast<trace::Event*>(base_ + kHeader) + index;
+}
+
+bool EventLog::pack_into(const char* path) {
+  if (base_ == nullptr) return false;
+  std::uint64_t n = used() < max_records_ ? used() : max_records_;
+  trace::FileHeader h;
+  std::memcpy(&h, base_, sizeof h);
+  h.kind = static_cast<std::uint32_t>(trace::FileKind::PackedEvents);
+  return replace_file(path, [&](FileOut& out) {
+    if (!out.put(&h, sizeof h)) return false;
+    auto sink = [&](const void* p, std::size_t len) { return out.put(p, len); };
+    trace::packed::Encoder enc;
+    const auto* ev = reinterpret_cast<const trace::Event*>(base_ + kHeader);
+    // Up to the first slot out of sequence, as a reader of the raw file would.
+    for (std::uint64_t i = 0; i < n && ev[i].seq == i + 1; ++i)
+      if (!enc.add(ev[i], sink)) return false;
+    return enc.finish(sink);
+  });
 }
 
 void EventLog::truncate_to_used() {

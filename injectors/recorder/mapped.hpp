@@ -23,6 +23,11 @@ class FixedMapping {
   std::size_t capacity() const { return capacity_; }
   // Shrinks the file to `used` records (at finalize; no stores may follow).
   void truncate_to(std::size_t used);
+  // Replaces the file at `path` (this mapping's) by the header and only the
+  // records for which `keep(record)` is true, written to path.tmp and renamed
+  // over it (at finalize; the mapping stays valid). Returns false on failure
+  // (the mapped file is left as it was).
+  bool rewrite_kept(const char* path, bool (*keep)(const void* record));
 
  private:
   unsigned char* base_ = nullptr;
@@ -67,6 +72,11 @@ class EventLog {
   std::uint64_t used() const { return __atomic_load_n(&next_, __ATOMIC_RELAXED); }
   bool capped() const { return __atomic_load_n(&capped_, __ATOMIC_RELAXED) != 0; }
   void truncate_to_used();
+  // Format 3: encodes the used records into a packed events file
+  // (scalefuzz/trace/packed.hpp) at path.tmp and renames it over `path` (this
+  // log's file). At finalize, after stop_prefault(), with no writer left.
+  // Returns false on failure; the raw file is then left in place.
+  bool pack_into(const char* path);
 
  private:
   trace::Event* reserve_slow(std::uint64_t index, std::uint64_t& seq);

@@ -306,6 +306,24 @@ SCALEFUZZ_HANDLER(init) {
   return rc;
 }
 
+namespace {
+// Format 3: a finished rank's events file packed, its Markov table dense
+// (unless SCALEFUZZ_TRACE_ENCODING=raw). Each file is replaced atomically, so
+// a rank killed meanwhile leaves valid raw files.
+void pack_files(State& s) {
+  const char* encoding = std::getenv("SCALEFUZZ_TRACE_ENCODING");
+  if (encoding != nullptr && std::strcmp(encoding, "raw") == 0) return;
+  if (encoding != nullptr && *encoding != '\0' && std::strcmp(encoding, "packed") != 0)
+    warn("SCALEFUZZ_TRACE_ENCODING=%s is neither packed nor raw; using packed", encoding);
+  auto path = [&](const char* ext) { return s.ranks_dir + "/" + std::to_string(s.rank) + "." + ext; };
+  if (!s.events.pack_into(path("events").c_str()))
+    warn("cannot pack %s: %s; the raw events file is kept", path("events").c_str(), std::strerror(errno));
+  auto used_edge = [](const void* r) { return static_cast<const trace::MarkovEdge*>(r)->count != 0; };
+  if (!s.markov_file.rewrite_kept(path("markov").c_str(), used_edge))
+    warn("cannot rewrite %s: %s; the table is kept", path("markov").c_str(), std::strerror(errno));
+}
+}  // namespace
+
 SCALEFUZZ_HANDLER(finalize) {
   (void)nb;
   State& s = *g_state;
@@ -336,6 +354,7 @@ SCALEFUZZ_HANDLER(finalize) {
     s.events.truncate_to_used();
     s.sites_file.truncate_to(s.sites.size());
     s.features_file.truncate_to(s.sites.size());
+    pack_files(s);
     if (s.events.capped())
       std::fprintf(stderr, "scalefuzz: rank %d: the trace reached its size cap (see %s/%d.capped)\n", s.rank,
                    s.ranks_dir.c_str(), s.rank);

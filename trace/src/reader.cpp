@@ -18,6 +18,7 @@
 #include "file_io.hpp"
 #include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/trace/packed.hpp"
 
 namespace scalefuzz::trace {
 
@@ -46,9 +47,10 @@ void check_header(const fs::path& file, const FileHeader& h, FileKind kind, int 
     return;
   }
   std::string detail;
-  if (h.version != kFormatVersion && std::memcmp(h.magic, kMagic, sizeof kMagic) == 0)
-    detail = " (file version " + std::to_string(h.version) + ", this reader reads version " +
-             std::to_string(kFormatVersion) + ")";
+  if ((h.version < kOldestReadableVersion || h.version > kFormatVersion) &&
+      std::memcmp(h.magic, kMagic, sizeof kMagic) == 0)
+    detail = " (file version " + std::to_string(h.version) + ", this reader reads versions " +
+             std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion) + ")";
   else if (h.kind != static_cast<std::uint32_t>(kind))
     detail = " (file kind " + std::to_string(h.kind) + ", expected " +
              std::to_string(static_cast<std::uint32_t>(kind)) + " = " + file_kind_name(kind) + ")";
@@ -107,7 +109,15 @@ RecordFile load(const fs::path& run_dir, int rank, FileKind kind, bool required,
     warnings.push_back(std::string(name) + ": header never written, no data");
     return out;
   }
+  // ranks/N.events is raw records while the rank runs and packed after MPI_Finalize.
+  if (kind == FileKind::Events && out.header.kind == static_cast<std::uint32_t>(FileKind::PackedEvents) &&
+      out.header.version >= 3)
+    kind = FileKind::PackedEvents;
   check_header(file, out.header, kind, rank);
+  if (kind == FileKind::PackedEvents) {
+    out.present = true;
+    return out;
+  }
   std::size_t payload = static_cast<std::size_t>(file_size) - sizeof(FileHeader);
   std::size_t rec = record_size_of(kind);
   out.nrecords = payload / rec;
@@ -120,10 +130,57 @@ RecordFile load(const fs::path& run_dir, int rank, FileKind kind, bool required,
   return out;
 }
 
+void read_capped_note(const fs::path& run_dir, RankTrace& rt);
+void mark_last_call(RankTrace& rt);
+
+// Streams a packed events file block by block (packed.hpp): memory is the
+// events kept plus one block. A malformed block ends the trace with a warning.
+void read_packed_events(const fs::path& file, RankTrace& rt) {
+  detail::RecordStream in(file, sizeof(FileHeader), 1);
+  std::vector<unsigned char> payload;
+  packed::ContextTable context;
+  for (std::size_t block = 0;; ++block) {
+    packed::BlockHeader h{};
+    std::size_t got = in.read(&h, sizeof h);
+    if (got == 0) break;
+    std::string problem;
+    if (got < sizeof h)
+      problem = "block header cut after " + std::to_string(got) + " bytes";
+    else if (h.magic != packed::kBlockMagic)
+      problem = "bad block magic";
+    else if (h.nevents == 0 || h.nevents > packed::kMaxBlockEvents)
+      problem = "block of " + std::to_string(h.nevents) + " records";
+    else if (h.payload_bytes > std::size_t{h.nevents} * packed::kMaxRecordBytes)
+      problem = "block payload of " + std::to_string(h.payload_bytes) + " bytes for " + std::to_string(h.nevents) +
+                " records";
+    if (problem.empty()) {
+      payload.resize(h.payload_bytes);
+      if (in.read(payload.data(), payload.size()) != payload.size())
+        problem = "block payload cut";
+      else if (packed::fnv1a(payload.data(), payload.size()) != h.checksum)
+        problem = "block checksum mismatch";
+      else if (const char* why = packed::decode_block(payload.data(), payload.size(), h.nevents,
+                                                      rt.events.size() + 1, rt.events, context))
+        problem = why;
+    }
+    if (!problem.empty()) {
+      rt.warnings.push_back("events: packed block " + std::to_string(block) + " (after record " +
+                            std::to_string(rt.events.size()) + ") is malformed: " + problem + "; trace cut there");
+      break;
+    }
+  }
+}
+
 // Streams the events file in blocks: memory is the events kept, not twice
 // the file.
 void read_events(const fs::path& run_dir, const RecordFile& f, RankTrace& rt) {
   fs::path file = detail::rank_file(run_dir, rt.rank, "events");
+  if (f.header.kind == static_cast<std::uint32_t>(FileKind::PackedEvents)) {
+    read_packed_events(file, rt);
+    read_capped_note(run_dir, rt);
+    mark_last_call(rt);
+    return;
+  }
   detail::RecordStream in(file, sizeof(FileHeader), sizeof(Event));
   rt.events.reserve(f.nrecords);
   constexpr std::size_t kBlock = 4096;
@@ -148,6 +205,12 @@ void read_events(const fs::path& run_dir, const RecordFile& f, RankTrace& rt) {
   }
   if (!cut && in.partial_tail_nonzero())
     rt.warnings.push_back("events: " + std::to_string(in.tail_bytes()) + " trailing bytes ignored");
+  read_capped_note(run_dir, rt);
+  mark_last_call(rt);
+}
+
+// ranks/N.capped: the trace size cap note.
+void read_capped_note(const fs::path& run_dir, RankTrace& rt) {
   std::error_code ec;
   fs::path note = detail::rank_file(run_dir, rt.rank, "capped");
   if (fs::exists(note, ec)) {
@@ -158,6 +221,10 @@ void read_events(const fs::path& run_dir, const RecordFile& f, RankTrace& rt) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
     rt.warnings.push_back(text.empty() ? "events: size cap reached; later calls are not in the trace" : text);
   }
+}
+
+// last_event_in_progress, and a warning for unfinished records before the last call.
+void mark_last_call(RankTrace& rt) {
   if (rt.events.empty()) return;
   // The final group: the last non-child record and the children that follow it.
   std::size_t group = rt.events.size() - 1;

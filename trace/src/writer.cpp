@@ -8,6 +8,7 @@
 
 #include "file_io.hpp"
 #include "scalefuzz/trace/header.hpp"
+#include "scalefuzz/trace/packed.hpp"
 
 namespace scalefuzz::trace {
 
@@ -23,6 +24,27 @@ void write_records(const fs::path& run_dir, const RankTrace& rt, const std::stri
   std::memcpy(bytes.data(), &h, sizeof h);
   if (!records.empty()) std::memcpy(bytes.data() + sizeof h, records.data(), records.size() * sizeof(T));
   detail::write_file_bytes(detail::rank_file(run_dir, rt.rank, file_kind_name(kind)), bytes.data(), bytes.size());
+}
+
+void write_packed_events(const fs::path& run_dir, const RankTrace& rt, const std::string& run_id) {
+  FileHeader h = make_header(FileKind::PackedEvents, rt.rank, rt.world_size, sizeof(Event), rt.start_ns, rt.pid,
+                             run_id.c_str());
+  std::vector<unsigned char> bytes(sizeof h);
+  std::memcpy(bytes.data(), &h, sizeof h);
+  auto sink = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    bytes.insert(bytes.end(), b, b + n);
+    return true;
+  };
+  packed::Encoder enc;
+  for (std::size_t i = 0; i < rt.events.size(); ++i) {
+    if (rt.events[i].seq != i + 1)
+      throw TraceError("write_rank: packed events must be numbered 1, 2, 3 ...: event " + std::to_string(i) +
+                       " has seq " + std::to_string(rt.events[i].seq));
+    enc.add(rt.events[i], sink);
+  }
+  enc.finish(sink);
+  detail::write_file_bytes(detail::rank_file(run_dir, rt.rank, "events"), bytes.data(), bytes.size());
 }
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer
@@ -49,7 +71,7 @@ std::vector<MarkovEdge> markov_table(const MarkovModel& m) {
 
 }  // namespace
 
-void write_rank(const fs::path& run_dir, const RankTrace& rt, const std::string& run_id) {
+void write_rank(const fs::path& run_dir, const RankTrace& rt, const std::string& run_id, Encoding encoding) {
   if (rt.world_size <= 0 || rt.rank < 0 || rt.rank >= rt.world_size)
     throw TraceError("write_rank: rank " + std::to_string(rt.rank) + " outside world of size " +
                      std::to_string(rt.world_size));
@@ -57,7 +79,10 @@ void write_rank(const fs::path& run_dir, const RankTrace& rt, const std::string&
   fs::create_directories(run_dir / "ranks", ec);
   if (ec) throw TraceError((run_dir / "ranks").string() + ": cannot create: " + ec.message());
 
-  write_records(run_dir, rt, run_id, FileKind::Events, rt.events);
+  if (encoding == Encoding::Packed)
+    write_packed_events(run_dir, rt, run_id);
+  else
+    write_records(run_dir, rt, run_id, FileKind::Events, rt.events);
 
   std::vector<CallSite> sites;
   for (const auto& s : rt.sites) {
@@ -72,7 +97,14 @@ void write_rank(const fs::path& run_dir, const RankTrace& rt, const std::string&
   }
   write_records(run_dir, rt, run_id, FileKind::CallSites, sites);
   write_records(run_dir, rt, run_id, FileKind::Features, rt.features);
-  write_records(run_dir, rt, run_id, FileKind::Markov, markov_table(rt.markov));
+  if (encoding == Encoding::Packed) {
+    std::vector<MarkovEdge> dense;
+    for (const auto& e : rt.markov.edges)
+      if (e.count != 0) dense.push_back(MarkovEdge{e.from, e.to, e.count, e.total_ns});
+    write_records(run_dir, rt, run_id, FileKind::Markov, dense);
+  } else {
+    write_records(run_dir, rt, run_id, FileKind::Markov, markov_table(rt.markov));
+  }
   if (rt.live) write_records(run_dir, rt, run_id, FileKind::Live, std::vector<LiveState>{*rt.live});
 }
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -99,5 +101,22 @@ class RankBuilder {
 
   RankTrace rt;
 };
+
+// Overwrites the format version in `file`'s header.
+inline void set_header_version(const std::filesystem::path& file, std::uint32_t version) {
+  std::fstream f(file, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(offsetof(FileHeader, version));
+  f.write(reinterpret_cast<const char*>(&version), sizeof version);
+}
+
+// What read_rank() throws for `rank` of `run_dir` ("" if it reads fine).
+inline std::string read_rank_error(const std::filesystem::path& run_dir, int rank) {
+  try {
+    read_rank(run_dir, rank);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace scalefuzz::trace::testing

@@ -5,14 +5,17 @@
 // complete record.
 //
 // Files of one rank in a run directory (N = world rank):
-//   ranks/N.events    FileHeader + Event[]         (the trace)
+//   ranks/N.events    FileHeader + Event[]         (the trace, while the rank runs)
+//                     or FileHeader + packed blocks (format 3: after MPI_Finalize; packed.hpp)
 //   ranks/N.sites     FileHeader + CallSite[]      (call-site table)
 //   ranks/N.modules   text: "<begin-hex> <end-hex> <offset-hex> <path>" lines
 //   ranks/N.features  FileHeader + SiteFeature[]   (indexed by call-site id)
-//   ranks/N.markov    FileHeader + MarkovEdge[]    (open-addressing table)
+//   ranks/N.markov    FileHeader + MarkovEdge[]    (open-addressing table while running;
+//                                                   only the used edges after MPI_Finalize)
 //   ranks/N.live      FileHeader + LiveState       (seqlock-protected)
 //
-// Bump kFormatVersion on any layout change; readers reject other versions.
+// Bump kFormatVersion on any layout change; readers read versions
+// kOldestReadableVersion..kFormatVersion and refuse others naming both.
 #pragma once
 
 #include <cstddef>
@@ -20,7 +23,11 @@
 
 namespace scalefuzz::trace {
 
-inline constexpr std::uint32_t kFormatVersion = 2;
+// Format 3: packed events files of finished ranks (PackedEvents), Markov
+// files written dense at MPI_Finalize. Raw records are unchanged from
+// format 2, so format 2 files are still read.
+inline constexpr std::uint32_t kFormatVersion = 3;
+inline constexpr std::uint32_t kOldestReadableVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'F', 'Z', 'T', 'R', 'A', 'C', 'E'};
 
 enum class FileKind : std::uint32_t {
@@ -30,6 +37,7 @@ enum class FileKind : std::uint32_t {
   Markov = 4,
   Live = 5,
   Allocs = 6,
+  PackedEvents = 7,  // format 3: ranks/N.events of a finished rank (packed.hpp)
 };
 
 struct FileHeader {

@@ -20,6 +20,7 @@ constexpr std::uint32_t record_size_of(FileKind kind) {
     case FileKind::Markov: return sizeof(MarkovEdge);
     case FileKind::Live: return sizeof(LiveState);
     case FileKind::Allocs: return sizeof(AllocRecord);
+    case FileKind::PackedEvents: return sizeof(Event);  // the decoded record
   }
   return 0;
 }
@@ -32,6 +33,7 @@ constexpr const char* file_kind_name(FileKind kind) {
     case FileKind::Markov: return "markov";
     case FileKind::Live: return "live";
     case FileKind::Allocs: return "allocs";
+    case FileKind::PackedEvents: return "events";  // same file: packed in place at MPI_Finalize
   }
   return "unknown";
 }
@@ -62,7 +64,7 @@ inline FileHeader make_header(FileKind kind, std::int32_t rank, std::int32_t wor
 // Checks magic, version, kind and record size (record_size_of(kind)).
 inline const char* header_problem(const FileHeader& h, FileKind kind) {
   if (std::memcmp(h.magic, kMagic, sizeof h.magic) != 0) return "bad magic (not a scalefuzz trace file)";
-  if (h.version != kFormatVersion) return "unsupported format version";
+  if (h.version < kOldestReadableVersion || h.version > kFormatVersion) return "unsupported format version";
   if (h.kind != static_cast<std::uint32_t>(kind)) return "wrong file kind";
   if (h.record_size != record_size_of(kind)) return "record size mismatch";
   if (h.world_size <= 0 || h.rank < 0 || h.rank >= h.world_size) return "rank/world size out of range";
