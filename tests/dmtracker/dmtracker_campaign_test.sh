@@ -6,6 +6,10 @@
 #     heap block allocated in alloc_lookahead;
 #   stuck_retry: rank 5 the only outlier process, its top group the request
 #     send of request_token;
+#   ghost_forward (MPI_Pack/MPI_Unpack, 4 ranks): a broken chain ranked first
+#     at exchange_y's MPI_Sendrecv, the invariant going through pack and
+#     unpack; again with a short run of the same build that passed as the
+#     known-good reference (dmtracker: {reference: ...});
 #   clean twins: no violation, no outlier, exit 0.
 # Usage: dmtracker_campaign_test.sh SCALEFUZZ SOURCE_TREE WORK_DIR
 set -u
@@ -47,4 +51,29 @@ check "$f" "stuck: the distance chart is attached" \
 
 run stuck_clean "$cfg/dmtracker_stuck_retry_clean.yaml" 0
 check "$work/stuck_clean/findings.json" "stuck clean twin: no outlier, no violation" "$dm | length == 0"
+
+run ghost "$cfg/dmtracker_ghost_forward.yaml" 1
+f=$work/ghost/findings.json
+first_broken_at_exchange_y="$dm | .[0] | .kind == \"broken-chain\" and .severity == \"error\" and .details.context_matches > 0 and .details.abnormality > 0.7 and (.location | test(\"^exchange_y \\\\(.*ghost_forward\\\\.c:[0-9]+\\\\)\$\")) and .details.context_match.from.call == \"MPI_Sendrecv\""
+check "$f" "ghost: the first dmtracker finding is a broken chain at exchange_y's MPI_Sendrecv" "$first_broken_at_exchange_y"
+check "$f" "ghost: the violated invariant goes pack -> message -> unpack -> pack" \
+  "$dm | .[0] | [.details.invariant.movements[].kind] | .[0:4] == [\"pack\", \"message\", \"unpack\", \"pack\"]"
+
+run ghost_clean "$cfg/dmtracker_ghost_forward_clean.yaml" 0
+check "$work/ghost_clean/findings.json" "ghost clean twin: no dmtracker warning or error, chains analysed" \
+  "($dm | length == 0) and ([.findings[] | select(.detector==\"dmtracker\" and .kind==\"summary\") | .details.fc_invariants >= 1] == [true])"
+
+# Known-good invariants: a short run of the same build that passed (its rare
+# path first fires at step 1) is the reference; call-site and allocation-site
+# keys are those of one build, so the clean twin's binary cannot be.
+sed -e 's/^campaign: .*/campaign: dmtracker-ghost-forward-short/' -e 's/steps: \[60\]/steps: [1]/' \
+  "$cfg/dmtracker_ghost_forward.yaml" >"$work/ghost_short.yaml"
+run ghost_short "$work/ghost_short.yaml" 0
+{ sed 's/^campaign: .*/campaign: dmtracker-ghost-forward-reference/' "$cfg/dmtracker_ghost_forward.yaml"
+  echo "dmtracker: { reference: \"$work/ghost_short\", ranks: [0, 1, 2, 3] }"; } >"$work/ghost_reference.yaml"
+run ghost_reference "$work/ghost_reference.yaml" 1
+f=$work/ghost_reference/findings.json
+check "$f" "ghost with the short run as reference: the first finding is still the broken chain at exchange_y" "$first_broken_at_exchange_y"
+check "$f" "ghost with the short run as reference: the summary names the reference" \
+  "[.findings[] | select(.detector==\"dmtracker\" and .kind==\"summary\") | .details.invariants_from] == [\"$work/ghost_short\"]"
 exit $fail

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "scalefuzz/detectors/dmtracker.hpp"
+#include "scalefuzz/detectors/dmtracker_hash.hpp"
 
 namespace scalefuzz::detectors::dmtracker {
 
@@ -153,15 +154,15 @@ std::vector<Chain> build_chains(const std::vector<Movement>& moves) {
 namespace {
 struct SymbolHash {
   std::size_t operator()(const Symbol& s) const {
-    std::uint64_t h = static_cast<std::uint64_t>(s.kind) * 0x9E3779B97F4A7C15ull;
-    for (std::uint64_t v : {s.site, s.src_alloc, s.dst_alloc}) h = (h ^ v) * 0x100000001B3ull + (h >> 29);
+    std::uint64_t h = hash_word(kTypeKeySeed, static_cast<std::uint64_t>(s.kind));
+    for (std::uint64_t v : {s.site, s.src_alloc, s.dst_alloc}) h = hash_word(h, v);
     return static_cast<std::size_t>(h);
   }
 };
 struct TypeHash {
   std::size_t operator()(const std::vector<std::uint32_t>& v) const {
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::uint32_t x : v) h = (h ^ x) * 1099511628211ull;
+    std::uint64_t h = kTypeKeySeed;
+    for (std::uint32_t x : v) h = hash_word(h, x);
     return static_cast<std::size_t>(h);
   }
 };

@@ -134,7 +134,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     if (!manifests(*target, outcome.kind, race)) continue;
 
     store->set_meta("finished_at", harness::utc_timestamp_now());
-    engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
+    engine::analyze_store(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
     write_reports(*store);
     const fs::path replay_dir = fs::absolute(out / "replay");
     std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
@@ -151,7 +151,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     return kExitFindings;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
+  engine::analyze_store(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
   write_reports(*store);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
             << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";

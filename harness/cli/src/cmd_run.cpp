@@ -138,7 +138,7 @@ int cmd_run(const ParsedArgs& args) {
     return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
+  engine::analyze_store(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
   const int found = write_reports(*store);
   return baseline ? compare_outputs(*baseline, out, baseline_opts) : found;
 }

@@ -72,10 +72,11 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
 }
 
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca) {
+                                              const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker) {
   analysis::AnalysisOptions options;
   options.detectors = detectors;
   options.kcca = kcca;
+  options.dmtracker = dmtracker;
   options.out_dir = store.out_dir();
   options.log = &std::cerr;
   auto findings = analysis::analyze_runs(store.runs(), options);

@@ -47,6 +47,7 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
 
 // The detectors over the store's finished runs; findings saved in the store.
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca = {});
+                                              const harness::KccaSpec& kcca = {},
+                                              const harness::DmtrackerSpec& dmtracker = {});
 
 }  // namespace scalefuzz::engine
