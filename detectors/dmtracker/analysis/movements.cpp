@@ -55,7 +55,7 @@ struct Query {
   std::uint64_t t;
   int rank;
   std::uint64_t addr;
-  std::uint64_t* site_out;  // where the allocation-site key goes
+  BufferRange* range;  // where the allocation-site key and block go
 };
 
 std::uint64_t site_hash(const trace::RankTrace& r, const Event& e) {
@@ -167,8 +167,8 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
 
   // Allocation sites: one sweep per rank over its heap-block log.
   for (Movement& mv : moves) {
-    if (mv.src.rank >= 0) queries.push_back({mv.t_read, mv.src.rank, mv.src.addr, &mv.src.alloc_site});
-    if (mv.dst.rank >= 0) queries.push_back({mv.t_write, mv.dst.rank, mv.dst.addr, &mv.dst.alloc_site});
+    if (mv.src.rank >= 0) queries.push_back({mv.t_read, mv.src.rank, mv.src.addr, &mv.src});
+    if (mv.dst.rank >= 0) queries.push_back({mv.t_write, mv.dst.rank, mv.dst.addr, &mv.dst});
   }
   std::stable_sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.t < b.t;
@@ -194,7 +194,8 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
       trace::HeapSweep::Block b = sweep.at(queries[q].addr, queries[q].t);
       if (b.site == 0) continue;  // stack, globals or not a recorded block
       std::uint64_t key = keys.key(b.site);
-      *queries[q].site_out = key;
+      queries[q].range->alloc_site = key;
+      queries[q].range->block = b.serial;
       seen.emplace(key, RunMovements::AllocSite{rank, b.site});
     }
   }

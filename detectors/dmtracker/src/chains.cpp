@@ -38,14 +38,15 @@ namespace {
 // remembering the movement that last wrote it.
 class ActiveTable {
  public:
-  // The latest writer of any byte in [lo, hi), or SIZE_MAX.
-  std::size_t latest_writer(std::uint64_t lo, std::uint64_t hi, const std::vector<Movement>& moves) const {
+  // The latest writer of any byte in [lo, hi) into the same heap block, or SIZE_MAX.
+  std::size_t latest_writer(std::uint64_t lo, std::uint64_t hi, std::uint64_t block,
+                            const std::vector<Movement>& moves) const {
     std::size_t best = SIZE_MAX;
     std::uint64_t best_t = 0;
     auto it = ranges_.upper_bound(lo);
     if (it != ranges_.begin()) --it;
     for (; it != ranges_.end() && it->first < hi; ++it) {
-      if (it->second.end <= lo) continue;
+      if (it->second.end <= lo || moves[it->second.writer].dst.block != block) continue;
       std::uint64_t t = moves[it->second.writer].t_write;
       if (best == SIZE_MAX || t > best_t || (t == best_t && it->second.writer > best)) {
         best = it->second.writer;
@@ -105,7 +106,7 @@ std::vector<Chain> build_chains(const std::vector<Movement>& moves) {
     for (const Access& a : acc) {
       const Movement& m = moves[a.move];
       if (!a.write) {
-        std::size_t w = table.latest_writer(m.src.addr, m.src.addr + m.src.len, moves);
+        std::size_t w = table.latest_writer(m.src.addr, m.src.addr + m.src.len, m.src.block, moves);
         if (w != SIZE_MAX && w != a.move) {
           pred[a.move] = w;
           succ[w].push_back(a.move);

@@ -431,3 +431,15 @@ TEST(DmtrackerKnownGood, DistanceBaselinePerRunSizeAndRank) {
   EXPECT_EQ(kg.distance_k_at(4), (std::vector<double>{0.5, 0.0, 0.9, 0.75}));  // largest per rank
   EXPECT_TRUE(kg.distance_k_at(8).empty());
 }
+
+TEST(DmtrackerChains, AFreedAndReallocatedAddressDoesNotLink) {
+  // Rank 1 receives into a heap block, frees it; a new block at the same
+  // address is filled by the program and sent on: no data flowed from the
+  // first message into the second (MPI-CorrBench's allgather3.c pattern).
+  std::vector<Movement> moves = {net(kSend, 0, 0x1000, 7, 1, 0x2000, 8, 10), net(kFwd, 1, 0x2000, 8, 2, 0x3000, 9, 20)};
+  moves[0].dst.block = 41;
+  moves[1].src.block = 42;  // same address and site, another allocation
+  EXPECT_EQ(build_chains(moves).size(), 2u);
+  moves[1].src.block = 41;  // the same block: the chain goes on
+  EXPECT_EQ(build_chains(moves).size(), 1u);
+}

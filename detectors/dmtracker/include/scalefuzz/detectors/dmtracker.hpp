@@ -39,6 +39,10 @@ struct BufferRange {
   std::uint64_t addr = 0;
   std::uint64_t len = 0;
   std::uint64_t alloc_site = 0;  // stable key of the allocation call site
+  // Which allocation holds it (0 = none known): an address freed and
+  // allocated again is another block, and what was written into the old one
+  // does not flow into the new one.
+  std::uint64_t block = 0;
 };
 
 // One DM-operation.
