@@ -10,7 +10,9 @@
 #     at exchange_y's MPI_Sendrecv, the invariant going through pack and
 #     unpack; again with a short run of the same build that passed as the
 #     known-good reference (dmtracker: {reference: ...});
-#   clean twins: no violation, no outlier, exit 0.
+#   clean twins: no violation, no outlier, exit 0;
+#   kcca.chain_features: a KCCA model of the clean ghost exchange (train 4, 6;
+#     test 8 ranks) has the chain types as features beyond the call sites.
 # Usage: dmtracker_campaign_test.sh SCALEFUZZ SOURCE_TREE WORK_DIR
 set -u
 scalefuzz=$1 src=$2 work=$3
@@ -76,4 +78,18 @@ f=$work/ghost_reference/findings.json
 check "$f" "ghost with the short run as reference: the first finding is still the broken chain at exchange_y" "$first_broken_at_exchange_y"
 check "$f" "ghost with the short run as reference: the summary names the reference" \
   "[.findings[] | select(.detector==\"dmtracker\" and .kind==\"summary\") | .details.invariants_from] == [\"$work/ghost_short\"]"
+
+# The chain distribution as KCCA observation features (kcca.chain_features):
+# the clean ghost exchange trained at 4 and 6 ranks, scored at 8, with and
+# without them: with them the model has the chain types as extra features.
+for chains in false true; do
+  { sed -e "s/^campaign: .*/campaign: dmtracker-ghost-kcca-$chains/" -e 's/^scales: .*/scales: { train: [4, 6], test: [8] }/' \
+        -e 's/^detectors: .*/detectors: [kcca]/' "$cfg/dmtracker_ghost_forward_clean.yaml"
+    echo "kcca: { chain_features: $chains }"; } >"$work/ghost_kcca_$chains.yaml"
+  "$scalefuzz" run "$work/ghost_kcca_$chains.yaml" --out "$work/ghost_kcca_$chains" >"$work/ghost_kcca_$chains.log" 2>&1
+  [ -f "$work/ghost_kcca_$chains/kcca-model.json" ] || { echo "FAIL: no model (see $work/ghost_kcca_$chains.log)"; fail=1; }
+done
+without=$(jq '.feature_keys | length' "$work/ghost_kcca_false/kcca-model.json" 2>/dev/null || echo 0)
+check "$work/ghost_kcca_true/kcca-model.json" "kcca.chain_features: recorded in the model, more features than the $without call sites" \
+  ".provenance.options.chain_features == true and (.feature_keys | length) > $without and $without > 0"
 exit $fail

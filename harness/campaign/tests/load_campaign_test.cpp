@@ -259,6 +259,9 @@ TEST(LoadCampaign, KccaSection) {
   EXPECT_TRUE(defaults.kcca.model.empty());
   EXPECT_EQ(defaults.kcca.components, 2);
   EXPECT_EQ(defaults.kcca.volume, "total");
+  EXPECT_FALSE(defaults.kcca.chain_features);
+  EXPECT_TRUE(parse(head + "kcca: { chain_features: true }\n").kcca.chain_features);
+  EXPECT_THAT(parse_error(head + "kcca: { chain_features: 3 }\n"), HasSubstr("inline.yaml:4:25: expected true or false for kcca.chain_features"));
   const auto some_file = *std::filesystem::directory_iterator(data_dir() / "good");  // any existing file
   const Campaign c = parse(head + "kcca: { model: \"" + some_file.path().string() +
                            "\", components: 3, gamma: 0.01, control_width: 64, observation_width: 128, volume: sent }\n");

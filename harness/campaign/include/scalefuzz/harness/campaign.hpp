@@ -110,6 +110,9 @@ struct KccaSpec {
   double control_width = 256.0;      // kernel width factor of the control vectors (σ_y)
   double observation_width = 256.0;  // kernel width factor of the observation vectors (σ_x)
   std::string volume = "total";      // total | sent | sent-and-received
+  // DMTracker's chain distribution as extra observation features: per rank,
+  // the bytes starting chains of each chain type (detectors/dmtracker).
+  bool chain_features = false;
 };
 
 // DMTracker's settings (detector "dmtracker"; detectors/dmtracker/README.md).
