@@ -13,7 +13,7 @@ intercepted) are listed separately. The erroneous programs run with 2 ranks,
 the MPICH test-suite programs with 4.
 
 usage: corrbench.py SCALEFUZZ WORK_DIR [--corrbench DIR] [--subset N] [--only REGEX]
-       [--min-recall X] [--json FILE]
+       [--min-recall X] [--json FILE] [--detectors 'usage, mpipd, pdg']
 Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall), 2 usage,
 77 when the corrbench folder is absent (ctest SKIP_RETURN_CODE).
 """
@@ -84,7 +84,7 @@ def compile_all(progs, bindir):
         p["build_log"] = r.stdout[-400:]
 
 
-def run_campaigns(scalefuzz, progs, work, jobs, timeout):
+def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors):
     findings = {}
     groups = {}
     for p in progs:
@@ -104,7 +104,7 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout):
                 "noise:", "  - { mode: none }",
                 "repetitions: 1",
                 f"timeout: {timeout}s",
-                "detectors: [usage, mpipd, pdg]",
+                f"detectors: [{detectors}]",
                 f"scheduler: {{ type: local, jobs: {jobs} }}", ""]))
         out = os.path.join(work, name)
         with open(os.path.join(work, name + ".log"), "w") as log:
@@ -151,6 +151,9 @@ def score(progs, findings):
             rec["titles"] = [f["title"] for f in serious][:3]
             if alarm:
                 r["usage_alarms"] = r.get("usage_alarms", 0) + bool(usage_alarm)
+            by = r.setdefault("alarms_by_detector", {})
+            for d in sorted({f["detector"] for f in serious}):
+                by[d] = by.get(d, 0) + 1
         else:
             right = [f for f in serious if f["kind"] in RIGHT_KINDS[p["class"]]]
             r["any"] += bool(serious)
@@ -181,6 +184,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--min-recall", type=float, default=None)
     ap.add_argument("--json", default="")
+    ap.add_argument("--detectors", default="usage, mpipd, pdg",
+                    help="the campaigns' detectors: list (e.g. 'dmtracker' for its false alarms on correct/)")
     a = ap.parse_args()
     if not os.path.isdir(a.corrbench):
         print(f"SKIP: {a.corrbench} is absent (MPI-CorrBench is read from ../shared/external)")
@@ -191,7 +196,7 @@ def main():
     if a.subset > 1:
         progs = progs[::a.subset]
     compile_all(progs, os.path.join(work, "bin"))
-    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout)
+    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors)
     rows, details = score(progs, findings)
     print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
     tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}
@@ -201,7 +206,8 @@ def main():
             continue
         if key == "correct":
             print(f"{'correct':<14}{r['n']:>9}{r['built']:>7}   false alarms: {r['any']} "
-                  f"(usage detector: {r.get('usage_alarms', 0)})")
+                  f"(usage detector: {r.get('usage_alarms', 0)}; programs per detector: "
+                  f"{r.get('alarms_by_detector', {})})")
             continue
         line = f"{r['line']}/{r['with_line']}"
         print(f"{key:<14}{r['n']:>9}{r['built']:>7}{r['any'] / r['n']:>13.2f}{r['right'] / r['n']:>12.2f}{line:>13}")

@@ -80,6 +80,7 @@ struct Call {
   void* hout = nullptr;          // MPI_Group*/MPI_Datatype*/MPI_Op* created (role hout)
   void* hin = nullptr;           // the handle freed or committed (role hin)
   std::int32_t hkind = 0;        // trace::HandleKind
+  int* position = nullptr;       // MPI_Pack/MPI_Unpack's packed-buffer position (role position)
   std::uint32_t site = kNoSite;  // call site, found by the wrapper (site_here)
   static constexpr std::uint32_t kNoSite = 0xFFFFFFFEu;
 };
@@ -147,5 +148,6 @@ SCALEFUZZ_HANDLER(comm_free);
 SCALEFUZZ_HANDLER(handle_new);
 SCALEFUZZ_HANDLER(handle_free);
 SCALEFUZZ_HANDLER(type_commit);
+SCALEFUZZ_HANDLER(pack);
 
 }  // namespace scalefuzz::inject

@@ -560,6 +560,44 @@ TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
   }
 }
 
+// MPI_Pack/MPI_Unpack (additive OpClass Pack/Unpack): buffer = bytes read,
+// rbuffer = bytes written (the packed side at the starting position),
+// bytes = how far the position moved.
+TEST(Packing, PackAndUnpackRecordWhatMovedWhere) {
+  const int n = 3;
+  Result bare = run("pack_bare", n, {"pack"}, false);
+  Result rec = run("pack", n, {"pack"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
+  RunTrace run = read_run(rec.dir);
+  for (const auto& rt : run.ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rt.rank));
+    auto packs = find(rt, ops::Pack);
+    auto unpacks = find(rt, ops::Unpack);
+    ASSERT_EQ(packs.size(), 2u);
+    ASSERT_EQ(unpacks.size(), 2u);
+    for (const Event* e : packs) EXPECT_EQ(cls(*e), OpClass::Pack);
+    for (const Event* e : unpacks) EXPECT_EQ(cls(*e), OpClass::Unpack);
+    EXPECT_EQ(packs[0]->bytes, 4);        // one int
+    EXPECT_EQ(packs[1]->bytes, 8 * 8);    // the column's 8 doubles, holes left out
+    EXPECT_EQ(packs[1]->rbuffer, packs[0]->rbuffer + 4);  // written at the position the first pack left
+    EXPECT_EQ(packs[1]->count, 1);
+    const TypeEntry* column = find_type(rt, packs[1]->dtype);
+    ASSERT_NE(column, nullptr);
+    EXPECT_EQ(column->size, 64);
+    EXPECT_EQ(column->extent, (7 * 4 + 1) * 8);
+    const Event* sendrecv = find(rt, ops::Sendrecv)[0];
+    EXPECT_EQ(sendrecv->buffer, packs[0]->rbuffer);  // the packed buffer goes out
+    EXPECT_EQ(sendrecv->bytes, 68);
+    EXPECT_EQ(unpacks[0]->buffer, sendrecv->rbuffer);  // read from the received buffer
+    EXPECT_EQ(unpacks[1]->buffer, unpacks[0]->buffer + 4);
+    EXPECT_EQ(unpacks[1]->bytes, 64);
+    EXPECT_EQ(unpacks[1]->dtype, packs[1]->dtype);
+    EXPECT_NE(unpacks[1]->rbuffer, 0u);  // &ghost[0][3], the typed side written
+    EXPECT_NE(unpacks[1]->rbuffer, packs[1]->buffer);
+  }
+}
+
 TEST(Communicators, IdsAreEqualOnMembersAndPeersAreWorldRanks) {
   const int n = 4;
   Result rec = run("comm", n, {"comm"}, true);

@@ -476,6 +476,29 @@ static void loop(int iterations) {
   if (rank == 0) printf("loop done\n");
 }
 
+/* MPI_Pack/MPI_Unpack (DMTracker's pack/unpack movements): a count and a
+ * strided column of a 4 x 8 grid packed into one buffer, sent to the next
+ * rank, unpacked there into another grid's column. */
+static void pack_unpack(void) {
+  double grid[8][4], ghost[8][4];
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 4; ++j) grid[i][j] = rank * 100 + i * 4 + j, ghost[i][j] = 0;
+  MPI_Datatype column;
+  MPI_Type_vector(8, 1, 4, MPI_DOUBLE, &column);
+  MPI_Type_commit(&column);
+  char out[256], in[256];
+  int pos = 0, n = 8;
+  MPI_Pack(&n, 1, MPI_INT, out, sizeof out, &pos, MPI_COMM_WORLD);
+  MPI_Pack(&grid[0][1], 1, column, out, sizeof out, &pos, MPI_COMM_WORLD);
+  MPI_Sendrecv(out, pos, MPI_PACKED, (rank + 1) % size, 5, in, sizeof in, MPI_PACKED, (rank + size - 1) % size, 5,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  int got = 0, ipos = 0;
+  MPI_Unpack(in, sizeof in, &ipos, &got, 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Unpack(in, sizeof in, &ipos, &ghost[0][3], 1, column, MPI_COMM_WORLD);
+  MPI_Type_free(&column);
+  if (rank == 0) printf("rank 0 unpacked %d values, last %.0f\n", got, ghost[7][3]);
+}
+
 int main(int argc, char** argv) {
   int provided = 0;
   if (argc > 1 && strcmp(argv[1], "threads") == 0)
@@ -487,6 +510,7 @@ int main(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "";
   if (strcmp(what, "p2p") == 0) p2p();
   else if (strcmp(what, "coll") == 0) coll();
+  else if (strcmp(what, "pack") == 0) pack_unpack();
   else if (strcmp(what, "comm") == 0) comm();
   else if (strcmp(what, "sites") == 0) sites();
   else if (strcmp(what, "more") == 0) more();
@@ -500,7 +524,7 @@ int main(int argc, char** argv) {
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
   else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }

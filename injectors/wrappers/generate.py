@@ -15,7 +15,7 @@ ROLES = {
     "scounts", "rcounts", "rcounts_mine", "stypes", "rtypes", "dest", "source",
     "tag", "rtag", "comm", "newcomm", "root", "req", "reqs", "nreq", "index",
     "indices", "outcount", "flag", "status", "statuses", "message", "provided",
-    "rop", "hout", "hin",
+    "rop", "hout", "hin", "position",
 }
 HANDLERS = {
     "init", "finalize", "abort", "send", "recv", "sendrecv", "isend", "irecv",
@@ -23,6 +23,7 @@ HANDLERS = {
     "improbe", "mrecv", "imrecv", "wait", "waitall", "waitany", "waitsome",
     "test", "testall", "testany", "testsome", "request_free", "cancel", "coll",
     "icoll", "comm_new", "comm_free", "handle_new", "handle_free", "type_commit",
+    "pack",
 }
 OPTIONS = {"cls", "flags", "nb", "root_side", "per_rank", "emulated", "hkind", "zero_buffer"}
 PROTO = re.compile(r"^\s*int\s+(MPI_\w+)\s*\((.*)\)\s*$")

@@ -20,6 +20,7 @@ role are passed through untouched. Roles:
   provided             Init_thread's granted thread level
   rop                  reduction op (MPI_Op)
   hout/hin             handle created (output pointer) / handle freed or committed (in/out pointer)
+  position             MPI_Pack/MPI_Unpack's in/out byte position in the packed buffer
 Options: cls = trace OpClass; flags = extra kFlag* names; nb = the
 nonblocking call used to emulate a blocking one in oversubscription mode
 (`{req}` is the request pointer); root_side = 'send'/'recv' when that side's
@@ -213,4 +214,10 @@ OPS = [
     ("int MPI_Type_free(MPI_Datatype *datatype@hin)", "handle_free", dict(cls="HandleFree", hkind="Datatype")),
     ("int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op@hout)", "handle_new", dict(cls="HandleNew", hkind="Op")),
     ("int MPI_Op_free(MPI_Op *op@hin)", "handle_free", dict(cls="HandleFree", hkind="Op")),
+    # ---- packing (DMTracker's pack/unpack data movements, detectors/dmtracker) ----
+    # Pack: typed inbuf -> outbuf+position; Unpack: inbuf+position -> typed outbuf.
+    ("int MPI_Pack(const void *inbuf@sbuf, int incount@scount, MPI_Datatype datatype@stype, void *outbuf@rbuf, int outsize@rcount, int *position@position, MPI_Comm comm@comm)",
+     "pack", dict(cls="Pack")),
+    ("int MPI_Unpack(const void *inbuf@sbuf, int insize@scount, int *position@position, void *outbuf@rbuf, int outcount@rcount, MPI_Datatype datatype@rtype, MPI_Comm comm@comm)",
+     "pack", dict(cls="Unpack")),
 ]

@@ -48,7 +48,7 @@ HeapSweep::Block HeapSweep::at(std::uint64_t addr, std::uint64_t t) {
   for (; next_ < log_.size() && log_[next_].t_ns <= t; ++next_) {
     const AllocRecord& r = log_[next_];
     if (r.kind == static_cast<std::uint32_t>(AllocKind::Alloc))
-      live_[r.addr] = Block{r.addr, r.size, r.site};
+      live_[r.addr] = Block{r.addr, r.size, r.site, next_ + 1};
     else
       live_.erase(r.addr);
   }

@@ -16,7 +16,8 @@ const char* class_name(std::uint8_t c) {
   static const char* const kNames[] = {"Other",      "Init",     "Finalize",  "Abort",       "Send",
                                        "Recv",       "Sendrecv", "Isend",     "Irecv",       "SendInit",
                                        "RecvInit",   "Start",    "Completion", "RequestDone", "Probe",
-                                       "Collective", "Icollective", "CommMgmt", "RequestFree"};
+                                       "Collective", "Icollective", "CommMgmt", "RequestFree",
+                                       "HandleNew",  "HandleFree", "TypeCommit", "Pack",        "Unpack"};
   return c < sizeof kNames / sizeof kNames[0] ? kNames[c] : "?";
 }
 

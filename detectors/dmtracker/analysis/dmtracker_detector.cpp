@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <sstream>
 
 #include "movements.hpp"
@@ -126,14 +128,36 @@ class DmtrackerDetector : public analysis::Detector {
   explicit DmtrackerDetector(const analysis::AnalysisContext& context) : context_(context) {}
 
   std::vector<Finding> observe(const analysis::RunView& run) override {
+    const harness::DmtrackerSpec& spec = context_.dmtracker;
+    if (!spec.reference.empty() && !known_good_) {
+      if (!reference_error_.empty()) throw std::runtime_error(reference_error_);
+      try {
+        learn_reference(spec.reference);
+      } catch (const std::exception& e) {
+        reference_error_ = e.what();  // said once per run, learnt once
+        throw;
+      }
+    }
     RunMovements rm = run_movements(run.trace(), run.record().dir);
     Parameters p;
     if (run.failed()) p.halving_rounds = 4;  // §4.5: a hang's last phase tells the stuck process
     auto chains = build_chains(rm.moves);
     auto groups = group_chains(rm.moves, chains, p);
-    auto fc = select_fc_invariants(groups, p);
-    auto violations = fc_violations(rm.moves, chains, groups, fc, p);
-    auto cd = cd_outliers(chains, groups, {}, p);
+    std::vector<std::size_t> fc;
+    std::vector<bool> normal;
+    std::vector<double> good_dk;
+    if (known_good_) {  // the invariants of the program's known-good runs
+      fc = known_good_->invariants_in(groups);
+      normal = known_good_->normal_in(groups);
+      good_dk = known_good_->distance_k_at(run.spec().nprocs);
+      if (fc.empty() && !known_good_->invariant_types.empty() && context_.log)
+        *context_.log << "analysis: dmtracker: run " << run.spec().run_id
+                      << " has none of the reference's FC-invariant chain types (another build of the program?)\n";
+    } else {
+      fc = select_fc_invariants(groups, p);
+    }
+    auto violations = fc_violations(rm.moves, chains, groups, fc, p, normal);
+    auto cd = cd_outliers(chains, groups, spec.ranks, p, good_dk);
     ++runs_;
     chains_ += chains.size();
     invariants_ += fc.size();
@@ -163,13 +187,46 @@ class DmtrackerDetector : public analysis::Detector {
     f.title = "DMTracker: " + std::to_string(chains_) + " data-movement chains in " + std::to_string(runs_) +
               " runs, " + std::to_string(violations_) + " FC-invariant violations, " + std::to_string(outliers_) +
               " outlier processes";
-    f.details = {{"runs", runs_},           {"movements", moves_},        {"chains", chains_},
+    f.details = {{"invariants_from", context_.dmtracker.reference.empty() ? std::string("each run")
+                                                                        : context_.dmtracker.reference.string()},
+                 {"runs", runs_},           {"movements", moves_},        {"chains", chains_},
                  {"fc_invariants", invariants_}, {"violations", violations_}, {"outliers", outliers_},
                  {"heap_blocks", heap_blocks_}};
     return {f};
   }
 
  private:
+  // FC-invariants and Distance^k baselines from the runs of a stored campaign
+  // that ended ok (dmtracker.reference). Unreadable runs are skipped, and
+  // said in the log; no readable run at all is an error of every run.
+  void learn_reference(const fs::path& dir) {
+    KnownGood kg;
+    std::size_t skipped = 0;
+    harness::RunStore store = harness::RunStore::open_existing(dir, harness::StoreAccess::ReadOnly);
+    for (const harness::RunRecord& r : store.runs()) {
+      if (!r.finished() || r.outcome->kind != harness::OutcomeKind::Ok) continue;
+      try {
+        trace::RunTrace trace = trace::read_run(r.dir);
+        RunMovements rm = run_movements(trace, r.dir);
+        Parameters p;
+        auto chains = build_chains(rm.moves);
+        auto groups = group_chains(rm.moves, chains, p);
+        kg.learn(groups, select_fc_invariants(groups, p), cd_outliers(chains, groups, context_.dmtracker.ranks, p),
+                 r.spec.nprocs);
+      } catch (const std::exception& e) {
+        ++skipped;
+        if (context_.log) *context_.log << "analysis: dmtracker: reference run " << r.spec.run_id << " skipped: " << e.what() << "\n";
+      }
+    }
+    if (kg.runs == 0)
+      throw std::runtime_error("dmtracker.reference " + dir.string() + " holds no readable run that ended ok");
+    if (context_.log)
+      *context_.log << "analysis: dmtracker: invariants from " << kg.runs << " known-good runs of " << dir.string()
+                    << " (" << kg.invariant_types.size() << " FC-invariant chain types, " << kg.normal_types.size()
+                    << " chain types" << (skipped ? ", " + std::to_string(skipped) + " runs unreadable" : "") << ")\n";
+    known_good_ = std::move(kg);
+  }
+
   Finding violation_finding(const std::string& run_id, const RunMovements& rm, const std::vector<Chain>& chains,
                             const Grouping& g, const Violation& v, Names& names) {
     const ChainGroup& c = g.groups[v.group];
@@ -266,6 +323,8 @@ class DmtrackerDetector : public analysis::Detector {
   }
 
   const analysis::AnalysisContext& context_;
+  std::optional<KnownGood> known_good_;  // set when dmtracker.reference is
+  std::string reference_error_;           // why the reference could not be learnt
   std::size_t runs_ = 0, chains_ = 0, invariants_ = 0, moves_ = 0, violations_ = 0, outliers_ = 0, heap_blocks_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "scalefuzz/detectors/dmtracker_hash.hpp"
 #include "scalefuzz/trace/allocs.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
@@ -14,14 +15,23 @@ namespace fs = std::filesystem;
 using trace::Event;
 using trace::OpClass;
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h * 0x100000001B3ull;
-}
+// Two keys as one (a message's send and receive call sites).
+std::uint64_t mix(std::uint64_t a, std::uint64_t b) { return hash_word(hash_word(kTypeKeySeed, a), b); }
 
-std::uint64_t fnv(std::uint64_t h, const std::string& s) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
+// Contiguous pieces of `count` elements of a datatype (Eq. 2's n). The
+// trace keeps a type's size, extent and primitive signature, not its
+// displacements: a type without holes (size == extent) is one piece for the
+// whole buffer; a type with holes is counted as one piece per primitive,
+// exact for the usual halo and field-selection types (blocks of one
+// primitive) and an upper bound otherwise (Eq. 2 caps it at N anyway).
+int pack_segments(const trace::RankTrace& r, const Event& e) {
+  const trace::TypeEntry* t = trace::find_type(r, e.dtype);
+  if (t == nullptr || t->predefined || t->size <= 0 || t->size == t->extent || e.count <= 0) return 1;
+  std::uint64_t primitives = 0;
+  for (const auto& run : t->runs) primitives += run.second;
+  if (!t->signature_known || primitives == 0) primitives = 2;  // holes mean at least two pieces
+  std::uint64_t pieces = primitives * static_cast<std::uint64_t>(e.count);
+  return static_cast<int>(std::min<std::uint64_t>(pieces, 1u << 20));
 }
 
 // Allocation-site keys equal across ranks and runs of one binary: the
@@ -32,15 +42,11 @@ class AllocSiteKeys {
   std::uint64_t key(std::uint64_t address) const {
     for (const auto& s : segments_)
       if (address >= s.begin && address < s.end)
-        return fnv_word(fnv(1469598103934665603ull, s.path), address - s.begin + s.offset) | 1;
+        return hash_word(hash_bytes(kTypeKeySeed, s.path), address - s.begin + s.offset) | 1;
     return mix(0xA110C, address) | 1;  // outside every module: per-run key
   }
 
  private:
-  static std::uint64_t fnv_word(std::uint64_t h, std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
-    return h;
-  }
   using Segments = std::vector<trace::ModuleSegment>;
   const Segments& segments_;
 };
@@ -49,7 +55,7 @@ struct Query {
   std::uint64_t t;
   int rank;
   std::uint64_t addr;
-  std::uint64_t* site_out;  // where the allocation-site key goes
+  BufferRange* range;  // where the allocation-site key and block go
 };
 
 std::uint64_t site_hash(const trace::RankTrace& r, const Event& e) {
@@ -125,10 +131,44 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
     }
   }
 
+  // MPI_Pack / MPI_Unpack: buffer is what was read, rbuffer what was written
+  // (the packed side at the position the call started from). The typed side
+  // covers count x extent bytes from the type's lower bound.
+  for (const trace::RankTrace& r : run.ranks) {
+    if (r.rank < 0) continue;
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+      const Event& e = r.events[i];
+      auto cls = static_cast<OpClass>(e.op_class);
+      if ((cls != OpClass::Pack && cls != OpClass::Unpack) || e.error != 0 || e.t_exit_ns == 0 || e.bytes <= 0)
+        continue;
+      const bool packing = cls == OpClass::Pack;
+      std::uint64_t typed_addr = packing ? e.buffer : e.rbuffer;
+      std::uint64_t typed_len = static_cast<std::uint64_t>(e.bytes);
+      if (const trace::TypeEntry* t = trace::find_type(r, e.dtype); t != nullptr && t->extent > 0 && e.count > 0) {
+        typed_addr += static_cast<std::uint64_t>(t->lb);
+        typed_len = std::max<std::uint64_t>(typed_len, static_cast<std::uint64_t>(t->extent) *
+                                                           static_cast<std::uint64_t>(e.count));
+      }
+      BufferRange typed{r.rank, typed_addr, typed_len, 0};
+      BufferRange packed{r.rank, packing ? e.rbuffer : e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
+      Movement mv;
+      mv.kind = packing ? OpKind::Pack : OpKind::Unpack;
+      mv.site = site_hash(r, e);
+      mv.src = packing ? typed : packed;
+      mv.dst = packing ? packed : typed;
+      mv.segments = pack_segments(r, e);
+      mv.t_read = e.t_enter_ns;
+      mv.t_write = e.t_exit_ns;
+      mv.ref = make_ref(r.rank, i);
+      moves.push_back(mv);
+      out.recv_refs.push_back(SIZE_MAX);
+    }
+  }
+
   // Allocation sites: one sweep per rank over its heap-block log.
   for (Movement& mv : moves) {
-    if (mv.src.rank >= 0) queries.push_back({mv.t_read, mv.src.rank, mv.src.addr, &mv.src.alloc_site});
-    if (mv.dst.rank >= 0) queries.push_back({mv.t_write, mv.dst.rank, mv.dst.addr, &mv.dst.alloc_site});
+    if (mv.src.rank >= 0) queries.push_back({mv.t_read, mv.src.rank, mv.src.addr, &mv.src});
+    if (mv.dst.rank >= 0) queries.push_back({mv.t_write, mv.dst.rank, mv.dst.addr, &mv.dst});
   }
   std::stable_sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.t < b.t;
@@ -154,7 +194,8 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
       trace::HeapSweep::Block b = sweep.at(queries[q].addr, queries[q].t);
       if (b.site == 0) continue;  // stack, globals or not a recorded block
       std::uint64_t key = keys.key(b.site);
-      *queries[q].site_out = key;
+      queries[q].range->alloc_site = key;
+      queries[q].range->block = b.serial;
       seen.emplace(key, RunMovements::AllocSite{rank, b.site});
     }
   }

@@ -1,5 +1,5 @@
 // A run's trace as DMTracker's data movements: matched messages, collective
-// contributions, with the allocation sites of their buffers.
+// contributions, MPI_Pack/MPI_Unpack, with the allocation sites of their buffers.
 #pragma once
 
 #include <cstdint>

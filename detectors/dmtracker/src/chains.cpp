@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "scalefuzz/detectors/dmtracker.hpp"
+#include "scalefuzz/detectors/dmtracker_hash.hpp"
 
 namespace scalefuzz::detectors::dmtracker {
 
@@ -37,14 +38,15 @@ namespace {
 // remembering the movement that last wrote it.
 class ActiveTable {
  public:
-  // The latest writer of any byte in [lo, hi), or SIZE_MAX.
-  std::size_t latest_writer(std::uint64_t lo, std::uint64_t hi, const std::vector<Movement>& moves) const {
+  // The latest writer of any byte in [lo, hi) into the same heap block, or SIZE_MAX.
+  std::size_t latest_writer(std::uint64_t lo, std::uint64_t hi, std::uint64_t block,
+                            const std::vector<Movement>& moves) const {
     std::size_t best = SIZE_MAX;
     std::uint64_t best_t = 0;
     auto it = ranges_.upper_bound(lo);
     if (it != ranges_.begin()) --it;
     for (; it != ranges_.end() && it->first < hi; ++it) {
-      if (it->second.end <= lo) continue;
+      if (it->second.end <= lo || moves[it->second.writer].dst.block != block) continue;
       std::uint64_t t = moves[it->second.writer].t_write;
       if (best == SIZE_MAX || t > best_t || (t == best_t && it->second.writer > best)) {
         best = it->second.writer;
@@ -104,7 +106,7 @@ std::vector<Chain> build_chains(const std::vector<Movement>& moves) {
     for (const Access& a : acc) {
       const Movement& m = moves[a.move];
       if (!a.write) {
-        std::size_t w = table.latest_writer(m.src.addr, m.src.addr + m.src.len, moves);
+        std::size_t w = table.latest_writer(m.src.addr, m.src.addr + m.src.len, m.src.block, moves);
         if (w != SIZE_MAX && w != a.move) {
           pred[a.move] = w;
           succ[w].push_back(a.move);
@@ -153,15 +155,15 @@ std::vector<Chain> build_chains(const std::vector<Movement>& moves) {
 namespace {
 struct SymbolHash {
   std::size_t operator()(const Symbol& s) const {
-    std::uint64_t h = static_cast<std::uint64_t>(s.kind) * 0x9E3779B97F4A7C15ull;
-    for (std::uint64_t v : {s.site, s.src_alloc, s.dst_alloc}) h = (h ^ v) * 0x100000001B3ull + (h >> 29);
+    std::uint64_t h = hash_word(kTypeKeySeed, static_cast<std::uint64_t>(s.kind));
+    for (std::uint64_t v : {s.site, s.src_alloc, s.dst_alloc}) h = hash_word(h, v);
     return static_cast<std::size_t>(h);
   }
 };
 struct TypeHash {
   std::size_t operator()(const std::vector<std::uint32_t>& v) const {
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::uint32_t x : v) h = (h ^ x) * 1099511628211ull;
+    std::uint64_t h = kTypeKeySeed;
+    for (std::uint32_t x : v) h = hash_word(h, x);
     return static_cast<std::size_t>(h);
   }
 };

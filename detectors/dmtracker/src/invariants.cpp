@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "scalefuzz/detectors/dmtracker.hpp"
+#include "scalefuzz/detectors/dmtracker_hash.hpp"
 
 namespace scalefuzz::detectors::dmtracker {
 
@@ -71,6 +72,23 @@ struct Timeline {
 
 bool same_operation(const Movement& m, const Symbol& s) { return m.kind == s.kind && m.site == s.site; }
 
+// The nearest of the `window` movements of `rank` before time t (after it,
+// when `after`), other than `self`, that performs `want`; SIZE_MAX if none.
+std::size_t search_near(const std::vector<Movement>& moves, const Timeline& tl, int rank, std::uint64_t t,
+                        bool after, std::size_t self, const Symbol& want, std::size_t window) {
+  auto it = tl.at.find(rank);
+  if (it == tl.at.end()) return SIZE_MAX;
+  const auto& v = it->second;
+  auto pos = after ? std::upper_bound(v.begin(), v.end(), std::make_pair(t, SIZE_MAX))
+                   : std::lower_bound(v.begin(), v.end(), std::make_pair(t, std::size_t{0}));
+  for (std::size_t n = 0; n < window; ++n) {
+    if (after ? pos == v.end() : pos == v.begin()) break;
+    auto here = after ? pos++ : --pos;
+    if (here->second != self && same_operation(moves[here->second], want)) return here->second;
+  }
+  return SIZE_MAX;
+}
+
 // §4.4.2: does a movement of the same process just before (after) the chain
 // instance perform P's unmatched part next to the common part? Compared at
 // the level of the DM-operation (kind and call site), not the buffers: a
@@ -78,35 +96,22 @@ bool same_operation(const Movement& m, const Symbol& s) { return m.kind == s.kin
 std::size_t context_match(const std::vector<Movement>& moves, const Timeline& tl, const Chain& c,
                           const ChainGroup& cg, const ChainGroup& pg, const CommonPart& common,
                           std::size_t window) {
-  // Missing before: the chain starts where the common part starts, P has more before it.
+  // Missing before: the chain starts where the common part starts, P has more
+  // before it; searched before the first movement's read (its write if none).
   if (common.a_pos == 0 && common.b_pos > 0) {
-    const Symbol& want = pg.type[common.b_pos - 1];
     const Movement& first = moves[c.moves.front()];
-    int rank = first.src.rank >= 0 ? first.src.rank : first.dst.rank;
-    std::uint64_t t = first.src.rank >= 0 ? first.t_read : first.t_write;
-    auto it = tl.at.find(rank);
-    if (it != tl.at.end()) {
-      const auto& v = it->second;
-      auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(t, std::size_t{0}));
-      for (std::size_t n = 0; n < window && pos != v.begin(); ++n) {
-        --pos;
-        if (pos->second != c.moves.front() && same_operation(moves[pos->second], want)) return pos->second;
-      }
-    }
+    const bool reads = first.src.rank >= 0;
+    std::size_t m = search_near(moves, tl, reads ? first.src.rank : first.dst.rank, reads ? first.t_read : first.t_write,
+                                false, c.moves.front(), pg.type[common.b_pos - 1], window);
+    if (m != SIZE_MAX) return m;
   }
-  // Missing after: the chain ends where the common part ends, P goes on.
+  // Missing after: the chain ends where the common part ends, P goes on;
+  // searched after the last movement's write (its read if none).
   if (common.a_pos + common.length == cg.type.size() && common.b_pos + common.length < pg.type.size()) {
-    const Symbol& want = pg.type[common.b_pos + common.length];
     const Movement& last = moves[c.moves.back()];
-    int rank = last.dst.rank >= 0 ? last.dst.rank : last.src.rank;
-    std::uint64_t t = last.dst.rank >= 0 ? last.t_write : last.t_read;
-    auto it = tl.at.find(rank);
-    if (it != tl.at.end()) {
-      const auto& v = it->second;
-      auto pos = std::upper_bound(v.begin(), v.end(), std::make_pair(t, SIZE_MAX));
-      for (std::size_t n = 0; n < window && pos != v.end(); ++n, ++pos)
-        if (pos->second != c.moves.back() && same_operation(moves[pos->second], want)) return pos->second;
-    }
+    const bool writes = last.dst.rank >= 0;
+    return search_near(moves, tl, writes ? last.dst.rank : last.src.rank, writes ? last.t_write : last.t_read, true,
+                       c.moves.back(), pg.type[common.b_pos + common.length], window);
   }
   return SIZE_MAX;
 }
@@ -115,7 +120,7 @@ std::size_t context_match(const std::vector<Movement>& moves, const Timeline& tl
 
 std::vector<Violation> fc_violations(const std::vector<Movement>& moves, const std::vector<Chain>& chains,
                                      const Grouping& g, const std::vector<std::size_t>& invariants,
-                                     const Parameters& p) {
+                                     const Parameters& p, const std::vector<bool>& known_normal) {
   std::vector<Violation> out;
   Timeline tl(moves);
   for (std::size_t pi : invariants) {
@@ -123,6 +128,7 @@ std::vector<Violation> fc_violations(const std::vector<Movement>& moves, const s
     for (std::size_t ci = 0; ci < g.groups.size(); ++ci) {
       const ChainGroup& cg = g.groups[ci];
       if (ci == pi || cg.frequency() >= pg.frequency()) continue;
+      if (ci < known_normal.size() && known_normal[ci]) continue;  // known-good runs had it too
       CommonPart common = longest_common_substring(cg, pg);
       if (common.length == 0) continue;
       Violation v;
@@ -209,24 +215,20 @@ std::pair<std::size_t, std::size_t> kth_neighbour(const std::vector<std::vector<
   std::size_t j = d[std::clamp<std::size_t>(k, 1, d.size()) - 1].second;
   // What the process does more of than its neighbour; if nothing, what it
   // does less of (a process that stopped starting chains).
-  std::size_t top = 0;
-  double top_excess = 0, top_diff = -1;
-  bool excess = false;
+  std::size_t top_more = SIZE_MAX, top_any = 0;
+  double more = 0, any = -1;
   for (std::size_t gi = 0; gi < cd[i].size(); ++gi) {
     double diff = cd[i][gi] - cd[j][gi];
-    if (diff > top_excess) {
-      top_excess = diff;
-      top = gi;
-      excess = true;
+    if (diff > more) {
+      more = diff;
+      top_more = gi;
+    }
+    if (std::fabs(diff) > any) {
+      any = std::fabs(diff);
+      top_any = gi;
     }
   }
-  if (!excess)
-    for (std::size_t gi = 0; gi < cd[i].size(); ++gi)
-      if (std::fabs(cd[i][gi] - cd[j][gi]) > top_diff) {
-        top_diff = std::fabs(cd[i][gi] - cd[j][gi]);
-        top = gi;
-      }
-  return {j, top};
+  return {j, top_more != SIZE_MAX ? top_more : top_any};
 }
 
 }  // namespace
@@ -261,7 +263,8 @@ CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::v
     }
     for (std::size_t i = 0; i < dk.size(); ++i) {
       if (!(dk[i] > p.outlier_factor * avg) || avg <= 0) continue;
-      if (i < good_distance_k.size() && !(dk[i] > p.outlier_factor * good_distance_k[i])) continue;
+      const auto rank_index = static_cast<std::size_t>(ranks[i]);
+      if (rank_index < good_distance_k.size() && !(dk[i] > p.outlier_factor * good_distance_k[rank_index])) continue;
       auto [j, top] = kth_neighbour(cd, i, res.k);
       // A process whose most different group no other process starts (over
       // the whole run) plays another role (a root, a master): the paper's
@@ -276,6 +279,49 @@ CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::v
     if (!res.outliers.empty()) break;
   }
   return res;
+}
+
+// ---- invariants from known-good runs -------------------------------------------
+
+std::uint64_t type_key(const ChainGroup& g) {
+  std::uint64_t h = kTypeKeySeed;
+  for (const Symbol& s : g.type) {
+    h = hash_word(h, static_cast<std::uint64_t>(s.kind));
+    h = hash_word(h, s.site);
+    h = hash_word(h, s.src_alloc);
+    h = hash_word(h, s.dst_alloc);
+  }
+  return h;
+}
+
+void KnownGood::learn(const Grouping& g, const std::vector<std::size_t>& fc, const CdResult& cd, int nprocs) {
+  ++runs;
+  for (std::size_t i : fc) invariant_types.insert(type_key(g.groups[i]));
+  for (const ChainGroup& grp : g.groups) normal_types.insert(type_key(grp));
+  if (nprocs <= 0) return;
+  auto& dk = distance_k[nprocs];
+  dk.resize(static_cast<std::size_t>(nprocs), 0.0);
+  for (std::size_t i = 0; i < cd.ranks.size(); ++i)
+    if (cd.ranks[i] >= 0 && cd.ranks[i] < nprocs)
+      dk[static_cast<std::size_t>(cd.ranks[i])] = std::max(dk[static_cast<std::size_t>(cd.ranks[i])], cd.distance_k[i]);
+}
+
+std::vector<std::size_t> KnownGood::invariants_in(const Grouping& g) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < g.groups.size(); ++i)
+    if (invariant_types.count(type_key(g.groups[i]))) out.push_back(i);
+  return out;
+}
+
+std::vector<bool> KnownGood::normal_in(const Grouping& g) const {
+  std::vector<bool> out(g.groups.size(), false);
+  for (std::size_t i = 0; i < g.groups.size(); ++i) out[i] = normal_types.count(type_key(g.groups[i])) > 0;
+  return out;
+}
+
+std::vector<double> KnownGood::distance_k_at(int nprocs) const {
+  auto it = distance_k.find(nprocs);
+  return it != distance_k.end() ? it->second : std::vector<double>{};
 }
 
 }  // namespace scalefuzz::detectors::dmtracker

@@ -337,3 +337,109 @@ TEST(DmtrackerCd, AProcessWithARoleOfItsOwnIsNotAnOutlier) {
   EXPECT_GT(res.distance_k[0], p.outlier_factor * res.average);  // far away by the paper's rule alone
   EXPECT_TRUE(res.outliers.empty());
 }
+
+namespace {
+// A pipeline 0->1->2->3->4 as in BrokenChainIsAViolationWithContextMatch;
+// in the rounds where `bug(round)` holds rank 3 forwards a scratch buffer.
+template <class Bug>
+std::vector<Movement> pipeline(int rounds, Bug bug) {
+  std::vector<Movement> moves;
+  std::uint64_t t = 0;
+  for (int round = 0; round < rounds; ++round) {
+    moves.push_back(net(kSend, 0, 0x1000, 1, 1, 0x2000, 2, t += 10));
+    moves.push_back(net(kFwd, 1, 0x2000, 2, 2, 0x2000, 2, t += 10));
+    moves.push_back(net(kFwd, 2, 0x2000, 2, 3, 0x2000, 2, t += 10));
+    moves.push_back(bug(round) ? net(kFwd, 3, 0x7000, 5, 4, 0x2000, 2, t += 10)
+                               : net(kFwd, 3, 0x2000, 2, 4, 0x2000, 2, t += 10));
+  }
+  return moves;
+}
+}  // namespace
+
+TEST(DmtrackerKnownGood, TypeKeyIsTheChainTypeNotItsFrequency) {
+  ChainGroup a = group_of({sym(1, 2, 3), sym(4, 5, 6)}, {2, 2}, 10);
+  ChainGroup b = group_of({sym(1, 2, 3), sym(4, 5, 6)}, {2, 2}, 99);
+  ChainGroup c = group_of({sym(4, 5, 6), sym(1, 2, 3)}, {2, 2}, 10);
+  ChainGroup d = group_of({sym(1, 2, 3), Symbol{OpKind::Pack, 4, 5, 6}}, {2, 2}, 10);
+  EXPECT_EQ(type_key(a), type_key(b));
+  EXPECT_NE(type_key(a), type_key(c));  // order matters
+  EXPECT_NE(type_key(a), type_key(d));  // kind matters
+}
+
+TEST(DmtrackerKnownGood, GoodRunsInvariantAppliesWhenTheRunsOwnSelectionMissesIt) {
+  Parameters p;
+  // Known-good run: the pipeline alone; its chain is the FC-invariant.
+  KnownGood kg;
+  auto good = pipeline(40, [](int) { return false; });
+  auto good_chains = build_chains(good);
+  auto good_groups = group_chains(good, good_chains, p);
+  kg.learn(good_groups, select_fc_invariants(good_groups, p), cd_outliers(good_chains, good_groups, {}, p), 9);
+  EXPECT_EQ(kg.runs, 1u);
+  ASSERT_EQ(kg.invariant_types.size(), 1u);
+  // The run under test also does eight other relays of 50 three-hop chains
+  // each (11.4 % of the unique chains each): the pipeline's 37 complete
+  // chains are 8.4 %, under the 10 % share, so the run's own selection does
+  // not make it an invariant and misses the bug.
+  auto moves = pipeline(40, [](int round) { return round % 13 == 5; });
+  std::uint64_t t = 100000;
+  for (std::uint64_t k = 0; k < 8; ++k)
+    for (int i = 0; i < 50; ++i) {
+      std::uint64_t buf = 0x100000 * (k + 1);
+      moves.push_back(net(200 + k, 5, buf, 20, 6, buf, 20, t += 10));
+      moves.push_back(net(300 + k, 6, buf, 20, 7, buf, 20, t += 10));
+      moves.push_back(net(400 + k, 7, buf, 20, 8, buf, 20, t += 10));
+    }
+  auto chains = build_chains(moves);
+  auto g = group_chains(moves, chains, p);
+  auto own = select_fc_invariants(g, p);
+  EXPECT_EQ(own.size(), 8u);  // the relays only
+  for (const Violation& v : fc_violations(moves, chains, g, own, p)) EXPECT_EQ(v.context_matches, 0u);
+  // With the known-good invariant the truncated 0->1->2->3 chain is a
+  // violation, with rank 3's scratch forward as the context match.
+  auto fc = kg.invariants_in(g);
+  ASSERT_EQ(fc.size(), 1u);
+  auto v = fc_violations(moves, chains, g, fc, p, kg.normal_in(g));
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(g.groups[v[0].group].type.size(), 3u);
+  EXPECT_EQ(v[0].context_matches, 3u);
+  EXPECT_GT(v[0].abnormality, 0.7);
+  EXPECT_EQ(moves[v[0].example_context_move].src.alloc_site, 5u);
+}
+
+TEST(DmtrackerKnownGood, ChainTypesOfGoodRunsAreNeverViolations) {
+  Parameters p;
+  // The rare variant is part of normal behaviour: known-good runs had it too.
+  auto moves = pipeline(40, [](int round) { return round % 13 == 5; });
+  auto chains = build_chains(moves);
+  auto g = group_chains(moves, chains, p);
+  auto fc = select_fc_invariants(g, p);
+  ASSERT_FALSE(fc_violations(moves, chains, g, fc, p).empty());
+  KnownGood kg;
+  kg.learn(g, fc, cd_outliers(chains, g, {}, p), 5);
+  EXPECT_TRUE(fc_violations(moves, chains, g, kg.invariants_in(g), p, kg.normal_in(g)).empty());
+}
+
+TEST(DmtrackerKnownGood, DistanceBaselinePerRunSizeAndRank) {
+  KnownGood kg;
+  Grouping g;
+  CdResult cd;
+  cd.ranks = {0, 2, 3};
+  cd.distance_k = {0.5, 0.25, 0.75};
+  kg.learn(g, {}, cd, 4);
+  cd.distance_k = {0.1, 0.9, 0.1};
+  kg.learn(g, {}, cd, 4);
+  EXPECT_EQ(kg.distance_k_at(4), (std::vector<double>{0.5, 0.0, 0.9, 0.75}));  // largest per rank
+  EXPECT_TRUE(kg.distance_k_at(8).empty());
+}
+
+TEST(DmtrackerChains, AFreedAndReallocatedAddressDoesNotLink) {
+  // Rank 1 receives into a heap block, frees it; a new block at the same
+  // address is filled by the program and sent on: no data flowed from the
+  // first message into the second (MPI-CorrBench's allgather3.c pattern).
+  std::vector<Movement> moves = {net(kSend, 0, 0x1000, 7, 1, 0x2000, 8, 10), net(kFwd, 1, 0x2000, 8, 2, 0x3000, 9, 20)};
+  moves[0].dst.block = 41;
+  moves[1].src.block = 42;  // same address and site, another allocation
+  EXPECT_EQ(build_chains(moves).size(), 2u);
+  moves[1].src.block = 41;  // the same block: the chain goes on
+  EXPECT_EQ(build_chains(moves).size(), 1u);
+}

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <set>
 
+#include "chain_features.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
 
@@ -122,7 +123,8 @@ nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<
             {"gamma", spec.gamma},
             {"control_width", spec.control_width},
             {"observation_width", spec.observation_width},
-            {"volume", spec.volume}}},
+            {"volume", spec.volume},
+            {"chain_features", spec.chain_features}}},
           {"application", fs::path(binary).filename().string()},
           {"build_id", binary.empty() ? std::string() : binary_build_id(binary)}};
 }
@@ -154,6 +156,18 @@ class KccaDetector : public analysis::Detector {
   std::vector<Finding> finish() override;
 
  private:
+  // kcca.chain_features: DMTracker's chain distribution of the run joins
+  // each rank's observation vector (Vrisha §4.1 takes any per-process
+  // observable; issue 17).
+  void add_chain_features(const analysis::RunView& run, std::vector<kc::RankSample>& samples) const {
+    if (!spec_.chain_features) return;
+    const auto volumes = detectors::dmtracker::chain_volumes(run.trace(), run.record().dir);
+    for (auto& s : samples) {
+      auto it = volumes.find(s.rank);
+      if (it == volumes.end()) continue;
+      for (const auto& [key, bytes] : it->second) s.observation[key] += bytes;
+    }
+  }
   // kcca.model: reused when it exists and its provenance matches, else
   // (re)trained and saved there; reuse_note_ says which and why.
   void decide_reuse();
@@ -209,7 +223,8 @@ std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
   if (spec.scale_role == "train") {
     if (stored_ || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
     const trace::RunTrace& trace = run.symbolized();
-    const auto samples = kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume);
+    auto samples = kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume);
+    add_chain_features(run, samples);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
     train_profiles_.push_back(kc::volume_profile(trace, {}, volume));
     train_runs_.insert(spec.run_id);
@@ -220,12 +235,14 @@ std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
     const kc::RunParams params = kcca_run_params(run.record(), numeric_names_);
     t.test.run_id = spec.run_id;
     t.test.samples = kc::samples_from_run(run.trace(), params, volume);
+    add_chain_features(run, t.test.samples);
     t.test.nprocs = spec.nprocs;
     // Kept for localization if the run is flagged: the trace is dropped
     // after this call and not read again.
     try {
       t.full = kc::test_run_from_trace(run.symbolized(), params, t.crashed, volume);
       t.full->nprocs = spec.nprocs;
+      if (spec_.chain_features) t.full->samples = t.test.samples;  // with the chain features
     } catch (const std::exception& e) {
       if (log_) *log_ << "analysis: kcca: cannot localize " << t.run_id << ": " << e.what() << "\n";
     }

@@ -74,6 +74,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
   context.runs = &runs;
   context.out_dir = options.out_dir;
   context.kcca = options.kcca;
+  context.dmtracker = options.dmtracker;
   context.log = options.log;
   context.symbols = &symbols;
   context.site_names = &names;

@@ -24,7 +24,7 @@ const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys = {
       "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
       "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "stall",
-      "kcca"};
+      "kcca", "dmtracker"};
   return keys;
 }
 
@@ -129,6 +129,7 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
 
   AppSection app;
   std::vector<TemplateSite> mpiexec_sites;
+  DmtrackerSection dmtracker;
   std::vector<MatrixFactor> matrix;  // the keys that multiply the number of runs
   for (const std::string required : {"campaign", "app", "scales"})
     if (std::none_of(entries.begin(), entries.end(), [&](const MapEntry& e) { return e.key == required; }))
@@ -186,6 +187,9 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
       }
     } else if (key == "kcca") {
       campaign.kcca = read_kcca(reader, value, campaign.campaign_dir);
+    } else if (key == "dmtracker") {
+      dmtracker = read_dmtracker(reader, value, campaign.campaign_dir);
+      campaign.dmtracker = dmtracker.spec;
     } else if (key == "stall") {
       for (const auto& knob : reader.map(value, "stall", {"enabled", "calls"})) {
         if (knob.key == "enabled") campaign.stall.enabled = reader.boolean(knob.value, "stall.enabled");
@@ -201,6 +205,19 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
   }
 
   check_run_count(reader, matrix);
+
+  // Every rank named for the chain-distribution comparison exists at every scale.
+  if (!failed_sections.count("scales")) {
+    int smallest = 0;
+    for (const auto* set : {&campaign.scales.train, &campaign.scales.test})
+      for (int n : *set) smallest = smallest == 0 ? n : std::min(smallest, n);
+    for (std::size_t i = 0; i < dmtracker.rank_nodes.size(); ++i) errors.attempt([&] {
+      if (smallest > 0 && dmtracker.spec.ranks[i] >= smallest)
+        reader.fail(dmtracker.rank_nodes[i], "rank " + std::to_string(dmtracker.spec.ranks[i]) +
+                                                 " in dmtracker.ranks does not exist at the smallest scale " +
+                                                 std::to_string(smallest));
+    });
+  }
 
   // Placeholders can only be checked once every parameter is known.
   std::vector<std::string> allowed = builtin_placeholders();

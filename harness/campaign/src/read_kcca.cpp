@@ -8,7 +8,8 @@ namespace scalefuzz::harness::detail {
 KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::filesystem::path& campaign_dir) {
   KccaSpec spec;
   const auto entries = reader.map(node, "kcca",
-                                  {"model", "components", "gamma", "control_width", "observation_width", "volume"});
+                                  {"model", "components", "gamma", "control_width", "observation_width", "volume",
+                                   "chain_features"});
   for (const auto& e : entries) {
     if (e.key == "model") {
       std::filesystem::path p = reader.non_empty_string(e.value, "kcca.model");
@@ -27,6 +28,8 @@ KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::
       spec.control_width = reader.positive_number(e.value, "kcca.control_width");
     } else if (e.key == "observation_width") {
       spec.observation_width = reader.positive_number(e.value, "kcca.observation_width");
+    } else if (e.key == "chain_features") {
+      spec.chain_features = reader.boolean(e.value, "kcca.chain_features");
     } else if (e.key == "volume") {
       spec.volume = reader.scalar(e.value, "kcca.volume");
       if (spec.volume != "total" && spec.volume != "sent" && spec.volume != "sent-and-received")

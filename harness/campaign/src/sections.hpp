@@ -32,6 +32,15 @@ SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node);
 // `campaign_dir` resolves a relative model path.
 KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::filesystem::path& campaign_dir);
 
+// The `dmtracker:` section; `rank_nodes` keep where each rank was written,
+// for the check against the scales once those are known.
+struct DmtrackerSection {
+  DmtrackerSpec spec;
+  std::vector<YAML::Node> rank_nodes;
+};
+DmtrackerSection read_dmtracker(const YamlReader& reader, const YAML::Node& node,
+                                const std::filesystem::path& campaign_dir);
+
 // Placeholder names every template may use besides the parameters.
 const std::vector<std::string>& builtin_placeholders();
 

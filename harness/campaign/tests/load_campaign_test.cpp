@@ -1,5 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "test_support.hpp"
 
@@ -222,12 +226,42 @@ TEST(LoadCampaign, DuplicateParameterValuesAndNoiseProfiles) {
               HasSubstr("inline.yaml:6:5: noise[1] repeats noise[0] (system-latency1us)"));
 }
 
+TEST(LoadCampaign, DmtrackerSection) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [4, 8]\n";
+  const Campaign defaults = parse(head);
+  EXPECT_TRUE(defaults.dmtracker.ranks.empty());
+  EXPECT_TRUE(defaults.dmtracker.reference.empty());
+  // A reference is a campaign output directory: one holding the run store.
+  const auto out = std::filesystem::temp_directory_path() / ("sf-dmtracker-ref-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(out);
+  { std::ofstream(out / "scalefuzz.db") << ""; }
+  const Campaign c = parse(head + "dmtracker: { ranks: [1, 2, 3], reference: \"" + out.string() + "\" }\n");
+  EXPECT_EQ(c.dmtracker.ranks, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(c.dmtracker.reference, out.lexically_normal());
+  std::filesystem::remove_all(out);
+  EXPECT_THAT(parse_error(head + "dmtracker: { reference: " + out.string() + " }\n"),
+              HasSubstr("inline.yaml:4:25: dmtracker.reference is not a campaign output directory (no scalefuzz.db)"));
+  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [1, 2, 4] }\n"),
+              HasSubstr("inline.yaml:4:28: rank 4 in dmtracker.ranks does not exist at the smallest scale 4"));
+  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [1, 2, 1] }\n"),
+              HasSubstr("inline.yaml:4:28: rank 1 appears twice in dmtracker.ranks"));
+  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [1, 2] }\n"),
+              HasSubstr("inline.yaml:4:21: dmtracker.ranks needs at least 3 ranks"));
+  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [-1, 2, 3] }\n"),
+              HasSubstr("inline.yaml:4:22: a rank in dmtracker.ranks must be between 0 and 999999"));
+  EXPECT_THAT(parse_error(head + "dmtracker: { rank: [1, 2, 3] }\n"),
+              HasSubstr("inline.yaml:4:14: unknown key 'rank' in dmtracker (did you mean 'ranks'?)"));
+}
+
 TEST(LoadCampaign, KccaSection) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
   const Campaign defaults = parse(head);
   EXPECT_TRUE(defaults.kcca.model.empty());
   EXPECT_EQ(defaults.kcca.components, 2);
   EXPECT_EQ(defaults.kcca.volume, "total");
+  EXPECT_FALSE(defaults.kcca.chain_features);
+  EXPECT_TRUE(parse(head + "kcca: { chain_features: true }\n").kcca.chain_features);
+  EXPECT_THAT(parse_error(head + "kcca: { chain_features: 3 }\n"), HasSubstr("inline.yaml:4:25: expected true or false for kcca.chain_features"));
   const auto some_file = *std::filesystem::directory_iterator(data_dir() / "good");  // any existing file
   const Campaign c = parse(head + "kcca: { model: \"" + some_file.path().string() +
                            "\", components: 3, gamma: 0.01, control_width: 64, observation_width: 128, volume: sent }\n");

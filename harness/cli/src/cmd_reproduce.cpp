@@ -134,7 +134,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     if (!manifests(*target, outcome.kind, race)) continue;
 
     store->set_meta("finished_at", harness::utc_timestamp_now());
-    analyze_and_report(*store, detector_set(campaign), campaign.kcca);
+    analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
     const fs::path replay_dir = fs::absolute(out / "replay");
     std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
               << run.run_id << " (" << harness::to_string(outcome.kind)
@@ -150,7 +150,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     return kExitFindings;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_and_report(*store, detector_set(campaign), campaign.kcca);
+  analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
             << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";
   return kExitOk;

@@ -139,7 +139,7 @@ int cmd_run(const ParsedArgs& args) {
     return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  const int found = analyze_and_report(*store, detector_set(campaign), campaign.kcca, &progress);
+  const int found = analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker, &progress);
   return baseline ? compare_outputs(*baseline, out, baseline_opts) : found;
 }
 

@@ -25,14 +25,15 @@ namespace {
 struct StoredAnalysis {
   std::set<std::string> detectors;
   harness::KccaSpec kcca;
+  harness::DmtrackerSpec dmtracker;
 };
 StoredAnalysis stored_analysis(const harness::RunStore& store) {
   auto campaign = load_stored_campaign(store, default_build_dir());
   if (!campaign) {
     const auto all = analysis::detector_names();
-    return {{all.begin(), all.end()}, {}};
+    return {{all.begin(), all.end()}, {}, {}};
   }
-  return {detector_set(*campaign), campaign->kcca};
+  return {detector_set(*campaign), campaign->kcca, campaign->dmtracker};
 }
 
 // A single run directory (ranks/ + outcome.json) outside any store.
@@ -76,7 +77,7 @@ int cmd_analyze(const ParsedArgs& args) {
   }
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadWrite);
   const StoredAnalysis stored = stored_analysis(store);
-  return analyze_and_report(store, stored.detectors, stored.kcca);
+  return analyze_and_report(store, stored.detectors, stored.kcca, stored.dmtracker);
 }
 
 int cmd_report(const ParsedArgs& args) {

@@ -42,13 +42,14 @@ int write_reports(const harness::RunStore& store, harness::ConsoleProgress* prog
 }
 
 int analyze_and_report(harness::RunStore& store, const std::set<std::string>& detectors,
-                       const harness::KccaSpec& kcca, harness::ConsoleProgress* progress) {
+                       const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker,
+                       harness::ConsoleProgress* progress) {
   if (!progress) {
-    engine::analyze_store(store, detectors, kcca);
+    engine::analyze_store(store, detectors, kcca, dmtracker);
     return write_reports(store);
   }
   progress->set_phase("analysing");
-  engine::analyze_store(store, detectors, kcca, &progress->notes(),
+  engine::analyze_store(store, detectors, kcca, dmtracker, &progress->notes(),
                         [progress](const std::string& phase) { progress->set_phase(phase); });
   return write_reports(store, progress);
 }

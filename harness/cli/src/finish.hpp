@@ -23,6 +23,7 @@ int write_reports(const harness::RunStore& store, harness::ConsoleProgress* prog
 // store), then write_reports. With `progress`, the analysis notes print
 // above its status line and its phase names the detector at work.
 int analyze_and_report(harness::RunStore& store, const std::set<std::string>& detectors,
-                       const harness::KccaSpec& kcca, harness::ConsoleProgress* progress = nullptr);
+                       const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker,
+                       harness::ConsoleProgress* progress = nullptr);
 
 }  // namespace scalefuzz::cli

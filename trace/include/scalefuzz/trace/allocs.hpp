@@ -27,6 +27,7 @@ class HeapSweep {
   explicit HeapSweep(std::vector<AllocRecord> log);
   struct Block {
     std::uint64_t addr = 0, size = 0, site = 0;  // site 0: not a recorded heap block
+    std::uint64_t serial = 0;  // 1 + the allocation record's index: tells a reused address's blocks apart
   };
   // Applies every record up to `t` and returns the block holding `addr`.
   Block at(std::uint64_t addr, std::uint64_t t);

@@ -82,6 +82,12 @@ enum class OpClass : std::uint8_t {
   HandleNew,    // a group/datatype/op handle created: tag = HandleKind, buffer = handle value
   HandleFree,   // that handle freed (same fields)
   TypeCommit,   // MPI_Type_commit: dtype = the committed type's key
+  // Additive (no version change; detectors/dmtracker's data movements):
+  // buffer = the bytes read, rbuffer = the bytes written, bytes = packed bytes
+  // moved (position after - before), count/scount_arg = element count,
+  // dtype = the datatype, rcount_arg = the packed buffer's size argument.
+  Pack,         // MPI_Pack: buffer = inbuf, rbuffer = outbuf + position (before)
+  Unpack,       // MPI_Unpack: buffer = inbuf + position (before), rbuffer = outbuf
 };
 
 // What a HandleNew/HandleFree record's handle is (stored in Event::tag).

@@ -15,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ struct BufferRange {
   std::uint64_t addr = 0;
   std::uint64_t len = 0;
   std::uint64_t alloc_site = 0;  // stable key of the allocation call site
+  // Which allocation holds it (0 = none known): an address freed and
+  // allocated again is another block, and what was written into the old one
+  // does not flow into the new one.
+  std::uint64_t block = 0;
 };
 
 // One DM-operation.
@@ -142,11 +148,13 @@ struct Violation {
 };
 
 // §4.4: violations of every FC-invariant, ranked context-match first, then by
-// abnormality. `invariants` may come from this run or from known-good runs
-// (as groups of another Grouping: pass those groups in `reference`).
+// abnormality. `invariants` are groups of `g`: selected in this run
+// (select_fc_invariants) or the types known-good runs selected
+// (KnownGood::invariants_in). `known_normal` (per group of `g`; empty = none)
+// marks chain types known-good runs also had: those are never violations.
 std::vector<Violation> fc_violations(const std::vector<Movement>& moves, const std::vector<Chain>& chains,
                                      const Grouping& g, const std::vector<std::size_t>& invariants,
-                                     const Parameters& p);
+                                     const Parameters& p, const std::vector<bool>& known_normal = {});
 
 // ---- chain distributions (§4.3.2, §4.5) -----------------------------------
 
@@ -176,9 +184,33 @@ struct CdResult {
 
 // §4.5: ranks whose Distance^k exceeds K x the average. `ranks` empty = every
 // rank with chains (a master/worker program passes its workers). With
-// `good_distance_k` (per rank of `ranks`, the largest Distance^k seen in
-// known-good runs), a rank is an outlier only if it also exceeds K x that.
+// `good_distance_k` (indexed by rank number: the largest Distance^k that rank
+// had in known-good runs), a rank is an outlier only if it also exceeds K x that.
 CdResult cd_outliers(const std::vector<Chain>& chains, const Grouping& g, std::vector<int> ranks,
                      const Parameters& p, const std::vector<double>& good_distance_k = {});
+
+// ---- invariants from known-good runs -----------------------------------------
+
+// A chain type's key, equal in every run of one binary when the movements'
+// call-site and allocation-site keys are (stable hashes of module + offset).
+std::uint64_t type_key(const ChainGroup& g);
+
+// What known-good runs of the program taught: the chain types selected as
+// FC-invariants in any of them, every chain type they had, and per run size
+// the largest Distance^k of each rank.
+struct KnownGood {
+  std::set<std::uint64_t> invariant_types;
+  std::set<std::uint64_t> normal_types;
+  std::map<int, std::vector<double>> distance_k;  // nprocs -> per rank number
+  std::size_t runs = 0;
+
+  void learn(const Grouping& g, const std::vector<std::size_t>& fc, const CdResult& cd, int nprocs);
+  // The groups of `g` whose type is a known FC-invariant.
+  std::vector<std::size_t> invariants_in(const Grouping& g) const;
+  // Per group of `g`: its type occurred in a known-good run.
+  std::vector<bool> normal_in(const Grouping& g) const;
+  // Per rank number at this run size (empty when no known-good run had it).
+  std::vector<double> distance_k_at(int nprocs) const;
+};
 
 }  // namespace scalefuzz::detectors::dmtracker

@@ -72,6 +72,7 @@ struct AnalysisContext {
   const std::vector<harness::RunRecord>* runs = nullptr;  // every run of the campaign, finished or not
   std::filesystem::path out_dir;                          // campaign output (models are stored here)
   harness::KccaSpec kcca;                                 // the campaign's kcca: section
+  harness::DmtrackerSpec dmtracker;                       // the campaign's dmtracker: section
   std::ostream* log = nullptr;                            // progress notes; nullptr = quiet
   trace::Symbolizer* symbols = nullptr;                   // the campaign's symbolization cache
   SiteNames* site_names = nullptr;                        // names of call sites of any stored run

@@ -110,6 +110,20 @@ struct KccaSpec {
   double control_width = 256.0;      // kernel width factor of the control vectors (σ_y)
   double observation_width = 256.0;  // kernel width factor of the observation vectors (σ_x)
   std::string volume = "total";      // total | sent | sent-and-received
+  // DMTracker's chain distribution as extra observation features: per rank,
+  // the bytes starting chains of each chain type (detectors/dmtracker).
+  bool chain_features = false;
+};
+
+// DMTracker's settings (detector "dmtracker"; detectors/dmtracker/README.md).
+struct DmtrackerSpec {
+  // Ranks whose chain distributions are compared (CD-invariants, §4.5), e.g.
+  // the workers of a master/worker program. Empty = every rank with chains.
+  std::vector<int> ranks;
+  // A stored campaign output directory (`scalefuzz run --out`) whose runs
+  // that ended ok are the known-good runs: FC-invariants and Distance^k
+  // baselines come from them. Absolute; empty = from the analysed run itself.
+  std::filesystem::path reference;
 };
 
 inline constexpr std::uint64_t kDefaultCampaignSeed = 0x5ca1ef0225eedULL;
@@ -138,6 +152,7 @@ struct Campaign {
   std::vector<std::string> mpiexec{"mpiexec"};  // launcher prefix, already interpolated
   StallSpec stall;
   KccaSpec kcca;
+  DmtrackerSpec dmtracker;
 };
 
 // Reads and validates a campaign file. Throws CampaignError.
