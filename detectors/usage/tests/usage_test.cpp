@@ -251,6 +251,70 @@ TEST(UsageArguments, AliasedAndOverlappingBuffers) {
   EXPECT_EQ(kinds(out), (std::vector<std::string>{"aliased-buffers", "overlapping-buffers"}));
 }
 
+TEST(UsageArguments, IdenticalScratchReceiveBuffersAreOnlyInfo) {
+  Builder b(1);
+  for (std::uint64_t req : {1, 2}) {
+    Event& r = b.add(0, ops::Irecv, OpClass::Irecv);
+    r.request = req;
+    r.buffer = 0x2000;
+    r.bytes = 16;
+  }
+  std::vector<Issue> out;
+  check_arguments(b.run, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"overlapping-buffers"});
+  EXPECT_EQ(out[0].severity, Severity::Info);
+}
+
+TEST(UsageCollectives, IntercommunicatorsCompareOnlyTheOp) {
+  // Rank 0 and rank 1 are in different groups of an intercommunicator: the
+  // root side passes MPI_ROOT, the other the remote root, and counts pair
+  // with the remote group's.
+  constexpr std::uint32_t kInter = 0x1234;
+  Builder b(2);
+  for (int r = 0; r < 2; ++r) {
+    Event& c = b.add(r, ops::Intercomm_create, OpClass::CommMgmt);
+    c.comm = kInter;
+    c.root = static_cast<std::int32_t>(100 + r);  // the two local communicators differ
+  }
+  Event& x = b.coll(0, ops::Bcast, kInt, 4, -3);
+  x.comm = kInter;
+  Event& y = b.coll(1, ops::Bcast, kInt, 8, 0);
+  y.comm = kInter;
+  for (int r = 0; r < 2; ++r) b.add(r, ops::Comm_free, OpClass::CommMgmt).comm = kInter;
+  b.finalize();
+  EXPECT_TRUE(check_run(b.run).empty());
+}
+
+TEST(UsageFinalize, CancelledSendsAndFreedReceivesAreNotUnmatched) {
+  Builder b(2);
+  // Rank 0: an Isend cancelled and freed (never issued); a send whose
+  // receive rank 1 posted and freed without waiting (it may have taken it).
+  Event& is = b.add(0, ops::Isend, OpClass::Isend);
+  is.peer = 1;
+  is.tag = 3;
+  is.request = 7;
+  b.add(0, ops::Cancel, OpClass::RequestFree).request = 7;
+  b.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
+  b.send(0, 1, kInt, 1, 4);
+  Event& ir = b.add(1, ops::Irecv, OpClass::Irecv);
+  ir.peer = 0;
+  ir.tag = 4;
+  ir.request = 9;
+  b.add(1, ops::Request_free, OpClass::RequestFree).request = 9;
+  b.finalize();
+  EXPECT_TRUE(check_run(b.run).empty());
+
+  // Freed (not cancelled) sends still have to be received.
+  Builder f(2);
+  Event& fs = f.add(0, ops::Isend, OpClass::Isend);
+  fs.peer = 1;
+  fs.tag = 3;
+  fs.request = 7;
+  f.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
+  f.finalize();
+  EXPECT_EQ(kinds(check_run(f.run)), std::vector<std::string>{"unmatched-send"});
+}
+
 TEST(UsageErrors, RecordedErrorIsAFindingAtItsCall) {
   Builder b(2);
   Event& s = b.send(0, 1, kInt, 1, -5);
