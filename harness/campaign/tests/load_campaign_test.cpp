@@ -233,7 +233,7 @@ TEST(LoadCampaign, ZeroBufferSwitchInEveryMode) {
   EXPECT_EQ(noise_run_label(c.noise[1]), "none-zero_buffer");
   EXPECT_EQ(noise_run_label(c.noise[2]), "local-zero_buffer0");
   EXPECT_THAT(parse_error(head + "noise:\n  - { mode: system, zero_buffer: sometimes }\n"),
-              HasSubstr("inline.yaml:5:36: expected true or false for noise[0].zero_buffer, got 'sometimes'"));
+              HasSubstr("inline.yaml:5:34: expected true or false for noise[0].zero_buffer, got 'sometimes'"));
 }
 
 TEST(LoadCampaign, KccaSection) {
