@@ -1,6 +1,7 @@
 // The usage checks (see usage.hpp). Sections cite MPI-4.0 (June 2021).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -437,10 +438,12 @@ namespace {
 // send may never have been issued, and a freed receive may have taken a
 // message without the trace seeing it (MPI-4.0 §3.7.3, §3.8.4).
 struct Abandoned {
-  std::set<std::size_t> sends;  // post indices
+  std::set<std::size_t> sends;        // cancelled send posts
+  std::set<std::size_t> freed_sends;  // send posts freed while active (not cancelled)
   struct Recv {
     std::int32_t src, tag;
     std::uint32_t comm;
+    std::size_t post;
   };
   std::vector<Recv> recvs;
 };
@@ -457,8 +460,9 @@ Abandoned abandoned_posts(const trace::RankTrace& rt) {
   };
   auto abandon = [&](const Open& o) {
     const Event& post = rt.events[o.post];
-    if (is_recv(post)) out.recvs.push_back({post.peer, post.tag, post.comm});
+    if (is_recv(post)) out.recvs.push_back({post.peer, post.tag, post.comm, o.post});
     else if (o.cancel_called) out.sends.insert(o.post);
+    else out.freed_sends.insert(o.post);
   };
   for (std::size_t i = 0; i < rt.events.size(); ++i) {
     const Event& e = rt.events[i];
@@ -504,16 +508,17 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
   std::vector<Abandoned> abandoned;
   for (const auto& rt : run.ranks) abandoned.push_back(abandoned_posts(rt));
   // A freed receive may have taken one message it could match.
-  auto taken_by_freed_receive = [&](int src, const Event& send) {
-    if (send.peer < 0 || send.peer >= static_cast<int>(abandoned.size())) return false;
+  auto taken_by_freed_receive = [&](int src, const Event& send) -> std::optional<std::size_t> {
+    if (send.peer < 0 || send.peer >= static_cast<int>(abandoned.size())) return std::nullopt;
     auto& recvs = abandoned[static_cast<std::size_t>(send.peer)].recvs;
     for (auto it = recvs.begin(); it != recvs.end(); ++it)
       if (it->comm == send.comm && (it->src == trace::kAnySource || it->src == src) &&
           (it->tag == trace::kAnyTag || it->tag == send.tag)) {
+        const std::size_t post = it->post;
         recvs.erase(it);
-        return true;
+        return post;
       }
-    return false;
+    return std::nullopt;
   };
   std::set<std::pair<int, std::uint32_t>> reported;
   for (const auto& ref : matching.unmatched_sends) {
@@ -522,7 +527,23 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
     if (pending.count({ref.rank, ref.index}) || e.error != 0 || e.peer < 0) continue;
     if (!finished(rt) || (e.peer < static_cast<int>(run.ranks.size()) && !finished(run.ranks[static_cast<std::size_t>(e.peer)])))
       continue;
-    if (abandoned[static_cast<std::size_t>(ref.rank)].sends.count(ref.index) || taken_by_freed_receive(ref.rank, e)) continue;
+    if (abandoned[static_cast<std::size_t>(ref.rank)].sends.count(ref.index)) continue;
+    if (auto recv = taken_by_freed_receive(ref.rank, e)) {
+      // Both requests freed while active: neither process can know the
+      // message completed before MPI_Finalize.
+      if (abandoned[static_cast<std::size_t>(ref.rank)].freed_sends.count(ref.index)) {
+        Issue is;
+        is.kind = "pending-request";
+        is.section = "MPI-4.0 §3.7.3 (an active receive request should never be freed), §11.2.2 (MPI_FINALIZE)";
+        is.rule = "communication must be known complete before MPI_Finalize; with both requests freed while active, "
+                  "no process can know it";
+        is.message = op(e) + " on " + rank_text(ref.rank) + " and its receive on " + rank_text(e.peer) +
+                     " were both freed with MPI_Request_free before completing (a missing MPI_Wait)";
+        is.sides = {{e.peer, *recv, "receive freed here"}, {ref.rank, ref.index, "send freed here"}};
+        out.push_back(std::move(is));
+      }
+      continue;
+    }
     if (!reported.insert({ref.rank, e.callsite}).second) continue;
     Issue is;
     is.kind = "unmatched-send";

@@ -313,6 +313,25 @@ TEST(UsageFinalize, CancelledSendsAndFreedReceivesAreNotUnmatched) {
   f.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
   f.finalize();
   EXPECT_EQ(kinds(check_run(f.run)), std::vector<std::string>{"unmatched-send"});
+
+  // Both the send and its receive freed while active: nobody can know the
+  // message completed before MPI_Finalize.
+  Builder both(2);
+  Event& bs = both.add(0, ops::Isend, OpClass::Isend);
+  bs.peer = 1;
+  bs.tag = 3;
+  bs.request = 7;
+  both.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
+  Event& br = both.add(1, ops::Irecv, OpClass::Irecv);
+  br.peer = 0;
+  br.tag = 3;
+  br.request = 9;
+  both.add(1, ops::Request_free, OpClass::RequestFree).request = 9;
+  both.finalize();
+  auto issues = check_run(both.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"pending-request"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[1].rank, 0);
 }
 
 TEST(UsageErrors, RecordedErrorIsAFindingAtItsCall) {
