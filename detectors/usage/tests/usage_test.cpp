@@ -88,6 +88,17 @@ struct Builder {
     e.status_bytes = 4 * count;
     return e;
   }
+  // A nonblocking post (Isend/Irecv) with its request id.
+  Event& post(int r, bool send, int peer, int tag, std::uint64_t request) {
+    Event& e = send ? add(r, ops::Isend, OpClass::Isend) : add(r, ops::Irecv, OpClass::Irecv);
+    e.peer = peer;
+    e.tag = tag;
+    e.request = request;
+    return e;
+  }
+  void free_request(int r, std::uint64_t request, std::uint16_t op = ops::Request_free) {
+    add(r, op, OpClass::RequestFree).request = request;
+  }
   void finalize() {
     for (int r = 0; r < static_cast<int>(run.ranks.size()); ++r) add(r, ops::Finalize, OpClass::Finalize);
   }
@@ -196,10 +207,7 @@ TEST(UsageP2p, DerivedTypesFlattenToTheirPrimitives) {
 
 TEST(UsageFinalize, PendingRequestUnmatchedSendMissingFinalize) {
   Builder b(2);
-  Event& is = b.add(0, ops::Isend, OpClass::Isend);
-  is.peer = 1;
-  is.tag = 5;
-  is.request = 7;
+  Event& is = b.post(0, true, 1, 5, 7);
   is.dtype = kInt;
   is.scount_arg = 1;
   is.bytes = 4;
@@ -289,44 +297,29 @@ TEST(UsageFinalize, CancelledSendsAndFreedReceivesAreNotUnmatched) {
   Builder b(2);
   // Rank 0: an Isend cancelled and freed (never issued); a send whose
   // receive rank 1 posted and freed without waiting (it may have taken it).
-  Event& is = b.add(0, ops::Isend, OpClass::Isend);
-  is.peer = 1;
-  is.tag = 3;
-  is.request = 7;
-  b.add(0, ops::Cancel, OpClass::RequestFree).request = 7;
-  b.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
+  b.post(0, true, 1, 3, 7);
+  b.free_request(0, 7, ops::Cancel);
+  b.free_request(0, 7);
   b.send(0, 1, kInt, 1, 4);
-  Event& ir = b.add(1, ops::Irecv, OpClass::Irecv);
-  ir.peer = 0;
-  ir.tag = 4;
-  ir.request = 9;
-  b.add(1, ops::Request_free, OpClass::RequestFree).request = 9;
+  b.post(1, false, 0, 4, 9);
+  b.free_request(1, 9);
   b.finalize();
   EXPECT_TRUE(check_run(b.run).empty());
 
   // Freed (not cancelled) sends still have to be received.
   Builder f(2);
-  Event& fs = f.add(0, ops::Isend, OpClass::Isend);
-  fs.peer = 1;
-  fs.tag = 3;
-  fs.request = 7;
-  f.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
+  f.post(0, true, 1, 3, 7);
+  f.free_request(0, 7);
   f.finalize();
   EXPECT_EQ(kinds(check_run(f.run)), std::vector<std::string>{"unmatched-send"});
 
   // Both the send and its receive freed while active: nobody can know the
   // message completed before MPI_Finalize.
   Builder both(2);
-  Event& bs = both.add(0, ops::Isend, OpClass::Isend);
-  bs.peer = 1;
-  bs.tag = 3;
-  bs.request = 7;
-  both.add(0, ops::Request_free, OpClass::RequestFree).request = 7;
-  Event& br = both.add(1, ops::Irecv, OpClass::Irecv);
-  br.peer = 0;
-  br.tag = 3;
-  br.request = 9;
-  both.add(1, ops::Request_free, OpClass::RequestFree).request = 9;
+  both.post(0, true, 1, 3, 7);
+  both.free_request(0, 7);
+  both.post(1, false, 0, 3, 9);
+  both.free_request(1, 9);
   both.finalize();
   auto issues = check_run(both.run);
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"pending-request"});
