@@ -136,6 +136,7 @@ TEST(CliExitCodes, MissingLauncherExitsThreeForRunExecAndReproduce) {
              "mpiexec: [\"/nonexistent/bin/mpiexec\"]\n");
   auto r = run_scalefuzz({"run", file.string(), "--out", (tmp.path() / "out").string()});
   EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/bin/mpiexec")) << "the error names the missing launcher";
   r = run_scalefuzz({"reproduce", file.string(), "--until", "any", "--out", (tmp.path() / "rep").string()});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   r = run_scalefuzz({"exec", "--out", (tmp.path() / "exec").string(), "--", "/nonexistent/bin/mpiexec", "-n", "2",

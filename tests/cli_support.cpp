@@ -14,31 +14,6 @@ extern char** environ;
 
 namespace scalefuzz::e2e {
 
-TempDir::TempDir() {
-  std::random_device rd;
-  path_ = build_dir() / "tests" / "tmp" / ("t" + std::to_string(getpid()) + "-" + std::to_string(rd()));
-  fs::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-void write_file(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream out(file, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-}
-
-std::string read_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 harness::ProcessResult run_scalefuzz(const std::vector<std::string>& args, std::chrono::seconds timeout) {
   std::vector<std::string> argv{scalefuzz_binary().string()};
   argv.insert(argv.end(), args.begin(), args.end());

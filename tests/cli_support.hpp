@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "scalefuzz/testing/files.hpp"
 #include "subprocess.hpp"
 
 namespace scalefuzz::e2e {
@@ -21,20 +22,13 @@ inline fs::path build_dir() { return SCALEFUZZ_BUILD_TREE; }
 inline fs::path source_dir() { return SCALEFUZZ_SOURCE_TREE; }
 
 // A fresh directory under the build tree, removed at the end of the test.
-class TempDir {
+class TempDir : public testing::TempDir {
  public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
+  TempDir() : testing::TempDir("t", build_dir() / "tests" / "tmp") {}
 };
 
-void write_file(const fs::path& file, const std::string& text);
-std::string read_file(const fs::path& file);
+using testing::read_file;
+using testing::write_file;
 
 // Runs `scalefuzz ARGS...` to completion.
 harness::ProcessResult run_scalefuzz(const std::vector<std::string>& args,

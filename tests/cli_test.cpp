@@ -5,7 +5,10 @@
 // runs, nothing of a run survives it, and a broken store is never overwritten.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
 #include <signal.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
@@ -98,21 +101,6 @@ TEST(CliUsage, EveryListedCommandHasTruthfulHelp) {
   EXPECT_GE(commands, 5);
 }
 
-TEST(CliInfra, MissingLauncherExitsThree) {
-  TempDir tmp;
-  const fs::path file = tmp.path() / "c.yaml";
-  write_file(file,
-             "campaign: nolauncher\n"
-             "app: { command: [\"{build}/scenarios/ring\"] }\n"
-             "scales: [2]\n"
-             "mpiexec: [\"/nonexistent/bin/mpiexec\"]\n");
-  const auto r = run_scalefuzz({"run", file.string(), "--out", (tmp.path() / "out").string()});
-  EXPECT_EQ(r.exit_code, 3) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("/nonexistent/bin/mpiexec"));
-}
-
-// ------------------------------------------------------- dry run and filter
-
 TEST(CliDryRun, PrintsEveryCommandAndLaunchesNothing) {
   TempDir tmp;
   const fs::path out = tmp.path() / "out";
@@ -191,6 +179,73 @@ TEST(CliCampaign, CleanCampaignExitsZero) {
   EXPECT_THAT(r.out + r.err, HasSubstr("4/4 runs finished, 4 ok"));
   EXPECT_TRUE(fs::exists(out / "report.html"));
   EXPECT_EQ(count_children_with(out / "runs", "outcome.json"), 4);
+}
+
+// ------------------------------------------------------------ status line
+
+// `scalefuzz run ARGS` on a pseudo-terminal: everything it printed there.
+std::string run_on_a_terminal(const std::vector<std::string>& args, int& exit_code) {
+  std::vector<std::string> words = {scalefuzz_binary().string()};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  winsize size{};
+  size.ws_col = 400;  // wide enough that no status line is cut
+  size.ws_row = 50;
+  int master = -1;
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, &size);
+  if (pid == 0) {
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  std::string text;
+  if (pid < 0) return text;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+  char buf[4096];
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 1000) <= 0) continue;
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO: the child side closed
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(master);
+  int status = 0;
+  if (::waitpid(pid, &status, WNOHANG) == 0) ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return text;
+}
+
+// On a terminal the status line names each phase (launching, every detector
+// at work, every report written) with the elapsed time; in a log (not a
+// terminal) the same campaign prints one plain line per run.
+TEST(CliProgress, StatusLineNamesThePhasesOnATerminalOnly) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: phases\n"
+             "app: { command: [\"{build}/scenarios/ring\", \"--iterations\", \"20\"] }\n"
+             "scales: [2]\n"
+             "timeout: 60s\n"
+             "detectors: [races, usage]\n");
+  int code = -1;
+  const std::string tty = run_on_a_terminal({"run", file.string(), "--out", (tmp.path() / "tty").string()}, code);
+  EXPECT_EQ(code, 0) << tty;
+  EXPECT_THAT(tty, HasSubstr("\r\x1b[K[0/1] launching | 1 running | ok 0 |"));
+  EXPECT_THAT(tty, ::testing::ContainsRegex("crashed 0 . [0-9.]+s elapsed . ETA [?]"));
+  EXPECT_THAT(tty, HasSubstr("] analysing: races on np2-none-r0 |"));
+  EXPECT_THAT(tty, HasSubstr("] analysing: usage on np2-none-r0 |"));
+  EXPECT_THAT(tty, HasSubstr("] analysing: races over the campaign |"));
+  EXPECT_THAT(tty, HasSubstr("] writing report.html |"));
+  EXPECT_THAT(tty, HasSubstr("wrote "));
+
+  const auto log = run_scalefuzz({"run", file.string(), "--out", (tmp.path() / "log").string()});
+  EXPECT_EQ(log.exit_code, 0) << log.err;
+  EXPECT_THAT(log.err, HasSubstr("[1/1] np2-none-r0 ok "));
+  EXPECT_EQ(log.err.find('\r'), std::string::npos) << "no status line in a log: " << log.err;
+  EXPECT_EQ(log.err.find("analysing:"), std::string::npos) << log.err;
 }
 
 // --------------------------------------------------------------- resuming

@@ -8,17 +8,12 @@
 #include <regex>
 
 #include "cli_support.hpp"
+#include "headless_chromium.hpp"
 
 namespace scalefuzz::e2e {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::vector<std::string> chromium_argv(const fs::path& profile) {
-  return {"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + profile.string()};
-}
 
 class CampaignReportInBrowser : public ::testing::Test {
  protected:
@@ -41,9 +36,7 @@ class CampaignReportInBrowser : public ::testing::Test {
   }
 
   harness::ProcessResult chromium(std::vector<std::string> extra) {
-    auto argv = chromium_argv(tmp_->path() / ("profile-" + std::to_string(profiles_++)));
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    auto r = harness::run_process(argv, "", std::chrono::seconds(120));
+    auto r = harness::testing::run_headless_chromium(tmp_->path() / ("profile-" + std::to_string(profiles_++)), extra);
     if (!r.started) ADD_FAILURE() << "chromium could not be started: " << r.err;
     return r;
   }

@@ -160,6 +160,15 @@ class Rng {
   std::uint64_t s_;
 };
 
+// Application mode's victims (reference: PRUNERS/NINJA src/ninj_fc.cpp,
+// ninj_fc_is_victim_dest): only sends *to* these ranks are delayed, so a
+// victim's messages arrive late while its neighbours run ahead — delaying
+// every rank's sends alike slows all ranks together and rarely reorders
+// anything. max(1, floor(share * size)) distinct ranks drawn from the seed
+// alone, so every rank of a run draws the same set. victims[r] says whether
+// rank r is one.
+std::vector<bool> victim_ranks(std::uint64_t seed, int size, double share);
+
 // Random mode: with probability p a delay uniform in (0, max_delay], else 0.
 std::uint64_t random_delay(Rng& rng, double p, std::uint64_t max_delay);
 

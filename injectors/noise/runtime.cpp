@@ -46,6 +46,7 @@ struct Runtime {
   noise::SendSetTracker tracker;
   std::uint64_t global_collectives = 0;  // application: index of the next one
   noise::Analysis analysis;      // system: being built; application: loaded
+  std::vector<bool> victims;     // application: the world ranks whose incoming unsafe sends are delayed
   std::uint64_t min_injected = 0;
   std::atomic<std::uint64_t> sends{0}, recvs{0};
   bool count_recvs = false;      // receive counts exist only while recording
@@ -85,6 +86,12 @@ std::uint64_t min_noise(const Runtime& rt) {
   return std::max(d, kSendThreadOverheadNs);
 }
 
+// The world rank of a send's destination (-1 when unknown).
+int world_dest(const SendIssue& s) {
+  StateLock lock;
+  return world_peer(comm_info(s.comm), s.dest);
+}
+
 // The delay this send gets from the mode, in ns (0 = none).
 // `now` drives the VBQ (real time); `app_now` the send-set timelines.
 std::uint64_t decide(Runtime& rt, const SendIssue& s, std::uint64_t now, std::uint64_t app_now) {
@@ -99,9 +106,17 @@ std::uint64_t decide(Runtime& rt, const SendIssue& s, std::uint64_t now, std::ui
       if (d > 0 && (rt.min_injected == 0 || d < rt.min_injected)) rt.min_injected = d;
       return d;
     }
-    case Mode::Application:  // Formula 2's S_a is this run's: the analysis holds unscaled sums
+    case Mode::Application: {  // Formula 2's S_a is this run's: the analysis holds unscaled sums
+      // Only sends to a victim, never to oneself (the reference's filter
+      // `is_victim_dest != nin_my_rank` compares a flag to a rank; this is
+      // what it means to do).
+      const int to = world_dest(s);
+      if (to == rt.rank || to < 0 || static_cast<std::size_t>(to) >= rt.victims.size() ||
+          !rt.victims[static_cast<std::size_t>(to)])
+        return 0;
       return static_cast<std::uint64_t>(static_cast<double>(rt.tracker.on_send(rt.analysis, {s.tag, comm_id(s.comm)}, app_now)) *
                                         rt.cfg.app_scale);
+    }
     default:
       return 0;
   }
@@ -117,11 +132,7 @@ int send_init(const SendIssue& s, MPI_Request* req) {
 void log_delay(Runtime& rt, const SendIssue& s, std::uint64_t delay) {
   if (rt.delays == nullptr) return;
   std::uint64_t seq = tl_current != nullptr ? tl_current->seq : 0;
-  int world = s.dest;
-  {
-    StateLock lock;
-    world = world_peer(comm_info(s.comm), s.dest);
-  }
+  const int world = world_dest(s);
   std::fprintf(rt.delays, "%llu %d %d %u %lld %llu\n", static_cast<unsigned long long>(seq), world, s.tag,
                comm_id(s.comm), static_cast<long long>(type_bytes(s.type, s.count)),
                static_cast<unsigned long long>(delay));
@@ -322,6 +333,7 @@ void noise_start() {
     delete rt;
     return;
   }
+  if (cfg.mode == Mode::Application) rt->victims = noise::victim_ranks(cfg.seed, rt->size, cfg.victims);
   bool delaying = cfg.mode != Mode::Local && cfg.mode != Mode::None;
   if (delaying) {
     int level = MPI_THREAD_SINGLE;

@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario_args.h"
+#include "../spine/common_args.h"
 
 static void root_broadcast(int size, long round, long items, long victim) {
   int header = (int)items;
@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long rounds = 3, items = 3, victim = 1;
-  struct scenario_option opts[] = {{"--rounds", &rounds, 2}, {"--items", &items, 1}, {"--victim", &victim, 1}};
-  if (scenario_parse(argc, argv, opts, 3) != 0 || size < 2 || victim >= size) {
+  struct int_option opts[] = {{"--rounds", &rounds, 2}, {"--items", &items, 1}, {"--victim", &victim, 1}};
+  if (parse_int_options(argc, argv, opts, 3) != 0 || size < 2 || victim >= size) {
     if (rank == 0) fprintf(stderr, "bcast_extra_send: needs >= 2 ranks and 0 < --victim < %d\n", size);
     MPI_Finalize();
     return 2;

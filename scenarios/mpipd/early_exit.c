@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario_args.h"
+#include "../spine/common_args.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long rounds = 3, leaver = size - 1, finalize = 0;
-  struct scenario_option opts[] = {{"--rounds", &rounds, 1}, {"--leaver", &leaver, 1}, {"--finalize", &finalize, 0}};
-  if (scenario_parse(argc, argv, opts, 3) != 0 || size < 2 || leaver >= size || finalize > 1) {
+  struct int_option opts[] = {{"--rounds", &rounds, 1}, {"--leaver", &leaver, 1}, {"--finalize", &finalize, 0}};
+  if (parse_int_options(argc, argv, opts, 3) != 0 || size < 2 || leaver >= size || finalize > 1) {
     if (rank == 0) fprintf(stderr, "early_exit: needs >= 2 ranks, 0 < --leaver < %d, --finalize 0|1\n", size);
     MPI_Finalize();
     return 2;

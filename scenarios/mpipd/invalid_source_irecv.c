@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario_args.h"
+#include "../spine/common_args.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iterations = 4, bad_rank = 1, count = 8;
-  struct scenario_option opts[] = {{"--iterations", &iterations, 1}, {"--bad-rank", &bad_rank, 0}, {"--count", &count, 1}};
-  if (scenario_parse(argc, argv, opts, 3) != 0 || bad_rank >= size) {
+  struct int_option opts[] = {{"--iterations", &iterations, 1}, {"--bad-rank", &bad_rank, 0}, {"--count", &count, 1}};
+  if (parse_int_options(argc, argv, opts, 3) != 0 || bad_rank >= size) {
     if (rank == 0 && bad_rank >= size) fprintf(stderr, "--bad-rank %ld is not a rank of %d\n", bad_rank, size);
     MPI_Finalize();
     return 2;

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario_args.h"
+#include "../spine/common_args.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -28,10 +28,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iterations = 3, count = 100, recv_count = 10, sender = 0, receiver = 1;
-  struct scenario_option opts[] = {{"--iterations", &iterations, 1}, {"--count", &count, 1},
+  struct int_option opts[] = {{"--iterations", &iterations, 1}, {"--count", &count, 1},
                                    {"--recv-count", &recv_count, 0}, {"--sender", &sender, 0},
                                    {"--receiver", &receiver, 0}};
-  if (scenario_parse(argc, argv, opts, 5) != 0 || sender >= size || receiver >= size || sender == receiver) {
+  if (parse_int_options(argc, argv, opts, 5) != 0 || sender >= size || receiver >= size || sender == receiver) {
     if (rank == 0) fprintf(stderr, "truncated_recv: needs distinct --sender and --receiver below %d\n", size);
     MPI_Finalize();
     return 2;

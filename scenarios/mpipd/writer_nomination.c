@@ -38,7 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario_args.h"
+#include "../spine/common_args.h"
 
 enum { kIoGroup = 2, kIonSize = 3, kTagPio = 99 /* BUG: one tag for REQ, SIZE and DATA */ };
 static int tag_request = kTagPio; /* the clean twin (--distinct-tags 1) uses its own tag */
@@ -110,9 +110,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long instances = 2, large = 256, small = 8, distinct_tags = 0;
-  struct scenario_option opts[] = {{"--instances", &instances, 1}, {"--large", &large, 1}, {"--small", &small, 1},
+  struct int_option opts[] = {{"--instances", &instances, 1}, {"--large", &large, 1}, {"--small", &small, 1},
                                    {"--distinct-tags", &distinct_tags, 0}};
-  if (scenario_parse(argc, argv, opts, 4) != 0 || size > 64) {
+  if (parse_int_options(argc, argv, opts, 4) != 0 || size > 64) {
     if (rank == 0 && size > 64) fprintf(stderr, "writer_nomination: at most 64 ranks\n");
     MPI_Finalize();
     return 2;

@@ -1,4 +1,4 @@
-/* Tiny "--name value" argument reader shared by the spine scenarios.
+/* Tiny "--name value" argument reader shared by the spine, MPI-PD and DMTracker scenarios.
  * Unknown or malformed arguments abort with a message naming them, so a
  * campaign typo shows up as a failed run with a readable stderr. */
 #ifndef SCALEFUZZ_SCENARIOS_SPINE_COMMON_ARGS_H

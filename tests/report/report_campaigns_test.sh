@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The reports of four real campaigns — a deadlock, a message race that hangs
-# (the quickstart), a scale bug (KCCA) and injected stalls — opened in
+# The reports of five real campaigns — a deadlock, a message race that hangs
+# (the quickstart), a scale bug (KCCA), injected stalls and a DMTracker
+# outlier process — opened in
 # headless Chromium at 1280 px by browser_check.py: no console errors, no
 # horizontal overflow, every nav section and chart rendered, the first bug
 # headline names the right kind, file:line and ranks, with a replay command
@@ -55,6 +56,11 @@ look kcca --kind scale-anomaly --file-line allgather_overflow.c: --ranks 0-7 --s
 # 4. Injected stalls: every run hangs on purpose; no bug, the hangs are expected.
 run stall 0 "$src/configs/scenarios/stall_ring.yaml" --filter 'rep<=1'
 look stall --no-bugs --section hangs
+
+# 5. Silent data movement (DMTracker): rank 5 of stuck_retry is the outlier; its
+# section draws Distance^k per rank with Chart.js.
+run dmtracker 1 "$src/configs/scenarios/dmtracker_stuck_retry.yaml"
+look dmtracker --kind outlier-process --file-line stuck_retry.c: --ranks 5 --section bugs --section dmtracker --charts 1
 
 if grep -q 'data-verdict="clean"' "$work/stall/report.html" && ! grep -q '>PASS<.*every run ok' "$work/stall/report.html"; then
   echo "ok: stall verdict is clean and does not claim every run ok"

@@ -1,5 +1,6 @@
-#include <cmath>
 #include "scalefuzz/detectors/kcca/findings.hpp"
+
+#include <cmath>
 
 #include <algorithm>
 #include <cstdio>
@@ -9,28 +10,24 @@ namespace scalefuzz::detectors::kcca {
 
 namespace {
 
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using detectors::hex64;
 
 nlohmann::json frame_json(const trace::Frame& f) {
-  return {{"address", hex(f.address)}, {"module", f.module}, {"offset", hex(f.offset)},
+  return {{"address", hex64(f.address)}, {"module", f.module}, {"offset", hex64(f.offset)},
           {"function", f.function},   {"file", f.file},     {"line", f.line}};
 }
 
 std::string location_of(const trace::Frame& f) {
-  if (f.function.empty() && f.file.empty()) return f.module.empty() ? hex(f.address) : f.module + "+" + hex(f.offset);
+  if (f.function.empty() && f.file.empty()) return f.module.empty() ? hex64(f.address) : f.module + "+" + hex64(f.offset);
   std::string out = f.function.empty() ? "??" : f.function;
   if (!f.file.empty()) out += " (" + f.file + ":" + std::to_string(f.line) + ")";
   return out;
 }
 
 nlohmann::json divergence_json(const Divergence& d) {
-  nlohmann::json j = {{"test_site", {{"stable_hash", hex(d.test_hash)}, {"site_id", d.test_site_id}, {"rank", d.test_rank},
+  nlohmann::json j = {{"test_site", {{"stable_hash", hex64(d.test_hash)}, {"site_id", d.test_site_id}, {"rank", d.test_rank},
                                       {"share", d.test_share}}},
-                      {"train_site", {{"stable_hash", hex(d.train_hash)}, {"site_id", d.train_site_id},
+                      {"train_site", {{"stable_hash", hex64(d.train_hash)}, {"site_id", d.train_site_id},
                                        {"rank", d.train_rank}, {"share", d.train_share}}},
                       {"op", d.op},
                       {"differing_frames", d.differing_frames},

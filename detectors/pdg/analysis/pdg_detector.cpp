@@ -30,9 +30,7 @@ std::function<std::string(const ProgramState&)> state_names(const trace::RunTrac
   return [names = std::move(names)](const ProgramState& s) -> std::string {
     if (s.is_start) return "start (before the first MPI call)";
     if (auto it = names.find(s.stable_hash); it != names.end()) return it->second;
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "MPI call site 0x%016llx", static_cast<unsigned long long>(s.stable_hash));
-    return buf;
+    return "MPI call site " + detectors::hex64(s.stable_hash);
   };
 }
 

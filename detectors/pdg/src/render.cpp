@@ -9,12 +9,6 @@ namespace scalefuzz::detectors::pdg {
 namespace detail {
 namespace {
 
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -39,7 +33,7 @@ std::string fixed2(double v) {
 std::string state_text(const ProgramState& s, const PdgOptions& options) {
   if (options.state_label) return options.state_label(s);
   if (s.is_start) return "start (before the first MPI call)";
-  return "MPI call site " + hex(s.stable_hash);
+  return "MPI call site " + hex64(s.stable_hash);
 }
 
 std::string render_dot(const PdgResult& r, const PdgOptions& options) {
@@ -92,7 +86,7 @@ std::vector<Finding> pdg_findings(const PdgResult& r, const std::string& run_id)
                            {"tasks", n.ranks_text},
                            {"task_count", n.ranks.size()},
                            {"in_call", n.in_call},
-                           {"stable_hash", n.where.is_start ? "start" : detail::hex(n.where.stable_hash)},
+                           {"stable_hash", n.where.is_start ? "start" : hex64(n.where.stable_hash)},
                            {"lp", n.lp}});
   }
   nlohmann::json graph_edges = nlohmann::json::array();
@@ -121,13 +115,13 @@ std::vector<Finding> pdg_findings(const PdgResult& r, const std::string& run_id)
                                                           : "in or after";
     f.title = "least-progressed task" + std::string(tasks.size() == 1 ? " " : "s ") + rank_ranges(tasks) + " " +
               (n.where.is_start ? std::string("before its first MPI call")
-                                : where + " MPI call site " + detail::hex(n.where.stable_hash)) +
+                                : where + " MPI call site " + hex64(n.where.stable_hash)) +
               " (" + std::to_string(r.lp_nodes.size()) + " LP group" + (r.lp_nodes.size() == 1 ? "" : "s") + ", " +
               std::to_string(r.nodes.size()) + " groups)";
     f.ranks = tasks;
     nlohmann::json site = {{"rank", n.site_rank},
                            {"id", n.site_id == kNoSite ? nlohmann::json(nullptr) : nlohmann::json(n.site_id)},
-                           {"stable_hash", detail::hex(n.where.stable_hash)},
+                           {"stable_hash", hex64(n.where.stable_hash)},
                            {"op", n.where.op},
                            {"start", n.where.is_start}};
     f.details = {{"variant", to_string(r.variant)},

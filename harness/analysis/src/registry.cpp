@@ -5,6 +5,7 @@
 
 #include "dmtracker_detector.hpp"
 #include "kcca_detector.hpp"
+#include "kcca_evaluation.hpp"
 #include "mpipd_detector.hpp"
 #include "pdg_detector.hpp"
 #include "races_detector.hpp"
@@ -25,7 +26,7 @@ const std::vector<DetectorInfo>& registry() {
       {"races", "message races: receives matched by a send never seen in the quiet runs (NINJA)", "races",
        kEveryRun, detectors::races::make_races_detector},
       {"kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
-       "scale-models", kEveryRun, detectors::kcca::make_kcca_detector},
+       "scale-models", kEveryRun, detectors::kcca::make_kcca_detector, detectors::kcca::kcca_model_problem},
       {"dmtracker",
        "silent data-movement bugs: broken frequent chains and outlier processes by their chain distribution (DMTracker)",
        "dmtracker", kEveryRun, detectors::dmtracker::make_dmtracker_detector},

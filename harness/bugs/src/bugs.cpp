@@ -83,6 +83,15 @@ std::size_t localizer_order(const std::string& detector) {
 
 const char* severity_text(Severity s) { return detectors::to_string(s); }
 
+// Among bugs of one severity, causes before symptoms: a message race before
+// the hang it causes, a localized failure before other detectors' findings,
+// a failed run nothing localized last.
+int reading_order(const Bug& bug) {
+  if (bug.key.detector == "races") return 0;
+  if (bug.key.detector != "outcome") return 2;
+  return bug.related.empty() && bug.key.locations.empty() ? 3 : 1;
+}
+
 }  // namespace
 
 std::string normalize_location(std::string_view location) {
@@ -238,7 +247,11 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
     bug.occurrences.push_back(std::move(o));
     if (loc != localizers.end()) bug.related.insert(bug.related.end(), loc->second.begin(), loc->second.end());
   }
-  std::stable_sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) { return a.serious() && !b.serious(); });
+  std::stable_sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {
+    if (a.serious() != b.serious()) return a.serious();
+    if (rank_of(a.severity) != rank_of(b.severity)) return rank_of(a.severity) > rank_of(b.severity);
+    return reading_order(a) < reading_order(b);
+  });
   return bugs;
 }
 

@@ -130,6 +130,26 @@ TEST(GroupFindings, DifferentPlacesAreDifferentBugsAndSeriousOnesComeFirst) {
   EXPECT_TRUE(bugs[2].runs().empty());
 }
 
+TEST(GroupFindings, ARaceComesBeforeTheHangItCausesAndMpipdWithPdgAreOneBug) {
+  // As the analysis lists them: the hung run's outcome and its localizers
+  // first, the race (seen in another run) after them.
+  auto race = finding("races", "unintended-match", "np4-app-r1", "recv_loop (/a/case3.c:30)");
+  race.details["send_routine"] = "late_sender (/a/case3.c:55)";
+  std::vector<Finding> findings = {finding("outcome", "hang", "np4-app-r0", ""),
+                                   finding("mpipd", "deadlock", "np4-app-r0", "wait_all (/a/case3.c:90)"),
+                                   finding("pdg", "lp-task", "np4-app-r0", "wait_all (/b/case3.c:90)"),
+                                   finding("usage", "pending-request", "np4-app-r0", "leak (/a/case3.c:12)"),
+                                   finding("outcome", "crashed", "np8-app-r0", ""),
+                                   race};
+  const auto bugs = group_findings(findings, {});
+  ASSERT_EQ(bugs.size(), 4u);
+  EXPECT_EQ(bugs[0].key.detector, "races");
+  EXPECT_EQ(bugs[1].signature, "outcome/hang at wait_all case3.c:90");
+  EXPECT_EQ(bugs[1].related, (std::vector<std::size_t>{1, 2})) << "MPI-PD and PDG at the same code: one bug";
+  EXPECT_EQ(bugs[2].key.detector, "usage");
+  EXPECT_EQ(bugs[3].signature, "outcome/crashed") << "a failure nothing localized comes last";
+}
+
 TEST(GroupFindings, SeverityIsTheWorstOccurrence) {
   std::vector<Finding> findings = {finding("pdg", "lp-task", "a", "f (x.c:1)", Severity::Info),
                                    finding("pdg", "lp-task", "b", "f (x.c:1)", Severity::Error)};

@@ -9,13 +9,6 @@ namespace scalefuzz::harness::detail {
 
 namespace {
 
-bool is_env_name(const std::string& name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  return true;
-}
-
 std::string compiled_regex(const YamlReader& reader, const YAML::Node& node, const std::string& what) {
   std::string pattern = reader.non_empty_string(node, what);
   if (pattern.size() > kMaxCheckRegexBytes)
@@ -99,7 +92,7 @@ AppSection read_app(const YamlReader& reader, const YAML::Node& node) {
       app.check = read_check(reader, entry.value);
     } else if (entry.key == "env") {
       for (const auto& var : reader.free_map(entry.value, "app.env")) {
-        if (!is_env_name(var.key))
+        if (!is_identifier(var.key))
           reader.fail(var.key_node, "'" + var.key + "' is not a valid environment variable name");
         if (var.key.rfind("SCALEFUZZ_", 0) == 0)
           reader.fail(var.key_node, "app.env may not set " + var.key +

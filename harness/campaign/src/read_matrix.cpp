@@ -5,19 +5,13 @@
 #include <regex>
 
 #include "sections.hpp"
+#include "template.hpp"
 
 namespace scalefuzz::harness::detail {
 
 namespace {
 
 constexpr long long kMaxScale = 1'000'000;
-
-bool is_identifier(const std::string& name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  return true;
-}
 
 // Names that would shadow a built-in placeholder or filter key.
 const std::vector<std::string>& reserved_parameter_names() {

@@ -4,14 +4,14 @@
 
 namespace scalefuzz::harness::detail {
 
-namespace {
-
 bool is_identifier(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
   for (char c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   return true;
 }
+
+namespace {
 
 // Walks `text` once; calls on_literal(string) and on_placeholder(name).
 template <typename Literal, typename Placeholder>

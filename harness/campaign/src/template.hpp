@@ -13,6 +13,10 @@ struct TemplateError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// A C identifier: letters, digits and '_', not starting with a digit. The
+// form of placeholder, parameter and environment variable names.
+bool is_identifier(const std::string& name);
+
 // Names of the placeholders in `text`, in order. Throws TemplateError for an
 // unterminated "{" or a name that is not an identifier.
 std::vector<std::string> template_placeholders(const std::string& text);

@@ -7,7 +7,6 @@
 #include "args.hpp"
 #include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
-#include "scalefuzz/detectors/kcca/kcca.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 
 namespace scalefuzz::cli {
@@ -109,12 +108,12 @@ std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& s
   }
 }
 
-void check_kcca_model(const harness::Campaign& campaign) {
-  if (campaign.kcca.model.empty() || !std::filesystem::exists(campaign.kcca.model)) return;  // trained on first use
-  try {
-    (void)detectors::kcca::load_model(campaign.kcca.model.string());
-  } catch (const std::exception& e) {
-    throw UsageError(campaign.file.string() + ": kcca.model: " + e.what());
+void check_detectors(const harness::Campaign& campaign) {
+  for (const auto& name : campaign.detectors) {
+    const auto* info = analysis::find_detector(name);
+    if (!info || !info->campaign_problem) continue;
+    if (auto problem = info->campaign_problem(campaign); !problem.empty())
+      throw UsageError(campaign.file.string() + ": " + problem);
   }
 }
 

@@ -44,9 +44,10 @@ harness::RunStore open_campaign_store(const std::filesystem::path& out, const ha
 std::optional<harness::Campaign> load_stored_campaign(const harness::RunStore& store,
                                                       const std::filesystem::path& default_build_dir);
 
-// UsageError when kcca.model is set but is not a readable model: found before
-// any run is launched rather than after the campaign.
-void check_kcca_model(const harness::Campaign& campaign);
+// UsageError when a selected detector finds the campaign unusable
+// (DetectorInfo::campaign_problem, e.g. an unreadable kcca.model): found
+// before any run is launched rather than after the campaign.
+void check_detectors(const harness::Campaign& campaign);
 
 // Enabled detectors of a campaign, as a set.
 std::set<std::string> detector_set(const harness::Campaign& campaign);

@@ -134,8 +134,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     if (!manifests(*target, outcome.kind, race)) continue;
 
     store->set_meta("finished_at", harness::utc_timestamp_now());
-    engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
-    write_reports(*store);
+    analyze_and_report(*store, detector_set(campaign), campaign.kcca);
     const fs::path replay_dir = fs::absolute(out / "replay");
     std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
               << run.run_id << " (" << harness::to_string(outcome.kind)
@@ -151,8 +150,7 @@ int cmd_reproduce(const ParsedArgs& args) {
     return kExitFindings;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
-  write_reports(*store);
+  analyze_and_report(*store, detector_set(campaign), campaign.kcca);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
             << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";
   return kExitOk;

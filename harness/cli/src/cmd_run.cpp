@@ -75,7 +75,7 @@ int cmd_run(const ParsedArgs& args) {
     throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
                      ": scheduler type '" + campaign.scheduler.type +
                      "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
-  check_kcca_model(campaign);
+  check_detectors(campaign);
   const BaselineOptions baseline_opts = baseline_options(args);
   const std::optional<fs::path> baseline =
       args.value("--baseline") ? std::optional<fs::path>(*args.value("--baseline")) : std::nullopt;
@@ -133,13 +133,13 @@ int cmd_run(const ParsedArgs& args) {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {
+    progress.finish();
     std::cerr << "interrupted: " << store->finished_count() << " runs are stored in " << out.string()
               << "; run the same command again to resume\n";
     return kExitInterrupted;
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  engine::analyze_store(*store, detector_set(campaign), campaign.kcca);
-  const int found = write_reports(*store);
+  const int found = analyze_and_report(*store, detector_set(campaign), campaign.kcca, &progress);
   return baseline ? compare_outputs(*baseline, out, baseline_opts) : found;
 }
 

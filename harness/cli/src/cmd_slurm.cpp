@@ -189,7 +189,7 @@ void remove_stale_outcomes(const fs::path& out, const std::vector<harness::RunSp
                            const std::vector<long>& selected) {
   for (long i : selected) {
     std::error_code ec;
-    fs::remove(out / "runs" / runs[static_cast<std::size_t>(i)].run_id / "outcome.json", ec);
+    fs::remove(harness::RunDir(out / "runs" / runs[static_cast<std::size_t>(i)].run_id).outcome_file(), ec);
   }
 }
 
@@ -243,7 +243,7 @@ int cmd_submit(const ParsedArgs& args) {
     if (campaign.scheduler.type != "slurm")
       throw UsageError(campaign_file.string() + ": scheduler type is '" + campaign.scheduler.type +
                        "'; 'scalefuzz submit' needs scheduler: {type: slurm, ...} (use 'scalefuzz run' to run locally)");
-    check_kcca_model(campaign);
+    check_detectors(campaign);
     auto runs = selected_runs(campaign, args);
     if (runs.empty()) throw UsageError("no run matches --filter");
     slurm::order_for_submission(runs);
@@ -329,7 +329,7 @@ int cmd_task(const ParsedArgs& args) {
   fs::remove_all(dir, ec);  // an earlier attempt's leftovers belong to no result
   fs::create_directories(dir, ec);
   if (ec) throw InfraError(dir.string() + ": cannot create the run directory: " + ec.message());
-  harness::write_file_atomic(dir / "spec.json", harness::dump_json(nlohmann::json(run)) + "\n");
+  harness::write_file_atomic(harness::RunDir(dir).spec_file(), harness::dump_json(nlohmann::json(run)) + "\n");
 
   harness::LaunchOptions options;
   options.run_dir = dir;
@@ -547,8 +547,7 @@ int cmd_collect(const ParsedArgs& args) {
   std::cout << "collected " << collected << " runs (" << unchanged << " already collected, " << waiting
             << " not ended or not submitted)\n";
   if (waiting == 0 && (collected > 0 || !store.meta("finished_at"))) store.set_meta("finished_at", harness::utc_timestamp_now());
-  engine::analyze_store(store, detector_set(campaign), campaign.kcca);
-  int code = write_reports(store);
+  int code = analyze_and_report(store, detector_set(campaign), campaign.kcca);
   if (rerunnable > 0) {
     std::cout << rerunnable << " runs were cancelled or lost to the infrastructure; resubmit them with: scalefuzz submit --resume "
               << out.string() << "\n";

@@ -71,13 +71,12 @@ int cmd_analyze(const ParsedArgs& args) {
   const fs::path dir = args.positionals[0];
   if (!fs::is_directory(dir)) throw UsageError(dir.string() + ": no such directory");
   if (!fs::exists(dir / harness::RunStore::kDbFileName)) {
-    if (fs::exists(dir / "ranks") || fs::exists(dir / "outcome.json")) return analyze_single_run(dir);
+    if (harness::RunDir(dir).has_traces() || harness::RunDir(dir).has_outcome()) return analyze_single_run(dir);
     throw UsageError(dir.string() + ": neither a campaign output directory nor a run directory");
   }
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadWrite);
   const StoredAnalysis stored = stored_analysis(store);
-  engine::analyze_store(store, stored.detectors, stored.kcca);
-  return write_reports(store);
+  return analyze_and_report(store, stored.detectors, stored.kcca);
 }
 
 int cmd_report(const ParsedArgs& args) {

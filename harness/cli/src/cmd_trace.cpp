@@ -4,6 +4,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "scalefuzz/harness/run_spec.hpp"
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/print.hpp"
 
@@ -12,7 +13,7 @@ namespace scalefuzz::cli {
 int cmd_trace(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one RUN_DIR");
   const std::filesystem::path dir = args.positionals[0];
-  if (!std::filesystem::is_directory(dir / "ranks"))
+  if (!std::filesystem::is_directory(harness::RunDir(dir).ranks_dir()))
     throw UsageError(dir.string() + ": not a run directory (no ranks/ inside; was the run recorded?)");
   trace::RunTrace run;
   try {

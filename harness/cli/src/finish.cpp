@@ -3,21 +3,28 @@
 #include <iostream>
 
 #include "args.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/harness/report.hpp"
 #include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
-int write_reports(const harness::RunStore& store) {
+int write_reports(const harness::RunStore& store, harness::ConsoleProgress* progress) {
   harness::ReportData data = harness::report_data_from_store(store);
+  std::vector<std::string> written;
   try {
     for (const auto& reporter : harness::default_reporters()) {
+      const auto path = reporter->output_path(data);
+      if (progress) progress->set_phase("writing " + path.filename().string());
       reporter->write(data);
-      std::cout << "wrote " << reporter->output_path(data).string() << "\n";
+      written.push_back(path.string());
     }
   } catch (const harness::ReportError& e) {
+    if (progress) progress->finish();
     throw InfraError(e.what());
   }
+  if (progress) progress->finish();
+  for (const auto& path : written) std::cout << "wrote " << path << "\n";
   harness::ReportSummary s = harness::summarize(data);
   std::size_t serious = 0;
   for (const auto& f : data.findings)
@@ -32,6 +39,18 @@ int write_reports(const harness::RunStore& store) {
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;
+}
+
+int analyze_and_report(harness::RunStore& store, const std::set<std::string>& detectors,
+                       const harness::KccaSpec& kcca, harness::ConsoleProgress* progress) {
+  if (!progress) {
+    engine::analyze_store(store, detectors, kcca);
+    return write_reports(store);
+  }
+  progress->set_phase("analysing");
+  engine::analyze_store(store, detectors, kcca, &progress->notes(),
+                        [progress](const std::string& phase) { progress->set_phase(phase); });
+  return write_reports(store, progress);
 }
 
 }  // namespace scalefuzz::cli

@@ -72,12 +72,14 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
 }
 
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca) {
+                                              const harness::KccaSpec& kcca, std::ostream* log,
+                                              std::function<void(const std::string&)> phase) {
   analysis::AnalysisOptions options;
   options.detectors = detectors;
   options.kcca = kcca;
   options.out_dir = store.out_dir();
-  options.log = &std::cerr;
+  options.log = log;
+  options.phase = std::move(phase);
   auto findings = analysis::analyze_runs(store.runs(), options);
   store.save_findings(findings);
   return findings;

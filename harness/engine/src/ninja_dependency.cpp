@@ -56,7 +56,7 @@ std::string missing_analysis_message(const harness::RunSpec& app) {
 }
 
 void write_potential_unsafe(const fs::path& system_run) {
-  const fs::path file = system_run / "ninja" / "potential.unsafe";
+  const fs::path file = harness::RunDir(system_run).ninja_dir() / "potential.unsafe";
   std::error_code ec;
   if (fs::exists(file, ec)) return;
   std::set<std::pair<std::int32_t, std::uint32_t>> ids;

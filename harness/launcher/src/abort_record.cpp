@@ -7,7 +7,7 @@ namespace scalefuzz::harness {
 
 std::optional<AbortRecord> find_abort_record(const std::filesystem::path& run_dir, int nprocs) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(run_dir / "ranks", ec)) return std::nullopt;
+  if (!std::filesystem::is_directory(RunDir(run_dir).ranks_dir(), ec)) return std::nullopt;
   for (int r = 0; r < nprocs; ++r) {
     trace::RankTrace rank;
     try {

@@ -53,7 +53,7 @@ std::string join_pids(const std::vector<long>& pids) {
 std::map<int, long> recorded_rank_pids(const std::filesystem::path& run_dir) {
   std::map<int, long> out;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(run_dir / "ranks", ec)) {
+  for (const auto& entry : std::filesystem::directory_iterator(RunDir(run_dir).ranks_dir(), ec)) {
     if (entry.path().extension() != ".live") continue;
     trace::FileHeader header{};
     std::ifstream in(entry.path(), std::ios::binary);

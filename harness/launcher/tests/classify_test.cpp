@@ -7,6 +7,8 @@
 
 #include <fstream>
 
+#include "scalefuzz/testing/files.hpp"
+
 namespace scalefuzz::harness {
 namespace {
 
@@ -14,13 +16,6 @@ int exited(int code) { return (code & 0xff) << 8; }  // waitpid status of a norm
 
 class ClassifyTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sf-classify-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   void write(const std::string& out, const std::string& err) {
     std::ofstream(dir_ / "stdout.txt") << out;
     std::ofstream(dir_ / "stderr.txt") << err;
@@ -28,7 +23,8 @@ class ClassifyTest : public ::testing::Test {
   Outcome classify(int status, std::function<std::optional<int>(long)> rank_of = {}) {
     return classify_exit(spec_, status, dir_ / "stdout.txt", dir_ / "stderr.txt", rank_of);
   }
-  std::filesystem::path dir_;
+  scalefuzz::testing::TempDir tmp_{"sf-classify"};
+  const std::filesystem::path& dir_ = tmp_.path();
   RunSpec spec_;
 };
 

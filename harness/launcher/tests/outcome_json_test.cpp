@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "scalefuzz/testing/files.hpp"
+
 #include "scalefuzz/harness/launcher.hpp"
 
 namespace scalefuzz::harness {
@@ -12,14 +14,8 @@ namespace {
 
 class OutcomeJsonTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sf-outcome-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+  scalefuzz::testing::TempDir tmp_{"sf-outcome"};
+  const std::filesystem::path& dir_ = tmp_.path();
 };
 
 TEST_F(OutcomeJsonTest, RoundTripKeepsEveryField) {

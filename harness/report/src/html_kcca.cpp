@@ -18,7 +18,7 @@ namespace {
 using nlohmann::json;
 using detectors::Finding;
 
-std::string esc(std::string_view s) { return text::xml_escape(s); }
+using text::esc;
 
 std::string str(const json& d, const char* key) {
   if (!d.is_object() || !d.contains(key)) return "";
@@ -121,10 +121,6 @@ std::string correlation_chart(const Finding& f, int nprocs) {
 }
 
 }  // namespace
-
-bool has_kcca_findings(const ReportData& data) {
-  return std::any_of(data.findings.begin(), data.findings.end(), [](const Finding& f) { return f.detector == "kcca"; });
-}
 
 std::string kcca_section(const ReportData& data) {
   std::string model, rows, warnings;

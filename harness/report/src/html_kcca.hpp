@@ -10,8 +10,6 @@
 
 namespace scalefuzz::harness::html {
 
-bool has_kcca_findings(const ReportData& data);
-
 // A complete <section id="scale-models">...</section>.
 std::string kcca_section(const ReportData& data);
 

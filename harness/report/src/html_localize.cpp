@@ -12,7 +12,7 @@ namespace scalefuzz::harness::html {
 namespace {
 
 using detectors::Finding;
-std::string esc(std::string_view s) { return text::xml_escape(s); }
+using text::esc;
 
 bool is_localize(const Finding& f) { return f.detector == "mpipd" || f.detector == "pdg"; }
 
@@ -68,12 +68,6 @@ void stack_tree(std::ostringstream& out, const RunRecord& run, const std::string
 }
 
 }  // namespace
-
-bool has_localize_findings(const ReportData& data) {
-  for (const auto& f : data.findings)
-    if (is_localize(f)) return true;
-  return false;
-}
 
 std::string localize_section(const ReportData& data, const std::string& dot_program,
                              std::chrono::milliseconds dot_timeout) {

@@ -11,8 +11,6 @@
 
 namespace scalefuzz::harness::html {
 
-bool has_localize_findings(const ReportData& data);
-
 // A complete <section id="hangs">...</section>.
 std::string localize_section(const ReportData& data, const std::string& dot_program,
                              std::chrono::milliseconds dot_timeout);

@@ -13,7 +13,7 @@ namespace scalefuzz::harness::html {
 
 namespace {
 
-std::string esc(std::string_view s) { return text::xml_escape(s); }
+using text::esc;
 
 std::string field(const nlohmann::json& details, const char* key) {
   if (!details.is_object() || !details.contains(key)) return "";

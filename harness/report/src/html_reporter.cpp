@@ -12,10 +12,8 @@
 #include "graphviz.hpp"
 #include "html_charts.hpp"
 #include "html_headline.hpp"
-#include "html_kcca.hpp"
+#include "html_sections.hpp"
 #include "html_trend.hpp"
-#include "html_localize.hpp"
-#include "html_races.hpp"
 #include "html_style.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/report.hpp"
@@ -29,7 +27,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string esc(std::string_view s) { return text::xml_escape(s); }
+using text::esc;
 
 std::string css_token(std::string_view label) {
   std::string out;
@@ -109,7 +107,9 @@ class HtmlWriter {
     for (std::size_t i = 0; i < d_.findings.size(); ++i)
       if (!d_.findings[i].run_id.empty()) findings_of_run_[d_.findings[i].run_id].push_back(i);
     for (const auto& r : d_.runs) known_runs_.insert(r.spec.run_id);
-    bugs_ = html::group_into_bugs(d_);
+    bugs_ = report_bugs(d_);
+    sections_ = html::sections_for(d_);
+    for (const auto& b : bugs_) serious_bugs_ += b.serious();
     for (const auto& [run_id, indices] : findings_of_run_) {
       std::vector<const detectors::Finding*> fs;
       for (auto i : indices) fs.push_back(&d_.findings[i]);
@@ -135,10 +135,7 @@ class HtmlWriter {
     out_ << html::trend_section(d_);  // html_trend.cpp: ci/nightly.sh's trend.json and diff.json
     matrix();
     findings();
-    if (has_race_findings()) out_ << html::races_section(d_);  // html_races.cpp
-    if (html::has_localize_findings(d_))  // html_localize.cpp
-      out_ << html::localize_section(d_, opt_.dot_program, opt_.dot_timeout);
-    if (html::has_kcca_findings(d_)) out_ << html::kcca_section(d_);  // html_kcca.cpp
+    for (const auto* section : sections_) out_ << section->render(d_, opt_);  // html_sections.cpp
     runs();
     charts_drawn_ = charts_drawn_ || out_.str().find("class=\"chart-config\"") != std::string::npos;
     out_ << "</main>\n" << html::page_scripts(charts_drawn_ ? html::load_chartjs(opt_.chartjs) : "")
@@ -159,7 +156,7 @@ class HtmlWriter {
                                      : "every run ok, " + std::to_string(s.findings) + " informational findings";
     else if (s.verdict == "incomplete") verdict_text = std::to_string(s.unfinished) + " runs did not finish";
     else
-      verdict_text = std::to_string(bugs_.size()) + " bug" + (bugs_.size() == 1 ? "" : "s") + " from " +
+      verdict_text = std::to_string(serious_bugs_) + " bug" + (serious_bugs_ == 1 ? "" : "s") + " from " +
                      std::to_string(s.serious_findings) + " finding" + (s.serious_findings == 1 ? "" : "s") +
                      " (errors or warnings), " + std::to_string(s.failed_runs) + " run" +
                      (s.failed_runs == 1 ? "" : "s") + " failed unexpectedly";
@@ -189,11 +186,9 @@ class HtmlWriter {
     meta("finished", d_.finished_at);
     meta("generated", d_.generated_at.empty() ? utc_timestamp_now() : d_.generated_at);
     out_ << "</dl>\n<nav class=\"toc\"><a href=\"#bugs\">Bugs</a><a href=\"#summary\">Summary</a>"
-         << "<a href=\"#findings\">Findings</a>"
-         << (has_race_findings() ? "<a href=\"#races\">Races</a>" : "")
-         << (html::has_localize_findings(d_) ? "<a href=\"#hangs\">Hangs and crashes</a>" : "")
-         << (html::has_kcca_findings(d_) ? "<a href=\"#scale-models\">Scale models</a>" : "")
-         << "<a href=\"#runs\">Runs</a></nav>\n</div></header>\n";
+         << "<a href=\"#findings\">Findings</a>";
+    for (const auto* section : sections_) out_ << "<a href=\"#" << section->id << "\">" << section->nav << "</a>";
+    out_ << "<a href=\"#runs\">Runs</a></nav>\n</div></header>\n";
   }
 
   void matrix() {
@@ -308,6 +303,8 @@ class HtmlWriter {
       for (const auto& a : f.artifacts) {
         if (f.detector == "kcca" && a.media_type == "image/svg+xml")  // drawn once, in the scale-models section
           out_ << "<p class=\"muted\"><a href=\"#scale-models\">correlation plot: Scale models</a></p>\n";
+        else if (f.detector == "dmtracker" && a.name == "dmtracker-distance-k")  // a Chart.js chart there
+          out_ << "<p class=\"muted\"><a href=\"#dmtracker\">Distance^k chart: Data movement</a></p>\n";
         else artifact(a);
       }
       out_ << "</details>\n";
@@ -512,13 +509,11 @@ class HtmlWriter {
            esc(r.dir.string()) + "</p></details>";
   }
 
-  bool has_race_findings() const {
-    return std::any_of(d_.findings.begin(), d_.findings.end(), [](const auto& f) { return f.detector == "races"; });
-  }
-
   const ReportData& d_;
   const HtmlOptions& opt_;
-  std::vector<html::Bug> bugs_;
+  std::vector<bugs::Bug> bugs_;  // report_bugs: the grouping findings.json and junit.xml use
+  std::size_t serious_bugs_ = 0;
+  std::vector<const html::ReportSection*> sections_;  // the techniques' sections with findings
   bool charts_drawn_ = false;
   std::map<std::string, std::vector<std::size_t>> findings_of_run_;
   std::map<std::string, DotRender> dot_cache_;

@@ -19,9 +19,22 @@ std::size_t terminal_width(std::FILE* out) {
 ConsoleProgress::ConsoleProgress(std::size_t total, std::FILE* out)
     : ConsoleProgress(total, out, ::isatty(::fileno(out)) == 1) {}
 
-ConsoleProgress::ConsoleProgress(std::size_t total, std::FILE* out, bool tty) : out_(out), tty_(tty), total_(total) {}
+ConsoleProgress::ConsoleProgress(std::size_t total, std::FILE* out, bool tty, std::chrono::milliseconds refresh)
+    : out_(out), tty_(tty), total_(total), refresh_(refresh) {
+  // The line moves on its own (elapsed time, ETA) while a long run or the
+  // analysis of one keeps every other event away.
+  if (tty_) ticker_ = std::jthread([this](std::stop_token stop) { tick(stop); });
+}
 
 ConsoleProgress::~ConsoleProgress() { finish(); }
+
+void ConsoleProgress::tick(std::stop_token stop) {
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, stop, refresh_, [] { return false; })) {
+    if (stop.stop_requested()) return;
+    redraw();
+  }
+}
 
 std::string ConsoleProgress::counter() const {
   const auto width = std::to_string(total_).size();
@@ -35,17 +48,19 @@ std::string ConsoleProgress::status_line() const {
     auto it = counts_.find(label);
     return it == counts_.end() ? std::size_t{0} : it->second;
   };
-  std::string line = counter() + " " + std::to_string(running_) + " running | ok " + std::to_string(count("ok")) +
-                     " | failed " + std::to_string(count("failed")) + " | hang " + std::to_string(count("hang")) +
-                     " | crashed " + std::to_string(count("crashed"));
+  const auto now = std::chrono::steady_clock::now();
+  std::string line = counter() + " " + phase_ + " | " + std::to_string(running_) + " running | ok " +
+                     std::to_string(count("ok")) + " | failed " + std::to_string(count("failed")) + " | hang " +
+                     std::to_string(count("hang")) + " | crashed " + std::to_string(count("crashed"));
   for (const auto& [label, n] : counts_)
     if (label != "ok" && label != "failed" && label != "hang" && label != "crashed")
       line += " | " + label + " " + std::to_string(n);
+  line += " | " + text::human_seconds(std::chrono::duration<double>(now - start_).count()) + " elapsed";
   const std::size_t done_here = done_ - resumed_;
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  if (done_ >= total_) line += " | done";
+  const double launching = std::chrono::duration<double>((launching_ ? now : launch_end_) - start_).count();
+  if (done_ >= total_ || !launching_) line += " | runs done";
   else if (done_here == 0) line += " | ETA ?";
-  else line += " | ETA " + text::human_seconds(elapsed / static_cast<double>(done_here) * static_cast<double>(total_ - done_));
+  else line += " | ETA " + text::human_seconds(launching / static_cast<double>(done_here) * static_cast<double>(total_ - done_));
   return line;
 }
 
@@ -55,7 +70,7 @@ void ConsoleProgress::clear_status() {
 }
 
 void ConsoleProgress::redraw() {
-  if (!tty_) return;
+  if (!tty_ || finished_) return;
   std::string line = status_line();
   const auto width = terminal_width(out_);
   if (line.size() >= width) line.resize(width - 1);  // a wrapped line could not be rewritten in place
@@ -63,6 +78,25 @@ void ConsoleProgress::redraw() {
   std::fputs(line.c_str(), out_);
   std::fflush(out_);
   status_shown_ = true;
+}
+
+void ConsoleProgress::print_note(const std::string& line) {
+  std::lock_guard lock(mutex_);
+  clear_status();
+  std::fprintf(out_, "%s\n", line.c_str());
+  if (tty_) redraw();
+  else std::fflush(out_);
+}
+
+ConsoleProgress::NoteBuffer::int_type ConsoleProgress::NoteBuffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  if (traits_type::to_char_type(c) == '\n') {
+    owner_.print_note(line_);
+    line_.clear();
+  } else {
+    line_ += traits_type::to_char_type(c);
+  }
+  return c;
 }
 
 void ConsoleProgress::add_already_finished(std::size_t count) {
@@ -103,14 +137,35 @@ void ConsoleProgress::run_finished(const RunSpec& spec, const Outcome& outcome) 
   }
 }
 
-void ConsoleProgress::finish() {
+void ConsoleProgress::end() {
   std::lock_guard lock(mutex_);
-  if (finished_) return;
-  finished_ = true;
-  if (tty_ && status_shown_) {
-    redraw();
-    std::fputs("\n", out_);
-    std::fflush(out_);
+  if (!launching_) return;
+  launching_ = false;
+  launch_end_ = std::chrono::steady_clock::now();
+  phase_ = "launched";
+  redraw();
+}
+
+void ConsoleProgress::set_phase(const std::string& phase) {
+  std::lock_guard lock(mutex_);
+  phase_ = phase;
+  redraw();
+}
+
+void ConsoleProgress::finish() {
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) return;
+    if (tty_ && status_shown_) {
+      redraw();
+      std::fputs("\n", out_);
+      std::fflush(out_);
+    }
+    finished_ = true;
+  }
+  if (ticker_.joinable()) {
+    ticker_.request_stop();
+    ticker_.join();
   }
 }
 

@@ -14,6 +14,8 @@ std::string sanitize_utf8(std::string_view in);
 // entities; control characters XML forbids become visible "\xNN"; invalid
 // UTF-8 becomes U+FFFD. The result is always well-formed character data.
 std::string xml_escape(std::string_view in);
+// xml_escape by the short name the HTML writers use.
+inline std::string esc(std::string_view in) { return xml_escape(in); }
 
 // The last `max_lines` lines of a file (reading at most its last 64 KiB);
 // "" if the file is missing.

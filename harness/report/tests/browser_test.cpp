@@ -5,19 +5,13 @@
 
 #include <regex>
 
+#include "headless_chromium.hpp"
 #include "report_fixture.hpp"
-#include "subprocess.hpp"
 
 namespace scalefuzz::harness {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> chromium_argv(const fs::path& profile) {
-  return {"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + profile.string()};
-}
 
 class BrowserTest : public ::testing::Test {
  protected:
@@ -28,9 +22,7 @@ class BrowserTest : public ::testing::Test {
   }
 
   ProcessResult chromium(std::vector<std::string> extra) {
-    auto argv = chromium_argv(tmp_.path() / ("profile-" + std::to_string(profiles_++)));
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    auto r = run_process(argv, "", std::chrono::seconds(120));
+    auto r = testing::run_headless_chromium(tmp_.path() / ("profile-" + std::to_string(profiles_++)), extra);
     if (!r.started) ADD_FAILURE() << "chromium could not be started: " << r.err;
     return r;
   }

@@ -86,11 +86,9 @@ TEST(HtmlReporter, OpensWithOneHeadlinePerBugAndInlinesChartJs) {
 
 TEST(HtmlReporter, EmptyCampaignStillRenders) {
   testing::TempDir tmp;
-  ReportData data;
-  data.campaign = "empty";
-  data.out_dir = tmp.path();
+  const ReportData data = testing::report_of(tmp.path(), "empty");
   HtmlReporter().write(data);
-  const auto html = testing::slurp(tmp.path() / "report.html");
+  const auto html = testing::read_file(tmp.path() / "report.html");
   EXPECT_NE(html.find("No runs recorded"), std::string::npos);
   EXPECT_NE(html.find("data-verdict=\"clean\""), std::string::npos);
 }

@@ -16,7 +16,7 @@ TEST(JsonReporter, WritesParseableFindingsWithSummary) {
   JsonReporter reporter;
   reporter.write(data);
   EXPECT_EQ(reporter.output_path(data), tmp.path() / "findings.json");
-  const auto doc = json::parse(testing::slurp(tmp.path() / "findings.json"));
+  const auto doc = json::parse(testing::read_file(tmp.path() / "findings.json"));
   EXPECT_EQ(doc.at("campaign"), "ringdemo");
   EXPECT_EQ(doc.at("verdict"), "findings");
   const auto& s = doc.at("summary");
@@ -55,7 +55,7 @@ TEST(JsonReporter, SeedsAreStringsThatKeepAll64Bits) {
   auto data = testing::make_report_data(tmp.path());
   data.runs[2].spec.seed = 10688990830136140372ull;  // > 2^53: a JSON number would lose it
   JsonReporter().write(data);
-  const auto doc = json::parse(testing::slurp(tmp.path() / "findings.json"));
+  const auto doc = json::parse(testing::read_file(tmp.path() / "findings.json"));
   EXPECT_EQ(doc.at("format_version"), JsonReporter::kFindingsFormatVersion);
   EXPECT_EQ(doc.at("runs")[2].at("seed"), "10688990830136140372");
   for (const auto& r : doc.at("runs")) EXPECT_TRUE(r.at("seed").is_string());
@@ -72,28 +72,29 @@ TEST(JsonReporter, FindingsFormBugsAndKnowTheirFingerprint) {
   testing::TempDir tmp;
   const auto data = testing::make_report_data(tmp.path());
   JsonReporter().write(data);
-  const auto doc = json::parse(testing::slurp(tmp.path() / "findings.json"));
+  const auto doc = json::parse(testing::read_file(tmp.path() / "findings.json"));
   const auto& bugs = doc.at("bugs");
   // The pdg finding localizes no outcome finding here (the fixture has none),
-  // so every finding is a bug of its own; the info race comes last.
+  // so every finding is a bug of its own: errors (the race first, then the
+  // PDG's), the warning, the info race last.
   ASSERT_EQ(bugs.size(), 4u);
   EXPECT_EQ(doc.at("summary").at("bugs"), 4);
   EXPECT_EQ(doc.at("summary").at("serious_bugs"), 3);
+  EXPECT_EQ(bugs[0].at("signature"), "races/nondeterminism");
+  EXPECT_EQ(bugs[1].at("signature"), "pdg/lp-task at ring_step ring.c:42");
+  EXPECT_EQ(bugs[1].at("runs"), json::array({"np4-none-r2"}));
+  EXPECT_EQ(bugs[2].at("severity"), "warning");
   EXPECT_EQ(bugs[3].at("severity"), "info");
-  EXPECT_EQ(bugs[0].at("signature"), "pdg/lp-task at ring_step ring.c:42");
-  EXPECT_EQ(bugs[0].at("runs"), json::array({"np4-none-r2"}));
   for (const auto& f : doc.at("findings")) EXPECT_EQ(f.at("fingerprint").get<std::string>().size(), 16u);
-  EXPECT_EQ(doc.at("findings")[0].at("fingerprint"), bugs[0].at("fingerprint"));
+  EXPECT_EQ(doc.at("findings")[0].at("fingerprint"), bugs[1].at("fingerprint"));
 }
 
 TEST(JsonReporter, CleanCampaignHasCleanVerdict) {
   testing::TempDir tmp;
-  ReportData data;
-  data.campaign = "clean";
-  data.out_dir = tmp.path();
-  data.runs.push_back(testing::make_run(tmp.path(), "a", 2, "none", 0, OutcomeKind::Ok));
+  ReportData data = testing::report_of(tmp.path(), "clean",
+                                            {testing::make_run(tmp.path(), "a", 2, "none", 0, OutcomeKind::Ok)});
   JsonReporter(tmp.path() / "elsewhere" / "f.json").write(data);
-  const auto doc = json::parse(testing::slurp(tmp.path() / "elsewhere" / "f.json"));
+  const auto doc = json::parse(testing::read_file(tmp.path() / "elsewhere" / "f.json"));
   EXPECT_EQ(doc.at("verdict"), "clean");
   EXPECT_TRUE(doc.at("findings").empty());
 }

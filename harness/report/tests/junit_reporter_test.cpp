@@ -129,10 +129,8 @@ TEST(JunitReporter, OutcomeKindsMapToJunitStatuses) {
 
 TEST(JunitReporter, AllRunsUnfinishedIsSkipped) {
   testing::TempDir tmp;
-  ReportData data;
-  data.campaign = "c";
-  data.out_dir = tmp.path();
-  data.runs.push_back(testing::make_run(tmp.path(), "np2-none-r0", 2, "none", 0, std::nullopt));
+  ReportData data = testing::report_of(tmp.path(), "c",
+                                            {testing::make_run(tmp.path(), "np2-none-r0", 2, "none", 0, std::nullopt)});
   JunitReporter().write(data);
   const auto doc = parse_junit(tmp.path() / "junit.xml");
   EXPECT_TRUE(find_case(doc, "np2 count=64 noise=none")->contains("skipped"));

@@ -1,3 +1,4 @@
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -62,7 +63,7 @@ TEST(ConsoleProgress, PlainLinesWhenNotATerminal) {
 TEST(ConsoleProgress, StatusLineOnATerminal) {
   Capture cap;
   {
-    ConsoleProgress p(3, cap.file(), true);
+    ConsoleProgress p(3, cap.file(), true, std::chrono::hours(1));
     p.run_started(spec("a"));
     p.run_started(spec("b"));
     p.run_finished(spec("a"), outcome(OutcomeKind::Ok, 1));
@@ -70,13 +71,63 @@ TEST(ConsoleProgress, StatusLineOnATerminal) {
     p.run_finished(spec("c"), outcome(OutcomeKind::Ok, 1));
   }
   const auto out = cap.text();
-  EXPECT_NE(out.find("\r\x1b[K[0/3] 2 running | ok 0 | failed 0 | hang 0 | crashed 0 | ETA ?"), std::string::npos)
+  EXPECT_NE(out.find("\r\x1b[K[0/3] launching | 2 running | ok 0 | failed 0 | hang 0 | crashed 0 | "), std::string::npos)
       << out;
+  EXPECT_THAT(out, ::testing::ContainsRegex("crashed 0 . [0-9.]+s elapsed . ETA [?]")) << "no ETA before a run ended";
   EXPECT_NE(out.find("\r\x1b[K[2/3] b crashed 2.00s  rank 1 SIGSEGV\n"), std::string::npos)
       << "failures stay visible above the status line: " << out;
-  EXPECT_NE(out.find("[2/3] 0 running | ok 1 | failed 0 | hang 0 | crashed 1 | ETA "), std::string::npos) << out;
+  EXPECT_NE(out.find("[2/3] launching | 0 running | ok 1 | failed 0 | hang 0 | crashed 1 | "), std::string::npos) << out;
+  EXPECT_THAT(out, ::testing::ContainsRegex("crashed 1 . [0-9.]+s elapsed . ETA [0-9]"));
   EXPECT_EQ(out.find("a ok"), std::string::npos) << "ok runs only update the status line";
-  EXPECT_TRUE(out.ends_with("\r\x1b[K[3/3] 0 running | ok 2 | failed 0 | hang 0 | crashed 1 | done\n")) << out;
+  EXPECT_NE(out.rfind("\r\x1b[K[3/3] launching | 0 running | ok 2 | failed 0 | hang 0 | crashed 1 | "), std::string::npos);
+  EXPECT_TRUE(out.ends_with(" elapsed | runs done\n")) << out;
+}
+
+TEST(ConsoleProgress, PhasesAndNotesOnATerminal) {
+  Capture cap;
+  {
+    ConsoleProgress p(1, cap.file(), true, std::chrono::hours(1));
+    p.run_started(spec("a"));
+    p.run_finished(spec("a"), outcome(OutcomeKind::Hang, 5, "timeout after 5s"));
+    p.end();
+    p.set_phase("analysing: mpipd on a");
+    p.notes() << "kcca: model trained" << std::endl;
+    p.set_phase("writing report.html");
+  }
+  const auto out = cap.text();
+  EXPECT_THAT(out, ::testing::HasSubstr("\r\x1b[K[1/1] analysing: mpipd on a | 0 running"));
+  EXPECT_THAT(out, ::testing::HasSubstr("\r\x1b[Kkcca: model trained\n\r\x1b[K[1/1] analysing: mpipd on a |"))
+      << "a note clears the status line, prints whole, and the line comes back";
+  EXPECT_NE(out.rfind("\r\x1b[K[1/1] writing report.html | 0 running | ok 0 | failed 0 | hang 1 | "), std::string::npos);
+  EXPECT_TRUE(out.ends_with("\n")) << "the status line ends with a newline: " << out;
+}
+
+TEST(ConsoleProgress, TheTimerRedrawsWhileNothingHappens) {
+  Capture cap;
+  ConsoleProgress p(2, cap.file(), true, std::chrono::milliseconds(20));
+  p.run_started(spec("a"));
+  const auto before = cap.text().size();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  p.finish();
+  const auto out = cap.text();
+  std::size_t redraws = 0;
+  for (auto at = out.find("[0/2] launching", before); at != std::string::npos; at = out.find("[0/2] launching", at + 1))
+    ++redraws;
+  EXPECT_GE(redraws, 3u) << "the elapsed time moves without any run event: " << out;
+}
+
+TEST(ConsoleProgress, PhasesAndNotesWhenNotATerminal) {
+  Capture cap;
+  {
+    ConsoleProgress p(1, cap.file(), false);
+    p.run_started(spec("a"));
+    p.run_finished(spec("a"), outcome(OutcomeKind::Ok, 1));
+    p.end();
+    p.set_phase("analysing: races on a");
+    p.notes() << "races: 1 run" << std::endl;
+    p.set_phase("writing report.html");
+  }
+  EXPECT_EQ(cap.text(), "[1/1] a ok 1.00s\nraces: 1 run\n") << "one line per run, the notes, no status line";
 }
 
 TEST(ConsoleProgress, ThreadSafeLinesNeverInterleave) {

@@ -2,42 +2,22 @@
 // text that needs escaping; shared by the reporter tests.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
-#include <random>
-#include <sstream>
 #include <string>
 
 #include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/testing/files.hpp"
 
 namespace scalefuzz::harness::testing {
 
-class TempDir {
+using scalefuzz::testing::read_file;
+
+// A scratch directory below the system's temporary directory.
+class TempDir : public scalefuzz::testing::TempDir {
  public:
-  TempDir() {
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() /
-            ("scalefuzz-report-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : scalefuzz::testing::TempDir("scalefuzz-report-test") {}
 };
-
-inline std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Text a careless reporter would break: markup, entities, quotes.
 inline const std::string kNasty = "<b>x & \"y\" 'z'</b>";
@@ -68,6 +48,16 @@ inline RunRecord make_run(const std::filesystem::path& out, const std::string& i
     r.finished_at = "2026-11-22T05:00:01.000Z";
   }
   return r;
+}
+
+// A report of campaign `name` in `out` holding `runs` and nothing else.
+inline ReportData report_of(const std::filesystem::path& out, const std::string& name,
+                            std::vector<RunRecord> runs = {}) {
+  ReportData d;
+  d.campaign = name;
+  d.out_dir = out;
+  d.runs = std::move(runs);
+  return d;
 }
 
 inline ReportData make_report_data(const std::filesystem::path& out) {

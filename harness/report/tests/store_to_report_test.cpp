@@ -37,9 +37,9 @@ TEST(ReportFromStore, CollectsRunsFindingsAndMeta) {
   EXPECT_EQ(s.failed_runs, 4u);
 
   for (auto& r : default_reporters()) r->write(data);
-  const auto doc = nlohmann::json::parse(testing::slurp(out / "findings.json"));
+  const auto doc = nlohmann::json::parse(testing::read_file(out / "findings.json"));
   EXPECT_EQ(doc.at("summary").at("runs"), 8);
-  const auto html = testing::slurp(out / "report.html");
+  const auto html = testing::read_file(out / "report.html");
   EXPECT_NE(html.find("<title>rank1_lp</title>"), std::string::npos);
 }
 

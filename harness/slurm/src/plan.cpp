@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "scalefuzz/detectors/finding.hpp"
+
 namespace scalefuzz::slurm {
 
 namespace {
@@ -17,15 +19,7 @@ Phase phase_of(const harness::RunSpec& run) {
 }  // namespace
 
 std::string ArrayPlan::array_inx(int max_parallel) const {
-  std::string out;
-  for (std::size_t i = 0; i < task_ids.size();) {
-    std::size_t j = i;
-    while (j + 1 < task_ids.size() && task_ids[j + 1] == task_ids[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += std::to_string(task_ids[i]);
-    if (j > i) out += "-" + std::to_string(task_ids[j]);
-    i = j + 1;
-  }
+  std::string out = detectors::number_ranges(task_ids);  // SLURM's --array syntax is the same range text
   if (max_parallel > 0) out += "%" + std::to_string(max_parallel);
   return out;
 }

@@ -1,34 +1,20 @@
 // Helpers shared by the store tests: fresh temp directories and sample runs.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <string>
 
 #include "scalefuzz/harness/run_spec.hpp"
+#include "scalefuzz/testing/files.hpp"
 
 namespace scalefuzz::harness::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() /
-            ("scalefuzz-store-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
+using scalefuzz::testing::read_file;
 
- private:
-  std::filesystem::path path_;
+// A scratch directory below the system's temporary directory.
+class TempDir : public scalefuzz::testing::TempDir {
+ public:
+  TempDir() : scalefuzz::testing::TempDir("scalefuzz-store-test") {}
 };
 
 inline RunSpec sample_spec(const std::string& id, int nprocs = 4, const std::string& noise = "none", int rep = 0) {
@@ -59,13 +45,6 @@ inline Outcome sample_hang(double wall = 10.5) {
   o.wall_seconds = wall;
   o.stacks = {{0, 1001, "#0 MPI_Ssend\n#1 main"}, {1, 1002, "#0 MPI_Ssend <&> \"x\"\n#1 main"}};
   return o;
-}
-
-inline std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace scalefuzz::harness::testing

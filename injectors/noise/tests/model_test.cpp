@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 namespace scalefuzz::noise {
 namespace {
 
@@ -71,6 +74,17 @@ TEST(NoiseModel, VbqDrainsOverTime) {
   EXPECT_EQ(q.length(110), 2u);
   EXPECT_EQ(q.length(330), 0u);
   EXPECT_EQ(q.offer(10000, 100), 0u);  // idle link: no congestion left
+}
+
+TEST(NoiseModel, VbqIsExactAtWallClockTimes) {
+  // CLOCK_REALTIME in ns (~1.8e18): a double there resolves only 256 ns.
+  VbqParams p = params(1, 64);
+  p.bandwidth = 1e9;
+  p.latency_ns = 1000;
+  p.scale = 2;
+  VirtualBufferQueue q(p);
+  const std::uint64_t now = 1795492336556628209ull;
+  EXPECT_EQ(q.offer(now, 4096), 63u * (64 + 1000) * 2);  // Formula 1 over 63 packets: 134,064 ns
 }
 
 TEST(NoiseModel, SendSetsSplitWhereIntervalExceedsMinNoise) {
@@ -235,6 +249,19 @@ TEST(NoiseModel, RandomDelaysAreSeededAndBounded) {
   EXPECT_TRUE(differs);
   EXPECT_GT(delayed, 230);
   EXPECT_LT(delayed, 370);
+}
+
+TEST(NoiseModel, VictimsAreAFifthOfTheRanksAtLeastOneSameOnEveryRankAndVaryWithTheSeed) {
+  auto count = [](const std::vector<bool>& v) { return std::count(v.begin(), v.end(), true); };
+  EXPECT_EQ(count(victim_ranks(7, 4, 0.2)), 1);    // floor(0.8) = 0 -> at least one
+  EXPECT_EQ(count(victim_ranks(7, 10, 0.2)), 2);
+  EXPECT_EQ(count(victim_ranks(7, 64, 0.2)), 12);
+  EXPECT_EQ(count(victim_ranks(7, 8, 1.0)), 8);     // share 1: every rank
+  EXPECT_EQ(victim_ranks(7, 64, 0.2), victim_ranks(7, 64, 0.2));  // the seed alone decides
+  std::set<std::vector<bool>> seen;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) seen.insert(victim_ranks(seed, 4, 0.2));
+  EXPECT_EQ(seen.size(), 4u);  // over 20 seeds every one of the 4 ranks is drawn
+  EXPECT_TRUE(victim_ranks(1, 0, 0.2).empty());
 }
 
 TEST(NoiseModel, DueTimesAreMonotonePerChannel) {

@@ -154,14 +154,10 @@ TEST(NoiseModes, SystemDelayFollowsFormula1AndWritesAnalysis) {
   auto ds = delays(r.dir, 0);
   ASSERT_FALSE(ds.empty());
   EXPECT_EQ(ds[0].bytes, 4096);
-  // Formula 1 gives 63 * (64 ns + 1000 ns) * 2 = 134,064 ns (the model alone
-  // computes exactly that: NoiseModel tests). Since the reference VBQ (issue
-  // 14) the delay seen through the injector is ~4 % lower (129,0xx ns, varying
-  // by tens of ns between runs) -- not explained yet (issue 14's note); the
-  // check is that it is Formula 1's order: at least the latency part, at most
-  // the whole formula.
-  EXPECT_GE(ds[0].ns, 63u * 1000 * 2);
-  EXPECT_LE(ds[0].ns, 63u * (64 + 1000) * 2);
+  // Formula 1: 63 * (64 ns + 1000 ns) * 2 = 134,064 ns, to the nanosecond
+  // (it was 129,024 = 63 * 2048 while the VBQ added packet times to a double
+  // holding the wall clock in ns, whose resolution there is 256 ns).
+  EXPECT_EQ(ds[0].ns, 63u * (64 + 1000) * 2);
   check_delays_match_trace(r, 2);
   for (int k = 0; k < 2; ++k) {
     std::string a = slurp(r.dir / "ninja" / (std::to_string(k) + ".analysis"));

@@ -12,10 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using scalefuzz::e2e::read_file;
-using scalefuzz::e2e::run_scalefuzz;
-using scalefuzz::e2e::TempDir;
-using scalefuzz::e2e::write_file;
+using namespace scalefuzz::e2e;  // TempDir, run_scalefuzz, read_file, ...
 
 const char* kEveryNoiseMode =
     "noise:\n"

@@ -11,10 +11,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using scalefuzz::e2e::read_file;
-using scalefuzz::e2e::run_scalefuzz;
-using scalefuzz::e2e::TempDir;
-using scalefuzz::e2e::write_file;
+using namespace scalefuzz::e2e;  // TempDir, run_scalefuzz, read_file, ...
 
 // Splits a printed command line: words separated by spaces, '...' quoting.
 std::vector<std::string> split_shell_words(const std::string& line) {

@@ -12,12 +12,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using scalefuzz::e2e::build_dir;
-using scalefuzz::e2e::read_file;
-using scalefuzz::e2e::run_scalefuzz;
-using scalefuzz::e2e::source_dir;
-using scalefuzz::e2e::TempDir;
-using scalefuzz::e2e::write_file;
+using namespace scalefuzz::e2e;  // TempDir, run_scalefuzz, read_file, ...
 
 std::string scenario(const std::string& name) { return (build_dir() / "scenarios" / ("races_" + name)).string(); }
 

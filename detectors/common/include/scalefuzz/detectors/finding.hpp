@@ -1,6 +1,7 @@
 // What every detector returns and every reporter renders.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,12 @@ struct Finding {
   std::vector<Artifact> artifacts;
 };
 
-// Compact rank-range text: {0,1,2,3,7} -> "0-3,7".
-std::string rank_ranges(std::vector<int> ranks);
+// Compact range text of whole numbers: {0,1,2,3,7} -> "0-3,7" (sorted,
+// duplicates dropped). The form of rank sets and of SLURM's --array.
+std::string number_ranges(std::vector<long> values);
+// "0x" and 16 hex digits: call-site hashes and addresses in findings.
+std::string hex64(std::uint64_t value);
+// number_ranges of ranks.
+std::string rank_ranges(const std::vector<int>& ranks);
 
 }  // namespace scalefuzz::detectors

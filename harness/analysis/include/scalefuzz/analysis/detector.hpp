@@ -95,6 +95,9 @@ struct DetectorInfo {
   const char* report_section;  // id of the report.html section showing its findings
   Needs needs;
   std::unique_ptr<Detector> (*make)(const AnalysisContext& context);
+  // Checked before any run starts ("" = fine; else what is wrong, e.g. an
+  // unreadable kcca.model), so a campaign fails early, not after its runs.
+  std::string (*campaign_problem)(const harness::Campaign& campaign) = nullptr;
 };
 
 // A finding of `detector` saying it failed on `run_id` (the analysis goes on).

@@ -87,9 +87,12 @@ struct Bug {
 inline constexpr std::string_view kLocalizingDetectors[] = {"mpipd", "pdg"};
 
 // Groups findings into bugs, ordered: serious before informational, then by
-// first occurrence. `runs` supplies what occurrences record; a finding of a
-// run not in `runs` still becomes an occurrence, with only its run id.
-// `campaign_seen_at` dates campaign-wide findings.
+// severity, then causes before symptoms (message races, then failed runs
+// MPI-PD/PDG localized, then other detectors' findings, then failed runs
+// nothing localized), then by first occurrence. `runs` supplies what
+// occurrences record; a finding of a run not in `runs` still becomes an
+// occurrence, with only its run id. `campaign_seen_at` dates campaign-wide
+// findings. Every reporter lists bugs in this order.
 std::vector<Bug> group_findings(const std::vector<detectors::Finding>& findings, const std::vector<RunInfo>& runs,
                                 const std::string& campaign_seen_at = "");
 

@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
+#include <iostream>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,7 +48,10 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
                   const std::vector<harness::RunListener*>& listeners, const std::atomic<bool>& stop);
 
 // The detectors over the store's finished runs; findings saved in the store.
+// The analysis notes go to `log`; `phase` (if set) is told which detector
+// looks at which run (analysis::AnalysisOptions::phase), for a status line.
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca = {});
+                                              const harness::KccaSpec& kcca = {}, std::ostream* log = &std::cerr,
+                                              std::function<void(const std::string&)> phase = {});
 
 }  // namespace scalefuzz::engine
