@@ -9,12 +9,17 @@ MissingCall, from the file name) how many programs got any error/warning
 finding, how many a finding of the right kind, how many a finding naming the
 stated line (+-1, the README says it is sometimes one off), and the false
 alarms on the correct programs. Programs of conflo/rma (one-sided, not
-intercepted) are listed separately. The erroneous programs run with 2 ranks,
-the MPICH test-suite programs with 4.
+intercepted) are listed separately. The erroneous programs run with 2 ranks;
+the correct ones (from MPICH's test suite) with the process count MPICH's own
+test lists give them (mpich_nprocs.txt, source named there; 4 where those
+lists do not name the program); programs marked "skip" there are reported as
+not run.
 
 usage: corrbench.py SCALEFUZZ WORK_DIR [--corrbench DIR] [--subset N] [--only REGEX]
-       [--min-recall X] [--json FILE] [--detectors 'usage, mpipd, pdg']
-Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall), 2 usage,
+       [--min-recall X] [--no-false-alarms] [--json FILE] [--timeout S] [--jobs N]
+       [--detectors 'usage, mpipd, pdg'] [--max-ranks N] [--zero-buffer]
+Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall or
+--no-false-alarms), 2 usage,
 77 when the corrbench folder is absent (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -39,7 +44,23 @@ RIGHT_KINDS = {
 STATED_LINE = re.compile(r"line[s]?\s*:?\s*(\d+)", re.I)
 
 
+def mpich_nprocs():
+    """folder/program -> nprocs (int) or a reason string for programs not run."""
+    table = {}
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpich_nprocs.txt")
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            words = line.split(None, 2)
+            if len(words) < 2:
+                sys.exit(f"{path}:{number}: expected '<folder/program> <nprocs | skip> [reason]'")
+            table[words[0]] = (" ".join(words[2:]).strip() or "skip") if words[1] == "skip" else int(words[1])
+    return table
+
+
 def programs(root):
+    nprocs = mpich_nprocs()
     base = os.path.join(root, "micro-benches", "0-level")
     out = []
     for dirpath, _, files in os.walk(base):
@@ -61,8 +82,13 @@ def programs(root):
             if m and not correct:
                 lm = STATED_LINE.search(m.group(1))
                 line = int(lm.group(1)) if lm else None
+            ranks = 2
+            skip = None
+            if correct:
+                n = nprocs.get(os.path.join(rel[len("correct/"):], f[:-2]), 4)
+                ranks, skip = (n, None) if isinstance(n, int) else (0, n)
             out.append({"path": path, "rel": os.path.join(rel, f), "class": "correct" if correct else cls,
-                        "rma": rel.startswith("conflo/rma"), "line": line, "ranks": 4 if correct else 2,
+                        "rma": rel.startswith("conflo/rma"), "line": line, "ranks": ranks, "skip": skip,
                         "include": os.path.join(base, "correct", "include")})
     out.sort(key=lambda p: p["rel"])
     for i, p in enumerate(out):
@@ -73,6 +99,9 @@ def programs(root):
 def compile_all(progs, bindir):
     os.makedirs(bindir, exist_ok=True)
     for p in progs:
+        if p["skip"]:
+            p["built"] = False
+            continue
         exe = os.path.join(bindir, p["id"])
         p["exe"] = exe
         if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(p["path"]):
@@ -84,7 +113,7 @@ def compile_all(progs, bindir):
         p["build_log"] = r.stdout[-400:]
 
 
-def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors):
+def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False):
     findings = {}
     groups = {}
     for p in progs:
@@ -102,8 +131,10 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors):
                 f"scales: {{ test: [{ranks}] }}",
                 "parameters: { prog: [" + ", ".join(p["id"] for p in group) + "] }",
                 "noise:", "  - { mode: none }",
+                *(["  - { mode: none, zero_buffer: true }"] if zero_buffer else []),
                 "repetitions: 1",
-                f"timeout: {timeout}s",
+                # oversubscribed: startup and collectives slow down with the rank count
+                f"timeout: {max(timeout, timeout * ranks // 4)}s",
                 f"detectors: [{detectors}]",
                 f"scheduler: {{ type: local, jobs: {jobs} }}", ""]))
         out = os.path.join(work, name)
@@ -135,6 +166,9 @@ def score(progs, findings):
     rows = {}
     details = []
     for p in progs:
+        if p["skip"]:
+            details.append({"program": p["rel"], "class": p["class"], "not_run": p["skip"]})
+            continue
         fs = findings.get(p["id"], []) if p["built"] else []
         serious = [f for f in fs if f["severity"] in ("error", "warning")]
         kinds = sorted({f["kind"] for f in serious})
@@ -142,7 +176,7 @@ def score(progs, findings):
         r = rows.setdefault(key, {"n": 0, "built": 0, "any": 0, "right": 0, "line": 0, "with_line": 0})
         r["n"] += 1
         r["built"] += p["built"]
-        rec = {"program": p["rel"], "class": p["class"], "built": p["built"], "kinds": kinds}
+        rec = {"program": p["rel"], "class": p["class"], "ranks": p["ranks"], "built": p["built"], "kinds": kinds}
         if p["class"] == "correct":
             usage_alarm = [f for f in serious if f["detector"] != "outcome"]
             alarm = bool(serious)
@@ -186,6 +220,12 @@ def main():
     ap.add_argument("--json", default="")
     ap.add_argument("--detectors", default="usage, mpipd, pdg",
                     help="the campaigns' detectors: list (e.g. 'dmtracker' for its false alarms on correct/)")
+    ap.add_argument("--max-ranks", type=int, default=0,
+                    help="do not run programs that need more ranks (reported as not run)")
+    ap.add_argument("--zero-buffer", action="store_true",
+                    help="also run every program under {mode: none, zero_buffer: true} (findings of both count)")
+    ap.add_argument("--no-false-alarms", action="store_true",
+                    help="exit 1 when any correct program got an error or warning finding")
     a = ap.parse_args()
     if not os.path.isdir(a.corrbench):
         print(f"SKIP: {a.corrbench} is absent (MPI-CorrBench is read from ../shared/external)")
@@ -195,8 +235,11 @@ def main():
     progs = [p for p in programs(a.corrbench) if re.search(a.only, p["rel"])]
     if a.subset > 1:
         progs = progs[::a.subset]
+    for p in progs:
+        if a.max_ranks and p["ranks"] > a.max_ranks:
+            p["skip"] = f"needs {p['ranks']} ranks (> --max-ranks {a.max_ranks})"
     compile_all(progs, os.path.join(work, "bin"))
-    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors)
+    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors, a.zero_buffer)
     rows, details = score(progs, findings)
     print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
     tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}
@@ -208,6 +251,11 @@ def main():
             print(f"{'correct':<14}{r['n']:>9}{r['built']:>7}   false alarms: {r['any']} "
                   f"(usage detector: {r.get('usage_alarms', 0)}; programs per detector: "
                   f"{r.get('alarms_by_detector', {})})")
+            for d in details:
+                if d.get("false_alarm"):
+                    print(f"  false alarm: {d['program']} ({d['ranks']} ranks): {'; '.join(d['titles'])[:300]}")
+                if d.get("not_run"):
+                    print(f"  not run: {d['program']}: {d['not_run']}")
             continue
         line = f"{r['line']}/{r['with_line']}"
         print(f"{key:<14}{r['n']:>9}{r['built']:>7}{r['any'] / r['n']:>13.2f}{r['right'] / r['n']:>12.2f}{line:>13}")
@@ -220,6 +268,10 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rows": rows, "programs": details}, f, indent=1)
+    alarms = rows.get("correct", {}).get("any", 0)
+    if a.no_false_alarms and alarms:
+        print(f"FAIL: {alarms} false alarms on the correct programs")
+        return 1
     if a.min_recall is not None:
         recall = tot["right"] / tot["n"] if tot["n"] else 1.0
         alarms = rows.get("correct", {}).get("any", 0)

@@ -20,13 +20,14 @@ void set(Config& c, KnobId id, double x) {
     case KnobId::PacketSize: c.vbq.packet_size = static_cast<std::uint64_t>(x); break;
     case KnobId::Overhead: c.overhead_ns = static_cast<std::uint64_t>(x); break;
     case KnobId::Victims: c.victims = x > 1 ? 1 : x; break;
+    case KnobId::ZeroBuffer: break;  // the recorder reads SCALEFUZZ_NOISE_ZERO_BUFFER (it owns the send wrappers)
   }
 }
 
 // Stored values are plain numbers (durations in ns, bandwidths in bytes/s).
 void read_knob(Config& c, const KnobSpec& knob) {
   const char* v = std::getenv(knob.env.data());  // string literals: NUL-terminated
-  if (v == nullptr || v[0] == '\0') return;
+  if (v == nullptr || v[0] == '\0' || knob.type == KnobType::Switch) return;
   char* end = nullptr;
   const double x = std::strtod(v, &end);
   if (end == v || *end != '\0' || !(x > 0)) {

@@ -44,14 +44,18 @@ CommInfo* build(MPI_Comm comm) {
   return ci;
 }
 
-// World rank of rank 0 of the local group.
-int local_rank0_world(MPI_Comm comm, const CommInfo& ci) {
-  if (!ci.inter) return ci.to_world.empty() ? -1 : ci.to_world[0];
+// World ranks of the local group in rank order (for an intracommunicator,
+// to_world itself).
+std::vector<int> local_world(MPI_Comm comm, const CommInfo& ci) {
+  if (!ci.inter) return ci.to_world;
   MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
   PMPI_Comm_group(comm, &group);
   PMPI_Comm_group(MPI_COMM_WORLD, &world);
-  int zero = 0, out = -1;
-  PMPI_Group_translate_ranks(group, 1, &zero, world, &out);
+  int n = 0;
+  PMPI_Group_size(group, &n);
+  std::vector<int> ranks(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), -1);
+  for (int i = 0; i < n; ++i) ranks[i] = i;
+  PMPI_Group_translate_ranks(group, n, ranks.data(), world, out.data());
   PMPI_Group_free(&group);
   PMPI_Group_free(&world);
   return out;
@@ -91,14 +95,30 @@ CommInfo* comm_info(MPI_Comm comm) {
   return ci;
 }
 
-void register_new_comm(CommInfo& parent, MPI_Comm newcomm, std::uint32_t ordinal) {
+// The id hashes what every member agrees on without communicating: the
+// members' world ranks in rank order (both groups of an intercommunicator,
+// the one with the lower leader first) and how many communicators with the
+// same members this process has seen created before. Every member takes part
+// in each such creation, and creations of communicators with equal members
+// are ordered alike on all of them (they synchronize), so the count agrees.
+// (A parent's creation ordinal does not: Comm_create_group and
+// Intercomm_create involve only some of the parent's members.)
+void register_new_comm(MPI_Comm newcomm) {
   State& s = *g_state;
   CommInfo* ci = build(newcomm);
-  int rank0 = local_rank0_world(newcomm, *ci);
-  if (ci->inter && !ci->to_world.empty() && ci->to_world[0] < rank0) rank0 = ci->to_world[0];
-  std::uint64_t key = (static_cast<std::uint64_t>(parent.id) << 32) ^ (static_cast<std::uint64_t>(ordinal) << 12) ^
-                      static_cast<std::uint32_t>(rank0);
-  ci->id = usable(mix(key) & 0x7FFFFFFFu);
+  std::vector<int> first = local_world(newcomm, *ci), second;
+  if (ci->inter) {
+    second = ci->to_world;
+    if (!second.empty() && (first.empty() || second[0] < first[0])) first.swap(second);
+  }
+  std::uint64_t h = ci->inter ? 0x1e7e2c0ull : 0x1a72aull;
+  for (int w : first) h = h * 0x100000001b3ull ^ static_cast<std::uint32_t>(w);
+  h = h * 0x100000001b3ull ^ 0xfffffffeull;  // group separator
+  for (int w : second) h = h * 0x100000001b3ull ^ static_cast<std::uint32_t>(w);
+  std::uint32_t* seen = s.comms_created.find(static_cast<std::int64_t>(h));
+  if (seen == nullptr) seen = &s.comms_created.insert(static_cast<std::int64_t>(h), 0);
+  const std::uint32_t ordinal = (*seen)++;
+  ci->id = usable(mix(h ^ (static_cast<std::uint64_t>(ordinal) << 40) ^ ordinal) & 0x7FFFFFFFu);
   s.comms.insert(newcomm, ci);  // replaces a stale entry of a reused handle
 }
 

@@ -133,11 +133,9 @@ SCALEFUZZ_HANDLER(comm_new) {
   (void)nb;
   if (!g_state->recording) return call();
   CommInfo* parent = nullptr;
-  std::uint32_t ordinal = 0;
   {
     StateLock lock;
     parent = comm_info(c.comm);
-    if (parent != nullptr) ordinal = parent->children++;  // same count on every member
   }
   Event e = blank_event();
   e.comm = trace::kCommNull;
@@ -146,7 +144,7 @@ SCALEFUZZ_HANDLER(comm_new) {
   int rc = call();
   if (rc == MPI_SUCCESS && parent != nullptr && *c.newcomm != MPI_COMM_NULL) {
     StateLock lock;
-    register_new_comm(*parent, *c.newcomm, ordinal);
+    register_new_comm(*c.newcomm);
     if (a.ev != nullptr) a.ev->comm = comm_info(*c.newcomm)->id;
   }
   end_call(a, rc, 0);

@@ -30,7 +30,6 @@ struct CommInfo {
   int my_rank = 0;
   bool inter = false;            // peers are ranks of the remote group
   bool identity = false;         // rank r is world rank r
-  std::uint32_t children = 0;    // communicators created from this one so far (creation ordinal)
   std::vector<int> to_world;     // comm (or remote group) rank -> world rank
   int world_of(int r) const {
     if (identity) return r;
@@ -120,6 +119,7 @@ struct State {
   trace::LiveState* live = nullptr;
 
   IntMap<CommInfo*> comms;
+  IntMap<std::uint32_t> comms_created;  // member-list hash -> communicators created with those members
   RequestTable<RequestInfo> requests;
   IntMap<MessageInfo> messages;  // MPI_Message -> what its Mprobe/Improbe found
   std::uint64_t next_request_id = 1;
@@ -155,7 +155,7 @@ bool address_known(std::uintptr_t a);
 
 // Communicators (comms.cpp).
 CommInfo* comm_info(MPI_Comm comm);  // registers unknown communicators lazily
-void register_new_comm(CommInfo& parent, MPI_Comm newcomm, std::uint32_t ordinal);
+void register_new_comm(MPI_Comm newcomm);
 void forget_comm(MPI_Comm comm);
 void setup_world_comms();
 

@@ -627,6 +627,20 @@ TEST(Communicators, IdsAreEqualOnMembersAndPeersAreWorldRanks) {
     EXPECT_NE(dup[r], kCommSelf);
     EXPECT_EQ(undefined[r] == kCommNull, r != 0);
   }
+  // A communicator only the even ranks created does not shift the ids of
+  // those created after it (the parent's creation ordinal would).
+  std::vector<std::uint32_t> after(n);
+  for (const auto& rt : run.ranks) {
+    auto dups = find(rt, ops::Comm_dup);
+    ASSERT_EQ(dups.size(), 2u);
+    after[rt.rank] = dups[1]->comm;
+    EXPECT_EQ(find(rt, ops::Barrier)[2]->comm, after[rt.rank]);
+    EXPECT_EQ(find(rt, ops::Comm_create_group).size(), rt.rank % 2 == 0 ? 1u : 0u);
+  }
+  for (int r = 0; r < n; ++r) {
+    EXPECT_EQ(after[r], after[0]);
+    EXPECT_NE(after[r], dup[r]);
+  }
   EXPECT_NE(dup[0], cart[0]);
   EXPECT_NE(dup[0], split[0]);
   // Sub-communicator rank 1 -> rank 0 is world 2 -> 0 and 3 -> 1.

@@ -177,6 +177,21 @@ static void comm(void) {
   MPI_Comm none;
   MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? 0 : MPI_UNDEFINED, 0, &none);
   if (none != MPI_COMM_NULL) MPI_Comm_free(&none);
+  /* Only the even ranks create this one: ids of communicators created after
+   * it must still agree on every member. */
+  MPI_Group world_group, even_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  int evens[64], ne = 0;
+  for (int r = 0; r < size && ne < 64; r += 2) evens[ne++] = r;
+  MPI_Group_incl(world_group, ne, evens, &even_group);
+  MPI_Comm even = MPI_COMM_NULL, after;
+  if (rank % 2 == 0) MPI_Comm_create_group(MPI_COMM_WORLD, even_group, 5, &even);
+  MPI_Comm_dup(MPI_COMM_WORLD, &after);
+  MPI_Barrier(after);
+  if (even != MPI_COMM_NULL) MPI_Comm_free(&even);
+  MPI_Comm_free(&after);
+  MPI_Group_free(&even_group);
+  MPI_Group_free(&world_group);
   MPI_Comm_free(&cart);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&half);

@@ -88,6 +88,17 @@ struct Builder {
     e.status_bytes = 4 * count;
     return e;
   }
+  // A nonblocking post (Isend/Irecv) with its request id.
+  Event& post(int r, bool send, int peer, int tag, std::uint64_t request) {
+    Event& e = send ? add(r, ops::Isend, OpClass::Isend) : add(r, ops::Irecv, OpClass::Irecv);
+    e.peer = peer;
+    e.tag = tag;
+    e.request = request;
+    return e;
+  }
+  void free_request(int r, std::uint64_t request, std::uint16_t op = ops::Request_free) {
+    add(r, op, OpClass::RequestFree).request = request;
+  }
   void finalize() {
     for (int r = 0; r < static_cast<int>(run.ranks.size()); ++r) add(r, ops::Finalize, OpClass::Finalize);
   }
@@ -196,10 +207,7 @@ TEST(UsageP2p, DerivedTypesFlattenToTheirPrimitives) {
 
 TEST(UsageFinalize, PendingRequestUnmatchedSendMissingFinalize) {
   Builder b(2);
-  Event& is = b.add(0, ops::Isend, OpClass::Isend);
-  is.peer = 1;
-  is.tag = 5;
-  is.request = 7;
+  Event& is = b.post(0, true, 1, 5, 7);
   is.dtype = kInt;
   is.scount_arg = 1;
   is.bytes = 4;
@@ -249,6 +257,74 @@ TEST(UsageArguments, AliasedAndOverlappingBuffers) {
   std::vector<Issue> out;
   check_arguments(b.run, out);
   EXPECT_EQ(kinds(out), (std::vector<std::string>{"aliased-buffers", "overlapping-buffers"}));
+}
+
+TEST(UsageArguments, IdenticalScratchReceiveBuffersAreOnlyInfo) {
+  Builder b(1);
+  for (std::uint64_t req : {1, 2}) {
+    Event& r = b.add(0, ops::Irecv, OpClass::Irecv);
+    r.request = req;
+    r.buffer = 0x2000;
+    r.bytes = 16;
+  }
+  std::vector<Issue> out;
+  check_arguments(b.run, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"overlapping-buffers"});
+  EXPECT_EQ(out[0].severity, Severity::Info);
+}
+
+TEST(UsageCollectives, IntercommunicatorsCompareOnlyTheOp) {
+  // Rank 0 and rank 1 are in different groups of an intercommunicator: the
+  // root side passes MPI_ROOT, the other the remote root, and counts pair
+  // with the remote group's.
+  constexpr std::uint32_t kInter = 0x1234;
+  Builder b(2);
+  for (int r = 0; r < 2; ++r) {
+    Event& c = b.add(r, ops::Intercomm_create, OpClass::CommMgmt);
+    c.comm = kInter;
+    c.root = static_cast<std::int32_t>(100 + r);  // the two local communicators differ
+  }
+  Event& x = b.coll(0, ops::Bcast, kInt, 4, -3);
+  x.comm = kInter;
+  Event& y = b.coll(1, ops::Bcast, kInt, 8, 0);
+  y.comm = kInter;
+  for (int r = 0; r < 2; ++r) b.add(r, ops::Comm_free, OpClass::CommMgmt).comm = kInter;
+  b.finalize();
+  EXPECT_TRUE(check_run(b.run).empty());
+}
+
+TEST(UsageFinalize, CancelledSendsAndFreedReceivesAreNotUnmatched) {
+  Builder b(2);
+  // Rank 0: an Isend cancelled and freed (never issued); a send whose
+  // receive rank 1 posted and freed without waiting (it may have taken it).
+  b.post(0, true, 1, 3, 7);
+  b.free_request(0, 7, ops::Cancel);
+  b.free_request(0, 7);
+  b.send(0, 1, kInt, 1, 4);
+  b.post(1, false, 0, 4, 9);
+  b.free_request(1, 9);
+  b.finalize();
+  EXPECT_TRUE(check_run(b.run).empty());
+
+  // Freed (not cancelled) sends still have to be received.
+  Builder f(2);
+  f.post(0, true, 1, 3, 7);
+  f.free_request(0, 7);
+  f.finalize();
+  EXPECT_EQ(kinds(check_run(f.run)), std::vector<std::string>{"unmatched-send"});
+
+  // Both the send and its receive freed while active: nobody can know the
+  // message completed before MPI_Finalize.
+  Builder both(2);
+  both.post(0, true, 1, 3, 7);
+  both.free_request(0, 7);
+  both.post(1, false, 0, 3, 9);
+  both.free_request(1, 9);
+  both.finalize();
+  auto issues = check_run(both.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"pending-request"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[1].rank, 0);
 }
 
 TEST(UsageErrors, RecordedErrorIsAFindingAtItsCall) {

@@ -59,6 +59,12 @@ std::string normalise_noise_knob(const noise::KnobSpec& knob, const std::string&
       if (*bytes_per_second <= 0) fail(what + " must be > 0, got " + text);
       return detail::format_number(std::round(*bytes_per_second));
     }
+    case KnobType::Switch: {
+      // yaml-cpp gives the scalar as written: accept YAML 1.2's booleans and 1/0.
+      if (text == "true" || text == "True" || text == "TRUE" || text == "1") return "1";
+      if (text == "false" || text == "False" || text == "FALSE" || text == "0") return "0";
+      fail("expected true or false for " + what + ", got " + quoted(text));
+    }
   }
   return text;
 }
@@ -117,6 +123,8 @@ std::string display_knob_value(noise::Mode mode, const std::string& knob, const 
       if (*bytes >= scale) return format_number(*bytes / scale) + unit;
     return value + "Bps";
   }
+  // A switch that is on names itself ("none-zero_buffer"); off: "zero_buffer0".
+  if (spec && spec->type == KnobType::Switch) return value == "1" ? "" : value;
   return value;
 }
 

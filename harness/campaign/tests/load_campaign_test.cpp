@@ -253,6 +253,20 @@ TEST(LoadCampaign, DmtrackerSection) {
               HasSubstr("inline.yaml:4:14: unknown key 'rank' in dmtracker (did you mean 'ranks'?)"));
 }
 
+TEST(LoadCampaign, ZeroBufferSwitchInEveryMode) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
+  Campaign c = parse(head + "noise:\n  - { mode: none }\n  - { mode: none, zero_buffer: true }\n"
+                            "  - { mode: local, zero_buffer: false }\n");
+  ASSERT_EQ(c.noise.size(), 3u);
+  EXPECT_TRUE(c.noise[0].settings.empty());
+  EXPECT_THAT(c.noise[1].settings, ElementsAre(Pair("zero_buffer", "1")));
+  EXPECT_THAT(c.noise[2].settings, ElementsAre(Pair("zero_buffer", "0")));
+  EXPECT_EQ(noise_run_label(c.noise[1]), "none-zero_buffer");
+  EXPECT_EQ(noise_run_label(c.noise[2]), "local-zero_buffer0");
+  EXPECT_THAT(parse_error(head + "noise:\n  - { mode: system, zero_buffer: sometimes }\n"),
+              HasSubstr("inline.yaml:5:34: expected true or false for noise[0].zero_buffer, got 'sometimes'"));
+}
+
 TEST(LoadCampaign, KccaSection) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
   const Campaign defaults = parse(head);

@@ -315,8 +315,8 @@ struct LiveState {
 // - CommMgmt records: `comm` is the new communicator's id (kCommNull when the
 //   call returned MPI_COMM_NULL, e.g. Comm_split with MPI_UNDEFINED) or the
 //   freed one's; `root` is the parent communicator's id cast to int32 (kNoPeer
-//   for Comm_free). Ids of derived communicators hash (parent id, creation
-//   ordinal on the parent, world rank of the new comm's rank 0); communicators
+//   for Comm_free). Ids of derived comms hash (members' world ranks, both groups
+//   of an intercomm; count of earlier comms with those members); communicators
 //   the injector did not see created get a hash of their members' world ranks
 //   with the top bit set.
 // - Startall: a parent record (class Start, request 0, count = number of

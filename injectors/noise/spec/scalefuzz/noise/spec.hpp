@@ -50,10 +50,11 @@ enum class KnobType {
   PositiveInt,     // integer >= 1
   Duration,        // > 0 with a unit (250ns, 10us, 1.5ms, 2s); stored as integer nanoseconds
   Bandwidth,       // > 0, bytes/s or with a unit (3.14GB/s, 100MB/s, 1GiB/s); stored as integer bytes/s
+  Switch,          // true/false; stored as 1/0
 };
 
 // What a knob sets in the injector's Config.
-enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize, Overhead, Victims };
+enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize, Overhead, Victims, ZeroBuffer };
 
 constexpr unsigned bit(Mode m) { return 1u << static_cast<unsigned>(m); }
 
@@ -71,7 +72,7 @@ struct KnobSpec {
 // One row per (knob, modes with the same default). NINJA's knobs follow
 // Formula 1 of the paper, D = sum(P_s/B + C) * S_p (§6.1.1), and Formula 2
 // with S_a (§6.2).
-inline constexpr std::array<KnobSpec, 11> kKnobs = {{
+inline constexpr std::array<KnobSpec, 12> kKnobs = {{
     {KnobId::Probability, "probability", "SCALEFUZZ_NOISE_PROBABILITY", KnobType::Probability, "", bit(Mode::Random),
      0.5, "share of sends delayed"},
     {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Random), 100000,
@@ -97,6 +98,9 @@ inline constexpr std::array<KnobSpec, 11> kKnobs = {{
     {KnobId::Overhead, "overhead", "SCALEFUZZ_NOISE_OVERHEAD", KnobType::Duration, "ns",
      bit(Mode::None) | bit(Mode::Random) | bit(Mode::System) | bit(Mode::Application), 0,
      "tool overhead: local's busy time added to the mode (0: none)"},
+    {KnobId::ZeroBuffer, "zero_buffer", "SCALEFUZZ_NOISE_ZERO_BUFFER", KnobType::Switch, "",
+     bit(Mode::None) | bit(Mode::Random) | bit(Mode::System) | bit(Mode::Application) | bit(Mode::Local), 0,
+     "MPI_Send/MPI_Isend run as MPI_Ssend/MPI_Issend: a program that relies on MPI buffering deadlocks (read by the recorder)"},
 }};
 
 constexpr bool takes(const KnobSpec& knob, Mode mode) { return (knob.modes & bit(mode)) != 0; }
