@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -138,6 +139,9 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=
                 f"detectors: [{detectors}]",
                 f"scheduler: {{ type: local, jobs: {jobs} }}", ""]))
         out = os.path.join(work, name)
+        # The bench's own scratch store: a store of another program list or
+        # build would be refused as a changed campaign (no resume here).
+        shutil.rmtree(out, ignore_errors=True)
         with open(os.path.join(work, name + ".log"), "w") as log:
             rc = subprocess.run([scalefuzz, "run", yaml, "--out", out], stdout=log, stderr=subprocess.STDOUT).returncode
         if rc not in (0, 1):
