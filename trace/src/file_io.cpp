@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -24,26 +25,6 @@ struct Fd {
 };
 }  // namespace
 
-std::vector<unsigned char> read_file_bytes(const std::filesystem::path& file) {
-  Fd f{::open(file.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) throw TraceError(errno_text(file, "cannot open"));
-  struct stat st{};
-  if (::fstat(f.fd, &st) != 0) throw TraceError(errno_text(file, "cannot stat"));
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(st.st_size));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(f.fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw TraceError(errno_text(file, "read failed"));
-    }
-    if (n == 0) break;  // file shrank while reading: keep what we got
-    done += static_cast<std::size_t>(n);
-  }
-  bytes.resize(done);
-  return bytes;
-}
-
 std::vector<unsigned char> read_file_prefix(const std::filesystem::path& file, std::size_t max_bytes,
                                             std::uintmax_t& size) {
   Fd f{::open(file.c_str(), O_RDONLY | O_CLOEXEC)};
@@ -64,6 +45,11 @@ std::vector<unsigned char> read_file_prefix(const std::filesystem::path& file, s
   }
   bytes.resize(done);
   return bytes;
+}
+
+std::vector<unsigned char> read_file_bytes(const std::filesystem::path& file) {
+  std::uintmax_t size = 0;
+  return read_file_prefix(file, SIZE_MAX, size);  // a file that shrinks while read keeps what was read
 }
 
 RecordStream::RecordStream(const std::filesystem::path& file, std::size_t offset, std::size_t record_size)
