@@ -18,7 +18,7 @@ struct Config {
   std::uint64_t overhead_ns = 0;    // any mode but local: busy time after each call, as local's
   VbqParams vbq;                    // system / application
   double app_scale = 0;             // S_a
-  double victims = 1;               // application: share of ranks whose incoming unsafe sends are delayed
+  double victims = 0;               // application: share of ranks whose incoming unsafe sends are delayed
   std::string analysis_dir;         // application: a system run's directory
   std::string run_dir;              // where ninja/ goes (empty: no files)
   std::uint64_t seed = 0;
