@@ -65,6 +65,40 @@ bool has_race_finding(const std::vector<detectors::Finding>& findings, const std
   return false;
 }
 
+
+// The attempt that manifested the target.
+struct Manifestation {
+  harness::RunSpec run;
+  harness::Outcome outcome;
+  fs::path run_dir;
+  std::string analysis_dir;  // the system-centric run an application-centric attempt read
+  int attempt = 0;
+};
+
+// Analyses the store, writes the report and prints the run and its replay.
+int report_manifestation(harness::RunStore& store, const harness::Campaign& campaign, ReproduceTarget target,
+                         const Manifestation& hit, int max_runs, const fs::path& out,
+                         const harness::LaunchOptions& launch) {
+  store.set_meta("finished_at", harness::utc_timestamp_now());
+  analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
+  const fs::path replay_dir = fs::absolute(out / "replay");
+  std::cout << "reproduced " << to_string(target) << " in try " << hit.attempt << " of " << max_runs << ": run "
+            << hit.run.run_id << " (" << harness::to_string(hit.outcome.kind)
+            << (hit.outcome.detail.empty() ? "" : ": " + terminal_safe(hit.outcome.detail)) << ")\n"
+            << "run directory: " << fs::absolute(hit.run_dir).string() << "\n";
+  if (!hit.analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << hit.analysis_dir << "\n";
+  std::cout << "replay:\n  "
+            << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), hit.run, campaign.mpiexec,
+                                                               harness::to_string(campaign.oversubscribe),
+                                                               hit.analysis_dir, replay_dir.string())))
+            << "\n";
+  harness::LaunchOptions options = launch;
+  if (!hit.analysis_dir.empty()) options.env[std::string(noise::kAnalysisEnv)] = hit.analysis_dir;
+  options.run_dir = replay_dir;  // a replay must not overwrite the recorded run
+  std::cout << "or without scalefuzz exec:\n  " << terminal_safe(display_command(hit.run, options)) << "\n";
+  return kExitFindings;
+}
+
 }  // namespace
 
 int cmd_reproduce(const ParsedArgs& args) {
@@ -96,9 +130,10 @@ int cmd_reproduce(const ParsedArgs& args) {
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
   const std::set<std::string> races_only{"races"};
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
+  std::optional<Manifestation> quiet_hit;   // the first attempt without noise that manifested
   for (int attempt = 0; attempt < max_runs; ++attempt) {
     harness::RunSpec run = attempt_run(campaign, point, attempt);
-    harness::LaunchOptions options = launch;
+    fs::path run_dir;
     std::string analysis_dir;
     std::optional<fs::path> analysis;
     if (run.noise.mode == noise::Mode::Application) {
@@ -109,19 +144,18 @@ int cmd_reproduce(const ParsedArgs& args) {
       }
       analysis_dir = last_system_run->string();
       analysis = *last_system_run;
-      options.env[std::string(noise::kAnalysisEnv)] = analysis_dir;  // for the replay line below
     }
     harness::Outcome outcome;
     if (auto stored = store->run(run.run_id); stored && stored->finished()) {
       outcome = *stored->outcome;  // resumed: this attempt already ran into OUT
-      options.run_dir = stored->dir;
+      run_dir = stored->dir;
     } else {
       outcome = engine::launch_and_store(*store, run, launch, analysis);
-      options.run_dir = store->run_dir(run.run_id);
+      run_dir = store->run_dir(run.run_id);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
-    if (run.noise.mode == noise::Mode::System && engine::has_ninja_analysis(options.run_dir, run.nprocs))
-      last_system_run = fs::absolute(options.run_dir);
+    if (run.noise.mode == noise::Mode::System && engine::has_ninja_analysis(run_dir, run.nprocs))
+      last_system_run = fs::absolute(run_dir);
 
     // Races need the quiet baseline: the detector compares with the none attempt.
     analysis::AnalysisOptions race_options;
@@ -132,22 +166,22 @@ int cmd_reproduce(const ParsedArgs& args) {
               << harness::to_string(outcome.kind) << (race ? " + race finding" : "") << " ("
               << outcome.wall_seconds << " s)\n";
     if (!manifests(*target, outcome.kind, race)) continue;
-
-    store->set_meta("finished_at", harness::utc_timestamp_now());
-    analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
-    const fs::path replay_dir = fs::absolute(out / "replay");
-    std::cout << "reproduced " << to_string(*target) << " in try " << attempt << " of " << max_runs << ": run "
-              << run.run_id << " (" << harness::to_string(outcome.kind)
-              << (outcome.detail.empty() ? "" : ": " + terminal_safe(outcome.detail)) << ")\n"
-              << "run directory: " << fs::absolute(options.run_dir).string() << "\n";
-    if (!analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << analysis_dir << "\n";
-    std::cout << "replay:\n  "
-              << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
-                                                   analysis_dir, replay_dir.string())))
-              << "\n";
-    options.run_dir = replay_dir;  // a replay must not overwrite the recorded run
-    std::cout << "or without scalefuzz exec:\n  " << terminal_safe(display_command(run, options)) << "\n";
-    return kExitFindings;
+    Manifestation hit{run, outcome, run_dir, analysis_dir, attempt};
+    if (run.noise.mode == noise::Mode::None) {
+      // Without noise the seed decides nothing: the replay of a quiet hit
+      // depends on timing alone. Look on for a noisy run whose replay the
+      // seed drives; the quiet hit is the fallback.
+      std::cerr << "  try " << attempt << " manifested without noise (timing alone, its replay may not reproduce it);"
+                << " trying noise for a replayable run\n";
+      if (!quiet_hit) quiet_hit = hit;
+      continue;
+    }
+    return report_manifestation(*store, campaign, *target, hit, max_runs, out, launch);
+  }
+  if (quiet_hit) {
+    std::cout << "only without noise: no noisy run manifested it, so the replay below depends on timing and may not "
+                 "reproduce it\n";
+    return report_manifestation(*store, campaign, *target, *quiet_hit, max_runs, out, launch);
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
   analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);

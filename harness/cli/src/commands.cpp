@@ -204,7 +204,8 @@ const std::vector<Command>& commands() {
        "escalating NINJA noise: none, then system-centric (scale 1) and application-centric (scale\n"
        "1.2, reading the last system run's ninja/ analysis), then both again with the scales doubled\n"
        "(2 / 2.4, 4 / 4.8, ...). Other knobs come from the campaign's profile of that mode. It stops\n"
-       "at the first run where the target shows, runs the campaign's detectors, writes the reports\n"
+       "at the first noisy run where the target shows (a run without noise that shows it is kept as\n"
+       "the fallback: its replay depends on timing alone), runs the campaign's detectors, writes the reports\n"
        "into DIR and prints the run directory and the 'scalefuzz exec' command (seed, noise settings,\n"
        "analysis directory) that replays it.\n",
        "1 the target manifested (replay command printed), 0 not within --max-runs,\n"
