@@ -32,7 +32,9 @@ struct Baseline {
   std::map<RecvKey, std::set<SendKey>> taken;                 // receive instance -> what quiet runs gave it
 };
 
-bool is_baseline(const RunMatchSummary& r) { return r.quiet && r.outcome_ok && r.died.empty(); }
+bool is_baseline(const RunMatchSummary& r, bool diverged) {
+  return r.quiet && r.outcome_ok && r.died.empty() && !diverged;
+}
 
 nlohmann::json match_json(const ObservedMatch& m, const std::string& recv_name, const std::string& send_name) {
   return {{"receive_site", recv_name},   {"receive_rank", m.recv_rank},     {"receive_instance", m.recv_instance},
@@ -62,12 +64,15 @@ RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
   std::map<std::string, Baseline> baselines;
   std::map<std::string, PointDeterminism> points;
   std::map<std::string, std::set<std::uint64_t>> hashes;
-  for (const auto& r : runs) {
+  std::vector<std::vector<LockstepDivergence>> lockstep;  // per run
+  for (const auto& r : runs) lockstep.push_back(lockstep_divergences(r.matches));
+  for (std::size_t ri = 0; ri < runs.size(); ++ri) {
+    const auto& r = runs[ri];
     auto& p = points[r.point];
     p.point = r.point;
     ++p.runs;
     hashes[r.point].insert(r.order_hash);
-    if (!is_baseline(r)) continue;
+    if (!is_baseline(r, !lockstep[ri].empty())) continue;
     ++p.quiet_runs;
     Baseline& b = baselines[r.point];
     for (const auto& m : r.matches) {
@@ -87,44 +92,65 @@ RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
     if (p.quiet_runs == 0) report.points_without_baseline.push_back(name);
   }
   std::map<std::pair<std::string, std::uint64_t>, std::size_t> potential_at;  // (point, recv site) -> index
-  for (const auto& r : runs) {
+  for (std::size_t ri = 0; ri < runs.size(); ++ri) {
+    const auto& r = runs[ri];
     for (const auto& pr : r.potential) {
       auto [it, inserted] = potential_at.try_emplace({r.point, pr.actual.recv_site_hash}, report.potential.size());
       if (inserted) report.potential.push_back({r.run_id, r.point, pr, 0});
       ++report.potential[it->second].receives;
     }
-    if (is_baseline(r)) continue;
-    auto base = baselines.find(r.point);
-    if (base == baselines.end()) continue;
-    const Baseline& b = base->second;
     std::map<std::pair<std::uint64_t, std::uint64_t>, UnintendedMatch> found;  // (recv site, send site)
     const ObservedMatch* divergence = nullptr;
-    for (const auto& m : r.matches) {
-      auto taken = b.taken.find(recv_key(m));
-      if (taken != b.taken.end() && !taken->second.count(send_key(m)) && (!divergence || earlier(m, *divergence)))
-        divergence = &m;
-      auto where = b.delivered.find(send_key(m));
-      const bool intended = where != b.delivered.end() &&
-                            std::any_of(where->second.begin(), where->second.end(), [&](const IntendedReceive& w) {
-                              // Any receiving rank: programs that draw their
-                              // destinations from the run's seed send one
-                              // instance to different ranks in different runs.
-                              return w.recv_site_hash == m.recv_site_hash && w.recv_round == m.recv_round;
-                            });
-      if (intended) continue;
+    auto start = [&](const ObservedMatch& m) -> UnintendedMatch& {
       auto [it, inserted] = found.try_emplace({m.recv_site_hash, m.send_site_hash});
-      UnintendedMatch& u = it->second;
-      if (inserted || earlier(m, u.first)) {
-        u.first = m;
-        u.intended = where != b.delivered.end() ? where->second : std::vector<IntendedReceive>{};
-      }
       if (inserted) {
-        u.run_id = r.run_id;
-        u.point = r.point;
-        u.noise_label = r.noise_label;
-        u.died = r.died;
+        it->second.run_id = r.run_id;
+        it->second.point = r.point;
+        it->second.noise_label = r.noise_label;
+        it->second.died = r.died;
+        it->second.first = m;
       }
-      ++u.occurrences;
+      ++it->second.occurrences;
+      return it->second;
+    };
+    auto base = baselines.find(r.point);
+    if (!is_baseline(r, !lockstep[ri].empty()) && base != baselines.end()) {
+      const Baseline& b = base->second;
+      for (const auto& m : r.matches) {
+        auto taken = b.taken.find(recv_key(m));
+        if (taken != b.taken.end() && !taken->second.count(send_key(m)) && (!divergence || earlier(m, *divergence)))
+          divergence = &m;
+        auto where = b.delivered.find(send_key(m));
+        const bool intended = where != b.delivered.end() &&
+                              std::any_of(where->second.begin(), where->second.end(), [&](const IntendedReceive& w) {
+                                // Any receiving rank: programs that draw their
+                                // destinations from the run's seed send one
+                                // instance to different ranks in different runs.
+                                return w.recv_site_hash == m.recv_site_hash && w.recv_round == m.recv_round;
+                              });
+        if (intended) continue;
+        const bool fresh = !found.count({m.recv_site_hash, m.send_site_hash});
+        UnintendedMatch& u = start(m);
+        if (fresh || earlier(m, u.first)) {
+          u.first = m;
+          u.intended = where != b.delivered.end() ? where->second : std::vector<IntendedReceive>{};
+        }
+      }
+    }
+    // Lock-step divergences where the quiet runs said nothing (or there are none).
+    std::set<std::pair<std::uint64_t, std::uint64_t>> by_baseline;
+    for (const auto& [key, u] : found) by_baseline.insert(key);
+    for (const auto& d : lockstep[ri]) {
+      const auto& m = d.match;
+      if (!divergence || earlier(m, *divergence)) divergence = &m;
+      if (by_baseline.count({m.recv_site_hash, m.send_site_hash})) continue;
+      const bool fresh = !found.count({m.recv_site_hash, m.send_site_hash});
+      UnintendedMatch& u = start(m);
+      if (fresh || earlier(m, u.first)) {
+        u.first = m;
+        u.lockstep = true;
+        u.lockstep_first = d;
+      }
     }
     for (auto& [key, u] : found) {
       if (divergence) {
@@ -157,6 +183,14 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
                                                     : "another receive site") +
               " on rank " + std::to_string(i.recv_rank);
     }
+    if (u.lockstep) {
+      const auto& d = u.lockstep_first;
+      const auto off = d.rounds_off < 0 ? -d.rounds_off : d.rounds_off;
+      meant = "a send of " + std::to_string(off) + " round" + (off == 1 ? "" : "s") +
+              (d.rounds_off < 0 ? " later" : " earlier") + " at this receive site, where rank " +
+              std::to_string(m.send_rank) + "'s sends from that site are taken in lock-step (" +
+              std::to_string(d.usual) + " of " + std::to_string(d.messages) + " one round after another)";
+    }
     f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
               std::to_string(m.recv_rank) + ", round " + std::to_string(m.recv_round) + ") took rank " +
               std::to_string(m.send_rank) + "'s send #" + std::to_string(m.send_instance) + " from " + send_name +
@@ -184,6 +218,11 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
       intended.push_back({{"receive_rank", i.recv_rank}, {"receive_round", i.recv_round},
                           {"same_receive_site", i.recv_site_hash == m.recv_site_hash}});
     f.details["quiet_runs_deliver_it_to"] = intended;
+    f.details["basis"] = u.lockstep ? "lock-step" : "quiet-runs";
+    if (u.lockstep)
+      f.details["lockstep"] = {{"rounds_off", u.lockstep_first.rounds_off},
+                               {"sender_messages_in_step", u.lockstep_first.usual},
+                               {"sender_messages", u.lockstep_first.messages}};
     if (!u.died.empty()) f.details["run_died"] = u.died;
     if (u.has_first_divergence) {
       const auto& d = u.first_divergence;

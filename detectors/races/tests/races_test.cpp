@@ -137,6 +137,84 @@ TEST(Races, BaselineIsPerCampaignPoint) {
   EXPECT_TRUE(report.unintended.empty());  // np4 has no quiet run
 }
 
+// ---- lock-step: instance-relative matching within one run ----------------
+
+// Rank 0 collects one message from each of ranks 1..3 per loop at one
+// wildcard site (kRecvA), all sent from one site (kSendA), `loops` loops, one
+// receive round per loop (rounds 2, 4, 6, ...: its own sends in between).
+// early_at >= 0: in that loop rank 1's next-loop message overtakes rank 2's
+// message of this loop (the cross-iteration race), and the order heals.
+std::vector<sr::ObservedMatch> collect(int loops, int early_at) {
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t k = 0;
+  for (int loop = 0; loop < loops; ++loop) {
+    std::vector<std::pair<int, std::uint64_t>> taken = {{1, loop}, {2, loop}, {3, loop}};
+    if (loop == early_at) taken = {{1, loop}, {1, loop + 1}, {3, loop}};
+    if (early_at >= 0 && loop == early_at + 1) taken = {{2, loop - 1}, {2, loop}, {3, loop}};
+    for (auto [sender, instance] : taken)
+      m.push_back(match(kRecvA, kSendA, sender, 0, k++, 2 * static_cast<std::uint64_t>(loop) + 2, instance));
+  }
+  return m;
+}
+
+TEST(Races, LockstepFindsACrossIterationMatchWithoutAQuietBaseline) {
+  // The race shows in every run, quiet ones included: no baseline to learn from.
+  auto quiet = run("q0", true, collect(20, 7));
+  quiet.outcome_ok = false;
+  auto report = sr::detect_races({quiet, run("n0", false, collect(20, 3), 2)});
+  ASSERT_EQ(report.unintended.size(), 2u);
+  for (const auto& u : report.unintended) {
+    EXPECT_TRUE(u.lockstep);
+    EXPECT_EQ(u.first.send_rank, 1);           // the earliest divergence: rank 1's next-loop send, taken early
+    EXPECT_EQ(u.lockstep_first.rounds_off, -1);
+    EXPECT_EQ(u.occurrences, 2u);              // and rank 2's message of that loop, taken a round late
+  }
+  EXPECT_EQ(report.unintended[0].first.send_instance, 8u);
+  auto findings = sr::race_findings(report, name);
+  auto error = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "unintended-match"; });
+  ASSERT_NE(error, findings.end());
+  EXPECT_EQ(error->severity, scalefuzz::detectors::Severity::Error);
+  EXPECT_EQ(error->details.at("basis"), "lock-step");
+  EXPECT_NE(error->title.find("1 round later"), std::string::npos) << error->title;
+}
+
+TEST(Races, LockstepRunsWithoutDivergenceAreClean) {
+  auto report = sr::detect_races({run("q0", true, collect(20, -1)), run("n0", false, collect(20, -1), 2)});
+  EXPECT_TRUE(report.unintended.empty());
+  ASSERT_TRUE(sr::lockstep_divergences(collect(20, -1)).empty());
+}
+
+TEST(Races, QuietRunThatBrokeLockstepIsNotTheBaseline) {
+  // Its own check passed (outcome ok) but it took another loop's message: it
+  // is reported, and its matching is not learned (the noisy run's identical
+  // divergence is then judged by lock-step alone).
+  auto report = sr::detect_races({run("q0", true, collect(20, 5)), run("n0", false, collect(20, 5), 2)});
+  ASSERT_EQ(report.unintended.size(), 2u);
+  EXPECT_TRUE(report.unintended[0].lockstep && report.unintended[1].lockstep);
+}
+
+TEST(Races, WorkQueueServedInArrivalOrderIsNotJudgedByLockstep) {
+  // One receive per round, the sender is whoever came first (a master serving
+  // workers): senders are not in lock-step, nothing mixes.
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t next[4] = {0, 0, 0, 0};
+  const int order[] = {1, 1, 2, 3, 1, 2, 2, 2, 3, 1, 3, 3, 1, 2, 1, 1, 3, 2, 2, 1, 3, 1, 2, 3, 3, 1, 1, 2, 3, 3};
+  std::uint64_t k = 0;
+  for (int sender : order) m.push_back(match(kRecvA, kSendA, sender, 0, k, 2 * k + 2, next[sender]++)), ++k;
+  EXPECT_TRUE(sr::lockstep_divergences(m).empty());
+  // Two receives per round, any two requests: still not lock-step.
+  for (auto& x : m) x.recv_round = x.recv_instance / 2;
+  EXPECT_TRUE(sr::lockstep_divergences(m).empty());
+}
+
+TEST(Races, LockstepNeedsEnoughMessagesAndWildcards) {
+  EXPECT_TRUE(sr::lockstep_divergences(collect(6, 2)).empty());  // 6 messages per sender: too few to judge
+  auto named = collect(20, 5);
+  for (auto& x : named) x.wildcard = false;  // a receive naming its source cannot take another sender's message
+  EXPECT_TRUE(sr::lockstep_divergences(named).empty());
+  EXPECT_FALSE(sr::lockstep_divergences(collect(20, 5)).empty());
+}
+
 // ---- potential races on a synthetic trace ---------------------------------
 
 namespace {

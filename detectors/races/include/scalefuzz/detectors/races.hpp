@@ -13,6 +13,9 @@
 // destinations from the run's seed); a run whose receive took a send
 // instance meant for another site or round, or one never delivered in quiet
 // runs, has an unintended match (Error). Order changes inside a round are Info.
+// Independently of quiet runs, a run whose wildcard receives broke their
+// lock-step (lockstep_divergences below) has an unintended match too, and a
+// quiet run that did is not part of the baseline.
 //
 // A run that died of a signal or of an MPI error has a matching that the
 // failure may have cut or corrupted: its divergences are Warnings, never
@@ -67,6 +70,26 @@ struct PotentialRace {
 // with a competitor; the first competitor found).
 std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching);
 
+// Instance-relative matching, from one run alone (no quiet run needed, so a
+// race that shows in every run, quiet ones included, is still found): at a
+// wildcard receive site (rank, site, communicator) number the rounds in which
+// its receives were posted 0, 1, 2, ... and each sender's messages taken
+// there (by send instance) 0, 1, 2, ...; a sender is in lock-step there when
+// round number minus message number is one constant (its usual offset) for at
+// least 75% of at least 8 messages (each loop takes its n-th message). A round
+// that took messages of lock-step senders belonging to different rounds (one
+// off its sender's usual offset) took a message of another iteration: that
+// message diverges. Programs whose senders are not in lock-step (a work queue
+// served in arrival order) are not judged; a round never mixes when each
+// round takes one message.
+struct LockstepDivergence {
+  ObservedMatch match;           // the receive and the send instance it took
+  std::int64_t rounds_off = 0;   // < 0: taken that many rounds early (a later round's send); > 0: late
+  std::size_t usual = 0;         // the sender's messages at this site at its usual offset
+  std::size_t messages = 0;      // the sender's messages at this site
+};
+std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches);
+
 struct RunMatchSummary {
   std::string run_id;
   std::string point;        // campaign point: same for runs that differ only in noise/repetition
@@ -102,6 +125,8 @@ struct UnintendedMatch {
   std::string died;                      // the run died: Warning, not Error
   bool has_first_divergence = false;     // the run's first receive that took another send than in quiet runs
   ObservedMatch first_divergence;
+  bool lockstep = false;                 // found by lock-step (this run alone), not against quiet runs
+  LockstepDivergence lockstep_first;     // the lock-step divergence behind `first`
 };
 
 struct PointDeterminism {
