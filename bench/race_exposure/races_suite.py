@@ -21,7 +21,8 @@ Safe twins (--safe) and the benign program must show 0 wrong matches and no
 Error race finding; their time per iteration under system noise relative to
 none (median over trials, side by side in this run) is the overhead row.
 
-Usage: races_suite.py BUILD_DIR [--trials N] [--cells quick|full] [--out DIR]
+Usage: races_suite.py BUILD_DIR [--trials N] [--cells quick|full] [--modes M,...]
+       [--scenarios same_site_race,cross_iteration_race,benign_wildcard] [--out DIR]
 Commands are argv lists; nothing goes through a shell.
 """
 import argparse
@@ -79,16 +80,20 @@ def label_of(spec):
     return label
 
 
-def run_cell(scalefuzz, build, work, binary, np, compute, size, variant, trials, modes):
+def run_cell(scalefuzz, build, work, binary, np, compute, size, variant, trials, modes, analyze_only=False):
     name = f"races-{binary}-np{np}-c{compute}-b{size}{'-safe' if variant == '--safe' else ''}"
     out = os.path.join(work, name)
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(work, exist_ok=True)
-    yaml = os.path.join(work, name + ".yaml")
-    with open(yaml, "w") as f:
-        f.write(campaign_text(name, binary, np, compute, size, variant, trials, modes))
-    subprocess.run([scalefuzz, "run", yaml, "--out", out, "--build", build], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, timeout=24 * 3600)
+    if analyze_only:  # the stored runs of an earlier invocation, detectors rerun
+        subprocess.run([scalefuzz, "analyze", out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=3600)
+    else:
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(work, exist_ok=True)
+        yaml = os.path.join(work, name + ".yaml")
+        with open(yaml, "w") as f:
+            f.write(campaign_text(name, binary, np, compute, size, variant, trials, modes))
+        subprocess.run([scalefuzz, "run", yaml, "--out", out, "--build", build], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=24 * 3600)
     findings = []
     try:
         findings = json.load(open(os.path.join(out, "findings.json"))).get("findings", [])
@@ -152,20 +157,29 @@ def main():
     parser.add_argument("--cells", choices=["quick", "full"], default="full")
     parser.add_argument("--modes", default=",".join(label for label, _ in MODES))
     parser.add_argument("--out", default=None)
+    parser.add_argument("--scenarios", default="same_site_race,cross_iteration_race,benign_wildcard",
+                        help="comma-separated scenarios to run (default all)")
+    parser.add_argument("--analyze-only", action="store_true",
+                        help="rerun the detectors on the runs stored under --out by an earlier invocation")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     scalefuzz = os.path.join(build, "scalefuzz")
     work = os.path.abspath(args.out or os.path.join(build, "bench", "races_suite"))
     modes = [m for m in args.modes.split(",") if m]
-    print(f"races_suite: {args.trials} trials per cell and mode, {os.cpu_count()} cores, runs under {work}")
+    print(f"races_suite: {args.trials} trials per cell and mode, {os.cpu_count()} cores, runs under {work}, "
+          f"load average {open('/proc/loadavg').read().split()[:3]}")
     overhead_rows = []
     for binary, np, compute, size, _ in cells(args.cells):
-        name, rows, warnings = run_cell(scalefuzz, build, work, binary, np, compute, size, "--races", args.trials, modes)
+        if binary not in args.scenarios.split(","):
+            continue
+        name, rows, warnings = run_cell(scalefuzz, build, work, binary, np, compute, size, "--races", args.trials, modes,
+                                    args.analyze_only)
         print_rows(name, rows, warnings, modes)
         if binary == "benign_wildcard":
             continue
         name, rows, warnings = run_cell(scalefuzz, build, work, binary, np, compute, size, "--safe",
-                                        max(3, args.trials // 4), OVERHEAD_MODES + ["application"])
+                                        max(3, args.trials // 4), OVERHEAD_MODES + ["application"],
+                                        args.analyze_only)
         print_rows(name, rows, warnings, OVERHEAD_MODES + ["application"])
         times = {m: [r["us"] for r in rows.get(m, []) if r["us"]] for m in OVERHEAD_MODES}
         if times["none"] and times["system"]:

@@ -16,4 +16,7 @@ std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run)
 // Every matched message with its instances, in matching.messages order.
 std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching);
 
+// Sets ObservedMatch::after_own_post (vector clocks over the run; potential.cpp).
+void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching, std::vector<ObservedMatch>& obs);
+
 }  // namespace scalefuzz::detectors::races

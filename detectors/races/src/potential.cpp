@@ -33,20 +33,23 @@ struct CollectiveArrivals {
 struct Clocks {
   std::vector<Clock> send;             // by message index
   std::vector<std::uint32_t> done;     // by message index: receiver's clock entry at completion
+  std::vector<std::uint32_t> posted;   // by message index: receiver's clock entry at the receive's post
 };
 
 Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching) {
   const std::size_t n = run.ranks.size();
   const std::size_t msgs = matching.messages.size();
-  std::vector<std::vector<long>> send_of(n), done_of(n);
+  std::vector<std::vector<long>> send_of(n), done_of(n), post_of(n);
   for (std::size_t r = 0; r < n; ++r) {
     send_of[r].assign(run.ranks[r].events.size(), -1);
     done_of[r].assign(run.ranks[r].events.size(), -1);
+    post_of[r].assign(run.ranks[r].events.size(), -1);
   }
   for (std::size_t i = 0; i < msgs; ++i) {
     const auto& m = matching.messages[i];
     send_of[static_cast<std::size_t>(m.send.rank)][m.send.index] = static_cast<long>(i);
     done_of[static_cast<std::size_t>(m.recv_done.rank)][m.recv_done.index] = static_cast<long>(i);
+    post_of[static_cast<std::size_t>(m.recv_post.rank)][m.recv_post.index] = static_cast<long>(i);
   }
   // Blocking collectives: the k-th one on a communicator is the same call on every member.
   std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> coll_key(n);
@@ -67,6 +70,7 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
   Clocks out;
   out.send.resize(msgs);
   out.done.assign(msgs, 0);
+  out.posted.assign(msgs, 0);
   std::vector<bool> sent(msgs, false);
   std::vector<Clock> vc(n, Clock(n, 0));
   std::vector<std::size_t> pos(n, 0);
@@ -96,6 +100,7 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
       sent[static_cast<std::size_t>(m)] = true;
     }
     if (long m = done_of[r][i]; m >= 0) out.done[static_cast<std::size_t>(m)] = vc[r][r];
+    if (long m = post_of[r][i]; m >= 0) out.posted[static_cast<std::size_t>(m)] = vc[r][r];
     ++pos[r];
     return true;
   };
@@ -119,6 +124,15 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
 }
 
 }  // namespace
+
+void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching, std::vector<ObservedMatch>& obs) {
+  if (std::none_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; })) return;
+  const Clocks clocks = vector_clocks(run, matching);
+  for (std::size_t i = 0; i < obs.size() && i < clocks.send.size(); ++i) {
+    const auto r = static_cast<std::size_t>(obs[i].recv_rank);
+    obs[i].after_own_post = r < clocks.send[i].size() && clocks.posted[i] > 0 && clocks.send[i][r] >= clocks.posted[i];
+  }
+}
 
 std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching) {
   std::vector<PotentialRace> out;

@@ -55,6 +55,7 @@ RunMatchSummary summarize_run(std::string run_id, std::string point, std::string
   out.unmatched_sends = matching.unmatched_sends.size();
   out.unmatched_recvs = matching.unmatched_recvs.size();
   out.matches = observe_matches(run, matching);
+  mark_after_post(run, matching, out.matches);
   if (quiet) out.potential = potential_races(run, matching);
   return out;
 }
@@ -185,11 +186,15 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     }
     if (u.lockstep) {
       const auto& d = u.lockstep_first;
-      const auto off = d.rounds_off < 0 ? -d.rounds_off : d.rounds_off;
-      meant = "a send of " + std::to_string(off) + " round" + (off == 1 ? "" : "s") +
-              (d.rounds_off < 0 ? " later" : " earlier") + " at this receive site, where rank " +
-              std::to_string(m.send_rank) + "'s sends from that site are taken in lock-step (" +
-              std::to_string(d.usual) + " of " + std::to_string(d.messages) + " one round after another)";
+      if (d.two_generations)
+        meant = "sent after this receive was posted (it answers what rank " + std::to_string(m.recv_rank) +
+                " did after posting) while this round of the receive site also took an earlier send of rank " +
+                std::to_string(m.send_rank) + " from that site: two iterations' messages in one round";
+      else
+        meant = "its " + std::to_string(d.taken) + " messages from rank " + std::to_string(m.send_rank) +
+                " in one round of this receive site, which takes " + std::to_string(d.usual) + " per round in " +
+                std::to_string(d.usual_rounds) + " of " + std::to_string(d.rounds) + " rounds, while rank " +
+                std::to_string(d.short_rank) + " came short: a send of another iteration";
     }
     f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
               std::to_string(m.recv_rank) + ", round " + std::to_string(m.recv_round) + ") took rank " +
@@ -220,9 +225,12 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     f.details["quiet_runs_deliver_it_to"] = intended;
     f.details["basis"] = u.lockstep ? "lock-step" : "quiet-runs";
     if (u.lockstep)
-      f.details["lockstep"] = {{"rounds_off", u.lockstep_first.rounds_off},
-                               {"sender_messages_in_step", u.lockstep_first.usual},
-                               {"sender_messages", u.lockstep_first.messages}};
+      f.details["lockstep"] = {{"two_generations", u.lockstep_first.two_generations},
+                               {"taken_in_round", u.lockstep_first.taken},
+                               {"usual_per_round", u.lockstep_first.usual},
+                               {"rounds_with_usual", u.lockstep_first.usual_rounds},
+                               {"rounds", u.lockstep_first.rounds},
+                               {"short_rank", u.lockstep_first.short_rank}};
     if (!u.died.empty()) f.details["run_died"] = u.died;
     if (u.has_first_divergence) {
       const auto& d = u.first_divergence;

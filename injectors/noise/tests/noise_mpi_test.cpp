@@ -174,6 +174,33 @@ TEST(NoiseModes, SystemKeepsOutputNoHang) {
   check_delays_match_trace(r, 4);
 }
 
+// With the defaults a burst of small sends is spread by one packet time
+// (6.77 us) per send: delays shorter than the send thread's overhead (30 us)
+// hold the calling thread until the due time instead of waking the send
+// thread (runtime.cpp send_after_short_delay). Each rank's 8-send burst
+// gives several such delays unless the rank was descheduled between every
+// two of its sends, on all 4 ranks: at least one is required.
+TEST(NoiseModes, SystemShortDelaysHoldTheCallerUntilDue) {
+  Result quiet = run("short-quiet", 4, "exchange", {"SCALEFUZZ_NOISE_MODE=none"});
+  Result r = run("short-system", 4, "exchange", {"SCALEFUZZ_NOISE_MODE=system"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(checksum_line(r.out), checksum_line(quiet.out));
+  check_delays_match_trace(r, 4);
+  RunTrace run = read_run(r.dir);
+  std::size_t short_delays = 0;
+  for (const auto& rt : run.ranks)
+    for (const Delay& d : delays(r.dir, rt.rank)) {
+      if (d.ns == 0 || d.ns >= 30000) continue;
+      const Event* e = by_seq(rt, d.seq);
+      ASSERT_NE(e, nullptr);
+      ++short_delays;
+      // Held until due: the send call itself lasted at least its delay, even
+      // a nonblocking one (a handed-over Isend returns at once).
+      EXPECT_GE(e->t_exit_ns - e->t_enter_ns, d.ns) << "rank " << rt.rank << " seq " << d.seq;
+    }
+  EXPECT_GT(short_delays, 0u);
+}
+
 TEST(NoiseModes, ApplicationDelaysFirstSendSetOfUnsafeIdOnly) {
   Result sys = run("app-system", 3, "sets", {"SCALEFUZZ_NOISE_MODE=system"});
   ASSERT_EQ(sys.rc, 0) << sys.err;

@@ -50,6 +50,7 @@ struct ObservedMatch {
   std::uint64_t recv_round = 0;     // the receiver's round at the receive's post
   std::uint64_t recv_done_ns = 0;   // when the receive completed (orders the run's divergences)
   bool wildcard = false;            // posted with MPI_ANY_SOURCE
+  bool after_own_post = false;      // the send causally follows the receive's post (answers what the receiver did after posting)
 };
 
 // A wildcard receive that another sender's send could have matched: nothing
@@ -71,22 +72,30 @@ struct PotentialRace {
 std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching);
 
 // Instance-relative matching, from one run alone (no quiet run needed, so a
-// race that shows in every run, quiet ones included, is still found): at a
-// wildcard receive site (rank, site, communicator) number the rounds in which
-// its receives were posted 0, 1, 2, ... and each sender's messages taken
-// there (by send instance) 0, 1, 2, ...; a sender is in lock-step there when
-// round number minus message number is one constant (its usual offset) for at
-// least 75% of at least 8 messages (each loop takes its n-th message). A round
-// that took messages of lock-step senders belonging to different rounds (one
-// off its sender's usual offset) took a message of another iteration: that
-// message diverges. Programs whose senders are not in lock-step (a work queue
-// served in arrival order) are not judged; a round never mixes when each
-// round takes one message.
+// race that shows in every run, quiet ones included, is still found). A
+// wildcard receive site (rank, site, communicator) posts its receives in
+// rounds. Two signs that a round took a message of another iteration:
+// - two generations: the round took two messages of one sender from one send
+//   site, the later one sent after the receive that took it was posted (it
+//   answers something the receiver did after posting: the next iteration's
+//   message), the earlier one not (vector clocks; mark_after_post);
+// - lock-step broken: a sender (rank, send site) is in lock-step at the site
+//   when at least 75% of at least 8 rounds took the same number of its
+//   messages (at least one: each loop takes one result per worker); a round
+//   that took more than that from one lock-step sender while another
+//   lock-step sender came short took the extra ones (the latest instances).
+// A work queue served in arrival order with one receive per round shows
+// neither; one that posts several receives per round and hands a worker a
+// new task before those receives completed can show the first (a Warning
+// would fit it better; such programs are reported as races).
 struct LockstepDivergence {
-  ObservedMatch match;           // the receive and the send instance it took
-  std::int64_t rounds_off = 0;   // < 0: taken that many rounds early (a later round's send); > 0: late
-  std::size_t usual = 0;         // the sender's messages at this site at its usual offset
-  std::size_t messages = 0;      // the sender's messages at this site
+  ObservedMatch match;            // the extra message the round took
+  bool two_generations = false;   // found by the first sign (the fields below are the second's)
+  std::size_t taken = 0;          // messages of that sender in that round
+  std::size_t usual = 0;          // its usual number per round
+  std::size_t usual_rounds = 0;   // rounds of the site with its usual number
+  std::size_t rounds = 0;         // rounds of the site
+  int short_rank = -1;            // a lock-step sender with fewer than usual in that round
 };
 std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches);
 
