@@ -207,6 +207,34 @@ TEST(Races, WorkQueueServedInArrivalOrderIsNotJudgedByLockstep) {
   EXPECT_TRUE(sr::lockstep_divergences(m).empty());
 }
 
+TEST(Races, TwoGenerationsOfOneSenderInARoundDiverge) {
+  // Rank 0 posts its receives, then releases the workers (its sends): rank
+  // 1's next result answers that release (sent after the receive's post) and
+  // lands in the same round as its result of this loop. Four loops only: the
+  // vector clocks need no lock-step history.
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t k = 0;
+  for (std::uint64_t loop = 0; loop < 4; ++loop)
+    for (int sender : {1, 2}) m.push_back(match(kRecvA, kSendA, sender, 0, k, 2 * loop + 2, loop)), ++k;
+  m[3] = match(kRecvA, kSendA, 1, 0, 3, 4, 2);  // round of loop 1 took rank 1's result of loop 2 ...
+  m[3].after_own_post = true;                     // ... which answers this round's release
+  m[4] = match(kRecvA, kSendA, 2, 0, 4, 6, 1);  // and rank 2's result of loop 1 went to the next round
+  m[5] = match(kRecvA, kSendA, 2, 0, 5, 6, 2);
+  auto d = sr::lockstep_divergences(m);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(d[0].two_generations);
+  EXPECT_EQ(d[0].match.send_rank, 1);
+  EXPECT_EQ(d[0].match.send_instance, 2u);
+  auto findings = sr::race_findings(sr::detect_races({run("q0", true, m)}), name);
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0].severity, scalefuzz::detectors::Severity::Error);
+  EXPECT_NE(findings[0].title.find("two iterations' messages in one round"), std::string::npos) << findings[0].title;
+  // Request and answer: both messages of the round answer what rank 0 did
+  // after posting (e.g. two requests it sent), nothing older mixed in.
+  m[2].after_own_post = true;
+  EXPECT_TRUE(sr::lockstep_divergences(m).empty());
+}
+
 TEST(Races, LockstepNeedsEnoughMessagesAndWildcards) {
   EXPECT_TRUE(sr::lockstep_divergences(collect(6, 2)).empty());  // 6 rounds: too few to judge
   auto named = collect(20, 5);

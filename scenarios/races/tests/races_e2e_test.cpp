@@ -147,6 +147,49 @@ TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
   EXPECT_GE(potential_racy, 1) << "no potential-race Warning on the textbook race's quiet runs";
 }
 
+// The cross-iteration race goes wrong in every run, quiet ones included (the
+// late starter makes loop 0 wrong), so no quiet run can say what the right
+// matching is: the detector finds it from each run alone (a round of rank
+// 0's receives took two results of one worker, the second sent in answer to
+// the release rank 0 sent after posting them). The safe twin: no Error.
+TEST(RacesE2E, CrossIterationRaceFoundWithoutACorrectQuietRun) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "cross.yaml";
+  write_file(file, "campaign: races_cross\n"
+                   "app:\n"
+                   "  command: [\"{build}/scenarios/races_cross_iteration_race\", \"--iterations\", \"20\", "
+                   "\"--slow-first-us\", \"200000\", \"--on-wrong\", \"count\", \"{variant}\"]\n"
+                   "  check: { stderr-regex: \"wrong match at loop\" }\n"
+                   "scales: [3]\n"
+                   "parameters: { variant: [\"--races\", \"--safe\"] }\n"
+                   "noise: [{ mode: none }]\n"
+                   "repetitions: 2\n"
+                   "timeout: 60s\n"
+                   "detectors: [races]\n");
+  const fs::path out = tmp.path() / "out";
+  auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--build", build_dir().string()},
+                         std::chrono::seconds(170));
+  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+  const auto findings = findings_of(out);
+  int wrong_runs = 0;
+  for (const auto& run : fs::directory_iterator(out / "runs")) {
+    const std::string id = run.path().filename().string();
+    const bool wrong = read_file(run.path() / "stderr.txt").find("wrong match at loop") != std::string::npos;
+    bool error = false;
+    for (const auto& f : findings)
+      if (f.value("run_id", "") == id && f.value("kind", "") == "unintended-match" && f.value("severity", "") == "error")
+        error = true;
+    if (id.find("safe") != std::string::npos) {
+      EXPECT_FALSE(wrong) << id;
+      EXPECT_FALSE(error) << id << " (safe twin)";
+    } else {
+      wrong_runs += wrong;
+      EXPECT_EQ(error, wrong) << id;
+    }
+  }
+  EXPECT_EQ(wrong_runs, 2) << "the late starter makes loop 0 wrong in every run";
+}
+
 // reproduce finds the textbook race within 6 runs; its printed replay command
 // reproduces it in at least 4 of 5 replays.
 TEST(RacesE2E, ReproduceFindsTheTextbookRaceAndItsReplayReproducesIt) {
