@@ -28,6 +28,28 @@ std::vector<std::string> late_starter(const std::string& on_wrong) {
           "--on-wrong", on_wrong};
 }
 
+// Per run of a campaign counting its wrong matches: did the program see one
+// (stderr), and did the races detector report an Error for that run.
+struct RunVerdict {
+  std::string id;
+  bool safe = false, wrong = false, error = false;
+};
+std::vector<RunVerdict> verdicts(const fs::path& out, const nlohmann::json& findings) {
+  std::vector<RunVerdict> v;
+  for (const auto& run : fs::directory_iterator(out / "runs")) {
+    RunVerdict r;
+    r.id = run.path().filename().string();
+    r.safe = r.id.find("safe") != std::string::npos;
+    r.wrong = read_file(run.path() / "stderr.txt").find("wrong match at loop") != std::string::npos;
+    for (const auto& f : findings)
+      if (f.value("run_id", "") == r.id && f.value("kind", "") == "unintended-match" &&
+          f.value("severity", "") == "error")
+        r.error = true;
+    v.push_back(r);
+  }
+  return v;
+}
+
 }  // namespace
 
 TEST(RacesE2E, ShippedCampaignFilesLoadAndExpand) {
@@ -120,14 +142,7 @@ TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
   ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
   const auto findings = findings_of(out);
   int wrong_runs = 0, potential_racy = 0;
-  for (const auto& run : fs::directory_iterator(out / "runs")) {
-    const std::string id = run.path().filename().string();
-    const bool safe = id.find("safe") != std::string::npos;
-    const bool wrong = read_file(run.path() / "stderr.txt").find("wrong match at loop") != std::string::npos;
-    bool error = false;
-    for (const auto& f : findings)
-      if (f.value("run_id", "") == id && f.value("kind", "") == "unintended-match" && f.value("severity", "") == "error")
-        error = true;
+  for (const auto& [id, safe, wrong, error] : verdicts(out, findings)) {
     if (safe) {
       EXPECT_FALSE(wrong) << id;
       EXPECT_FALSE(error) << id << " (safe twin)";
@@ -172,14 +187,8 @@ TEST(RacesE2E, CrossIterationRaceFoundWithoutACorrectQuietRun) {
   ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
   const auto findings = findings_of(out);
   int wrong_runs = 0;
-  for (const auto& run : fs::directory_iterator(out / "runs")) {
-    const std::string id = run.path().filename().string();
-    const bool wrong = read_file(run.path() / "stderr.txt").find("wrong match at loop") != std::string::npos;
-    bool error = false;
-    for (const auto& f : findings)
-      if (f.value("run_id", "") == id && f.value("kind", "") == "unintended-match" && f.value("severity", "") == "error")
-        error = true;
-    if (id.find("safe") != std::string::npos) {
+  for (const auto& [id, safe, wrong, error] : verdicts(out, findings)) {
+    if (safe) {
       EXPECT_FALSE(wrong) << id;
       EXPECT_FALSE(error) << id << " (safe twin)";
     } else {
