@@ -34,9 +34,12 @@ struct Clocks {
   std::vector<Clock> send;             // by message index
   std::vector<std::uint32_t> done;     // by message index: receiver's clock entry at completion
   std::vector<std::uint32_t> posted;   // by message index: receiver's clock entry at the receive's post
+  std::vector<bool> after_post;        // by message index: the receive's post happens before the send
 };
 
-Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching) {
+// keep_send_clocks: the clock of every send stays (n entries per message);
+// without it a send's clock is dropped once its receive completed.
+Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching, bool keep_send_clocks) {
   const std::size_t n = run.ranks.size();
   const std::size_t msgs = matching.messages.size();
   std::vector<std::vector<long>> send_of(n), done_of(n), post_of(n);
@@ -71,6 +74,7 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
   out.send.resize(msgs);
   out.done.assign(msgs, 0);
   out.posted.assign(msgs, 0);
+  out.after_post.assign(msgs, false);
   std::vector<bool> sent(msgs, false);
   std::vector<Clock> vc(n, Clock(n, 0));
   std::vector<std::size_t> pos(n, 0);
@@ -93,11 +97,17 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
     if (long m = done_of[r][i]; m >= 0) {
       if (!sent[static_cast<std::size_t>(m)] && !force) return false;
       if (sent[static_cast<std::size_t>(m)]) merge(vc[r], out.send[static_cast<std::size_t>(m)]);
+      if (!keep_send_clocks) Clock().swap(out.send[static_cast<std::size_t>(m)]);  // only in-flight ones kept
     }
     ++vc[r][r];
     if (long m = send_of[r][i]; m >= 0) {
-      out.send[static_cast<std::size_t>(m)] = vc[r];
-      sent[static_cast<std::size_t>(m)] = true;
+      const auto k = static_cast<std::size_t>(m);
+      out.send[k] = vc[r];
+      sent[k] = true;
+      // A post that happens before this send was simulated before it (every
+      // chain of edges is), so its tick is known here.
+      const auto to = static_cast<std::size_t>(matching.messages[k].recv_post.rank);
+      out.after_post[k] = out.posted[k] > 0 && to < n && vc[r][to] >= out.posted[k];
     }
     if (long m = done_of[r][i]; m >= 0) out.done[static_cast<std::size_t>(m)] = vc[r][r];
     if (long m = post_of[r][i]; m >= 0) out.posted[static_cast<std::size_t>(m)] = vc[r][r];
@@ -127,11 +137,8 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
 
 void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching, std::vector<ObservedMatch>& obs) {
   if (std::none_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; })) return;
-  const Clocks clocks = vector_clocks(run, matching);
-  for (std::size_t i = 0; i < obs.size() && i < clocks.send.size(); ++i) {
-    const auto r = static_cast<std::size_t>(obs[i].recv_rank);
-    obs[i].after_own_post = r < clocks.send[i].size() && clocks.posted[i] > 0 && clocks.send[i][r] >= clocks.posted[i];
-  }
+  const Clocks clocks = vector_clocks(run, matching, false);
+  for (std::size_t i = 0; i < obs.size() && i < clocks.after_post.size(); ++i) obs[i].after_own_post = clocks.after_post[i];
 }
 
 std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching) {
@@ -139,7 +146,7 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
   const std::vector<ObservedMatch> obs = observe_matches(run, matching);
   bool any_wildcard = std::any_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; });
   if (!any_wildcard) return out;
-  const Clocks clocks = vector_clocks(run, matching);
+  const Clocks clocks = vector_clocks(run, matching, true);
   // Messages to each receiver from each sender, in the sender's order.
   std::map<std::pair<int, int>, std::vector<std::size_t>> to_from;
   for (std::size_t i = 0; i < obs.size(); ++i) to_from[{obs[i].recv_rank, obs[i].send_rank}].push_back(i);
