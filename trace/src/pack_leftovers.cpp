@@ -22,8 +22,10 @@ std::uintmax_t size_of(const fs::path& file) {
   return ec ? 0 : n;
 }
 
-// The header of `file` if it is a valid one of `kind` for `rank`.
+// The header of `file` if it exists and is a valid one of `kind` for `rank`.
 std::optional<FileHeader> header_of(const fs::path& file, FileKind kind, int rank) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
   std::uintmax_t size = 0;
   auto bytes = detail::read_file_prefix(file, sizeof(FileHeader), size);
   if (bytes.size() < sizeof(FileHeader)) return std::nullopt;
@@ -115,6 +117,28 @@ void cut_unwritten_sites(const fs::path& sites_file, const fs::path& features_fi
   if (features_ok) cut(features_file, sizeof(FileHeader) + used * sizeof(SiteFeature));
 }
 
+// The allocation log (ranks/N.allocs, injectors/alloc): the records up to
+// the first never completed one (t_ns == 0, where read_allocs stops); the
+// preallocated rest (160 MiB apparent) is cut.
+void cut_unwritten_allocs(const fs::path& file) {
+  detail::RecordStream in(file, sizeof(FileHeader), sizeof(AllocRecord));
+  constexpr std::size_t kBlock = 4096;
+  std::vector<AllocRecord> block(kBlock);
+  std::uintmax_t used = 0;
+  for (;;) {
+    const std::size_t n = in.read(block.data(), kBlock);
+    std::size_t k = 0;
+    while (k < n && block[k].t_ns != 0) ++k;
+    used += k;
+    if (k < n || n < kBlock) break;
+  }
+  const std::uintmax_t keep = sizeof(FileHeader) + used * sizeof(AllocRecord);
+  if (size_of(file) <= keep) return;
+  std::error_code ec;
+  fs::resize_file(file, keep, ec);
+  if (ec) throw TraceError(file.string() + ": cannot truncate: " + ec.message());
+}
+
 }  // namespace
 
 LeftoverPacking pack_leftover_files(const fs::path& run_dir) {
@@ -140,17 +164,19 @@ LeftoverPacking pack_leftover_files(const fs::path& run_dir) {
       const fs::path markov = detail::rank_file(run_dir, rank, "markov");
       const fs::path sites = detail::rank_file(run_dir, rank, "sites");
       const fs::path features = detail::rank_file(run_dir, rank, "features");
-      for (const auto& f : {events, markov, sites, features}) result.bytes_before += size_of(f);
+      const fs::path allocs = detail::rank_file(run_dir, rank, "allocs");
+      for (const auto& f : {events, markov, sites, features, allocs}) result.bytes_before += size_of(f);
       // The events file last: while it is raw, a pass killed half-way is
       // redone whole by the next one.
       if (header_of(sites, FileKind::CallSites, rank))
         cut_unwritten_sites(sites, features, header_of(features, FileKind::Features, rank).has_value());
       if (header_of(markov, FileKind::Markov, rank)) compact_markov(markov);
+      if (header_of(allocs, FileKind::Allocs, rank)) cut_unwritten_allocs(allocs);
       if (std::string why = pack_events(events, *h); !why.empty())
         result.kept_raw.push_back(events.filename().string() + ": " + why);
       else
         ++result.ranks_packed;
-      for (const auto& f : {events, markov, sites, features}) result.bytes_after += size_of(f);
+      for (const auto& f : {events, markov, sites, features, allocs}) result.bytes_after += size_of(f);
     } catch (const std::exception& e) {
       result.kept_raw.push_back(std::string("rank ") + std::to_string(rank) + ": " + e.what());
     }

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <thread>
 
+#include "scalefuzz/trace/allocs.hpp"
+#include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/writer.hpp"
 #include "trace_test_util.hpp"
@@ -67,12 +69,22 @@ RankTrace killed_rank(const fs::path& run_dir, int rank, std::size_t events) {
   append_zeros("events", 300 * sizeof(Event));
   append_zeros("sites", 500 * sizeof(CallSite));
   append_zeros("features", 500 * sizeof(SiteFeature));
+  // The allocation log (injectors/alloc): two completed records, then zeros.
+  {
+    std::ofstream f(run_dir / "ranks" / (std::to_string(rank) + ".allocs"), std::ios::binary);
+    FileHeader h = make_header(FileKind::Allocs, rank, 2, sizeof(AllocRecord), rt.start_ns, rt.pid, "killed-run");
+    f.write(reinterpret_cast<const char*>(&h), sizeof h);
+    std::vector<AllocRecord> log(400);
+    log[0] = {rt.start_ns + 5, 0x10000, 64, 0x401000, 0, 0};
+    log[1] = {rt.start_ns + 9, 0x20000, 128, 0x401000, 0, 0};
+    f.write(reinterpret_cast<const char*>(log.data()), static_cast<std::streamsize>(log.size() * sizeof(AllocRecord)));
+  }
   return rt;
 }
 
 std::uintmax_t rank_bytes(const TempRunDir& dir, int rank) {
   std::uintmax_t n = 0;
-  for (const char* ext : {"events", "sites", "features", "markov"}) n += fs::file_size(dir.file(rank, ext));
+  for (const char* ext : {"events", "sites", "features", "markov", "allocs"}) n += fs::file_size(dir.file(rank, ext));
   return n;
 }
 
@@ -117,6 +129,8 @@ TEST(TracePackLeftovers, KilledRanksFilesArePackedToTheSameTrace) {
   EXPECT_LT(rank_bytes(dir, 0) * 4, bytes0);
   EXPECT_EQ(fs::file_size(dir.file(0, "markov")), sizeof(FileHeader) + 3 * sizeof(MarkovEdge));
   EXPECT_EQ(fs::file_size(dir.file(0, "sites")), sizeof(FileHeader) + 3 * sizeof(CallSite));
+  EXPECT_EQ(fs::file_size(dir.file(0, "allocs")), sizeof(FileHeader) + 2 * sizeof(AllocRecord));
+  EXPECT_EQ(read_allocs(dir.path(), 0).size(), 2u);
   EXPECT_FALSE(fs::exists(dir.file(0, "events.tmp")));
   expect_same_trace(read_rank(dir.path(), 0), before0);
   expect_same_trace(read_rank(dir.path(), 1), before1);

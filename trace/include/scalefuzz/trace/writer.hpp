@@ -37,8 +37,8 @@ struct LeftoverPacking {
 // Packs what ranks that never returned from MPI_Finalize (hung, killed,
 // crashed, aborted) left raw in run_dir/ranks: their events files up to the
 // last complete record become packed events files, their Markov tables keep
-// the used edges, and never-written call-site and feature slots are cut —
-// what the injector does itself at MPI_Finalize. Every replaced file is
+// the used edges, and never-written call-site, feature and allocation-log
+// slots are cut — what the injector does itself at MPI_Finalize. Every replaced file is
 // written next to the old one and renamed over it, so a kill at any moment
 // leaves each file valid (raw or packed). A file readers would warn about
 // (a record out of sequence, a cut record) is left raw. Call only when no
