@@ -38,6 +38,7 @@ sr::RunMatchSummary run(std::string id, bool quiet, std::vector<sr::ObservedMatc
   r.noise_label = quiet ? "none" : "system-scale1.0";
   r.quiet = quiet;
   r.matches = std::move(matches);
+  r.divergences = sr::lockstep_divergences(r.matches);  // as summarize_run does
   r.order_hash = hash;
   return r;
 }
@@ -347,4 +348,33 @@ TEST(Races, SummarizeRunNumbersInstancesAndRounds) {
   EXPECT_EQ(summary.matches[2].recv_round, 2u);
   EXPECT_TRUE(step1.wildcard);
   EXPECT_EQ(step1.send_site_hash, 0x50u);
+}
+
+// RaceJudge, one run at a time (the analysis engine's way): the batch report
+// once every quiet run of the point came first; nothing after forgetting it.
+TEST(Races, JudgingRunsOneAtATimeGivesTheBatchReport) {
+  const std::vector<sr::RunMatchSummary> runs = {run("n0", false, textbook(false, true), 2),
+                                                 run("q0", true, textbook(false, false)),
+                                                 run("n1", false, textbook(true, false), 3)};
+  const auto batch = sr::detect_races(runs);
+  sr::RaceJudge judge;
+  judge.add(runs[1]);
+  judge.add(runs[0]);
+  judge.judge(runs[0]);
+  judge.add(runs[2]);
+  judge.judge(runs[2]);
+  const auto streamed = judge.report();
+  ASSERT_EQ(streamed.unintended.size(), batch.unintended.size());
+  ASSERT_FALSE(batch.unintended.empty());
+  for (std::size_t i = 0; i < batch.unintended.size(); ++i) {
+    EXPECT_EQ(streamed.unintended[i].run_id, batch.unintended[i].run_id);
+    EXPECT_EQ(streamed.unintended[i].occurrences, batch.unintended[i].occurrences);
+    EXPECT_EQ(streamed.unintended[i].first.send_instance, batch.unintended[i].first.send_instance);
+  }
+  ASSERT_EQ(streamed.determinism.size(), 1u);
+  EXPECT_EQ(streamed.determinism[0].runs, 3u);
+  EXPECT_EQ(streamed.determinism[0].distinct_order_hashes, batch.determinism[0].distinct_order_hashes);
+  judge.forget_baseline("np3");
+  judge.judge(runs[0]);  // no baseline left to judge against
+  EXPECT_EQ(judge.report().unintended.size(), batch.unintended.size());
 }
