@@ -201,28 +201,14 @@ struct CapturedRequests {
 };
 
 // The recorder reads the statuses: a caller's MPI_STATUS(ES)_IGNORE is
-// replaced by local storage for the call, and given back at scope exit.
-class StatusSlot {
- public:
-  explicit StatusSlot(Call& c) : slot_(c.status), user_(c.status) {
-    if (user_ == MPI_STATUS_IGNORE) slot_ = &local_;
-    else *slot_ = local_;
-  }
-  StatusSlot(const StatusSlot&) = delete;
-  StatusSlot& operator=(const StatusSlot&) = delete;
-  ~StatusSlot() { slot_ = user_; }
-
- private:
-  MPI_Status*& slot_;
-  MPI_Status* user_;
-  MPI_Status local_ = fresh_status();
-};
-
+// replaced by local storage for the call (given back at scope exit), and
+// every status starts fresh.
 class StatusesSlot {
  public:
-  explicit StatusesSlot(Call& c) : slot_(c.statuses), user_(c.statuses), local_(c.nreq) {
-    if (user_ == MPI_STATUSES_IGNORE) slot_ = local_.get();
-    for (int i = 0; i < c.nreq; ++i) slot_[i] = fresh_status();
+  StatusesSlot(MPI_Status*& statuses, int n, const MPI_Status* ignore)
+      : slot_(statuses), user_(statuses), local_(n) {
+    if (user_ == ignore) slot_ = local_.get();
+    for (int i = 0; i < n; ++i) slot_[i] = fresh_status();
   }
   StatusesSlot(const StatusesSlot&) = delete;
   StatusesSlot& operator=(const StatusesSlot&) = delete;
@@ -232,6 +218,16 @@ class StatusesSlot {
   MPI_Status*& slot_;
   MPI_Status* user_;
   Scratch<MPI_Status> local_;
+};
+
+// Wait/Test/Waitany/Testany: c.status.
+struct StatusSlot : StatusesSlot {
+  explicit StatusSlot(Call& c) : StatusesSlot(c.status, 1, MPI_STATUS_IGNORE) {}
+};
+
+// Waitall/Testall/Waitsome/Testsome: c.statuses, one per request.
+struct StatusArraySlot : StatusesSlot {
+  explicit StatusArraySlot(Call& c) : StatusesSlot(c.statuses, c.nreq, MPI_STATUSES_IGNORE) {}
 };
 
 // Each body below serves a Wait* (`test` false) and its Test* twin. `mpi`
@@ -259,7 +255,7 @@ int one_common(Call& c, Invoke call, bool test) {
 }
 
 // Shared body of the multi-request completions: `Slot` (StatusSlot or
-// StatusesSlot) holds the statuses the recorder reads, `record(p, r, rc, t)`
+// StatusArraySlot) holds the statuses the recorder reads, `record(p, r, rc, t)`
 // records what the call completed.
 template <class Slot, class Mpi, class Record>
 int multi_completion(Call& c, bool test, Mpi mpi, Record record) {
@@ -278,7 +274,7 @@ int multi_completion(Call& c, bool test, Mpi mpi, Record record) {
 // Shared body of Waitall/Testall.
 int all_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] { return !test && oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : call(); };
-  return multi_completion<StatusesSlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
+  return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
     bool done = test ? (rc != MPI_SUCCESS || *c.flag) : true;
     if (test) poll_result(p, !done, rc, t);
     if (!done) return;
@@ -303,7 +299,7 @@ int some_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] {
     return !test && oversubscribed() ? poll_some(c.nreq, c.reqs, c.outcount, c.indices, c.statuses) : call();
   };
-  return multi_completion<StatusesSlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
+  return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
     int out = *c.outcount;
     if (test) poll_result(p, out == 0, rc, t);
     if (out == MPI_UNDEFINED || out <= 0) return;
