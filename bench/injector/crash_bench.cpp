@@ -47,12 +47,7 @@ int main(int argc, char** argv) {
   std::size_t events_total = 0;
   for (int t = 0; t < trials; ++t) {
     fs::path dir = fresh_dir("trial");
-    Launch l;
-    l.argv = {SCALEFUZZ_MPIEXEC, "-n", "2", "-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB, program, "300000"};
-    l.env = {"SCALEFUZZ_RUN_DIR=" + dir.string(), "MPIEXEC_TIMEOUT=60"};
-    l.stdout_file = dir / "stdout";
-    l.stderr_file = dir / "stderr";
-    pid_t job = spawn(l);
+    pid_t job = spawn(recording_launch(dir, 2, {program, "300000"}));
     fs::path events = dir / "ranks" / "1.events";
     FileHeader h{};
     bool ready = false;

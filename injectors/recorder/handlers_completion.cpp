@@ -188,203 +188,170 @@ void end_completion(Poll& p, bool test, int rc, std::uint64_t t) {
     end_call(p.a, rc, 0, t);
 }
 
-// Shared body of Waitall/Testall (`test` = Testall).
-int all_common(Call& c, Invoke call, bool test) {
-  int n = c.nreq;
-  Scratch<MPI_Request> saved(n);
-  for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
-  Scratch<Known> known(n);
-  Scratch<std::uint64_t> ids(n);
-  capture(c.reqs, n, known.get(), ids.get());
-  Scratch<MPI_Status> local(n);
-  MPI_Status* user = c.statuses;
-  if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
-  for (int i = 0; i < n; ++i) c.statuses[i] = fresh_status();
-  Poll p = begin_completion(c, 0, test, test ? poll_key(saved.get(), ids.get(), n) : 0);
-  int rc = !test && oversubscribed() ? poll_all(n, c.reqs, c.statuses) : call();
-  std::uint64_t t = now_ns();
-  bool done = test ? (rc != MPI_SUCCESS || *c.flag) : true;
-  if (test) poll_result(p, !done, rc, t);
-  if (done) {
-    for (int i = 0; i < n; ++i)
-      if (request_finished(rc, c.statuses[i])) done_request(p.a, c, saved.get()[i], known.get()[i], c.statuses[i], status_error(rc, c.statuses[i]), t);
+// The requests of a multi-request completion as they were before the call
+// (MPI frees the completed ones and overwrites their handles).
+struct CapturedRequests {
+  CapturedRequests(const MPI_Request* reqs, int n) : saved(n), known(n), ids(n) {
+    for (int i = 0; i < n; ++i) saved.get()[i] = reqs[i];
+    capture(reqs, n, known.get(), ids.get());
   }
-  end_completion(p, test, rc, t);
-  c.statuses = user;
-  return rc;
-}
+  Scratch<MPI_Request> saved;
+  Scratch<Known> known;
+  Scratch<std::uint64_t> ids;
+};
 
-int any_common(Call& c, Invoke call, bool test) {
-  int n = c.nreq;
-  Scratch<MPI_Request> saved(n);
-  for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
-  Scratch<Known> known(n);
-  Scratch<std::uint64_t> ids(n);
-  capture(c.reqs, n, known.get(), ids.get());
-  MPI_Status local = fresh_status();
-  MPI_Status* user = c.status;
-  if (user == MPI_STATUS_IGNORE) c.status = &local;
-  else *c.status = local;
-  Poll p = begin_completion(c, 0, test, test ? poll_key(saved.get(), ids.get(), n) : 0);
-  int rc = !test && oversubscribed() ? poll_any(n, c.reqs, c.index, c.status) : call();
+// The recorder reads the statuses: a caller's MPI_STATUS(ES)_IGNORE is
+// replaced by local storage for the call (given back at scope exit), and
+// every status starts fresh.
+class StatusesSlot {
+ public:
+  StatusesSlot(MPI_Status*& statuses, int n, const MPI_Status* ignore)
+      : slot_(statuses), user_(statuses), local_(n) {
+    if (user_ == ignore) slot_ = local_.get();
+    for (int i = 0; i < n; ++i) slot_[i] = fresh_status();
+  }
+  StatusesSlot(const StatusesSlot&) = delete;
+  StatusesSlot& operator=(const StatusesSlot&) = delete;
+  ~StatusesSlot() { slot_ = user_; }
+
+ private:
+  MPI_Status*& slot_;
+  MPI_Status* user_;
+  Scratch<MPI_Status> local_;
+};
+
+// Wait/Test/Waitany/Testany: c.status.
+struct StatusSlot : StatusesSlot {
+  explicit StatusSlot(Call& c) : StatusesSlot(c.status, 1, MPI_STATUS_IGNORE) {}
+};
+
+// Waitall/Testall/Waitsome/Testsome: c.statuses, one per request.
+struct StatusArraySlot : StatusesSlot {
+  explicit StatusArraySlot(Call& c) : StatusesSlot(c.statuses, c.nreq, MPI_STATUSES_IGNORE) {}
+};
+
+// Each body below serves a Wait* (`test` false) and its Test* twin. `mpi`
+// makes the call: a Wait* through the oversubscription poll when that is on
+// (oversub.hpp), a Test* as it is.
+
+// Shared body of Wait/Test.
+int one_common(Call& c, Invoke call, bool test) {
+  auto mpi = [&] { return !test && oversubscribed() ? poll_request(c.req, c.status) : call(); };
+  before_completion(c.req, 1);
+  if (!g_state->recording) return mpi();
+  MPI_Request handle = *c.req;
+  Known known;
+  std::uint64_t id = 0;
+  capture(c.req, 1, &known, &id);
+  StatusSlot status(c);
+  Poll p = begin_completion(c, known.info.id, test, test ? poll_key(&handle, &id, 1) : 0);
+  int rc = mpi();
   std::uint64_t t = now_ns();
   bool done = test ? *c.flag != 0 : true;
   if (test) poll_result(p, !done, rc, t);
-  if (done && *c.index != MPI_UNDEFINED && *c.index >= 0 && *c.index < n)
-    done_request(p.a, c, saved.get()[*c.index], known.get()[*c.index], *c.status, rc, t);
+  if (done) done_request(p.a, c, handle, known, *c.status, rc, t);
   end_completion(p, test, rc, t);
-  c.status = user;
   return rc;
 }
 
-int some_common(Call& c, Invoke call, bool test) {
-  int n = c.nreq;
-  Scratch<MPI_Request> saved(n);
-  for (int i = 0; i < n; ++i) saved.get()[i] = c.reqs[i];
-  Scratch<Known> known(n);
-  Scratch<std::uint64_t> ids(n);
-  capture(c.reqs, n, known.get(), ids.get());
-  Scratch<MPI_Status> local(n);
-  MPI_Status* user = c.statuses;
-  if (user == MPI_STATUSES_IGNORE) c.statuses = local.get();
-  for (int i = 0; i < n; ++i) c.statuses[i] = fresh_status();
-  Poll p = begin_completion(c, 0, test, test ? poll_key(saved.get(), ids.get(), n) : 0);
-  int rc = !test && oversubscribed() ? poll_some(n, c.reqs, c.outcount, c.indices, c.statuses) : call();
+// Shared body of the multi-request completions: `Slot` (StatusSlot or
+// StatusArraySlot) holds the statuses the recorder reads, `record(p, r, rc, t)`
+// records what the call completed.
+template <class Slot, class Mpi, class Record>
+int multi_completion(Call& c, bool test, Mpi mpi, Record record) {
+  before_completion(c.reqs, c.nreq);
+  if (!g_state->recording) return mpi();
+  CapturedRequests r(c.reqs, c.nreq);
+  Slot slot(c);
+  Poll p = begin_completion(c, 0, test, test ? poll_key(r.saved.get(), r.ids.get(), c.nreq) : 0);
+  int rc = mpi();
   std::uint64_t t = now_ns();
-  int out = *c.outcount;
-  if (test) poll_result(p, out == 0, rc, t);
-  if (out != MPI_UNDEFINED && out > 0) {
+  record(p, r, rc, t);
+  end_completion(p, test, rc, t);
+  return rc;
+}
+
+// Shared body of Waitall/Testall.
+int all_common(Call& c, Invoke call, bool test) {
+  auto mpi = [&] { return !test && oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : call(); };
+  return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
+    bool done = test ? (rc != MPI_SUCCESS || *c.flag) : true;
+    if (test) poll_result(p, !done, rc, t);
+    if (!done) return;
+    for (int i = 0; i < c.nreq; ++i)
+      if (request_finished(rc, c.statuses[i])) done_request(p.a, c, r.saved.get()[i], r.known.get()[i], c.statuses[i], status_error(rc, c.statuses[i]), t);
+  });
+}
+
+// Shared body of Waitany/Testany.
+int any_common(Call& c, Invoke call, bool test) {
+  auto mpi = [&] { return !test && oversubscribed() ? poll_any(c.nreq, c.reqs, c.index, c.status) : call(); };
+  return multi_completion<StatusSlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
+    bool done = test ? *c.flag != 0 : true;
+    if (test) poll_result(p, !done, rc, t);
+    if (done && *c.index != MPI_UNDEFINED && *c.index >= 0 && *c.index < c.nreq)
+      done_request(p.a, c, r.saved.get()[*c.index], r.known.get()[*c.index], *c.status, rc, t);
+  });
+}
+
+// Shared body of Waitsome/Testsome.
+int some_common(Call& c, Invoke call, bool test) {
+  auto mpi = [&] {
+    return !test && oversubscribed() ? poll_some(c.nreq, c.reqs, c.outcount, c.indices, c.statuses) : call();
+  };
+  return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
+    int out = *c.outcount;
+    if (test) poll_result(p, out == 0, rc, t);
+    if (out == MPI_UNDEFINED || out <= 0) return;
     for (int k = 0; k < out; ++k) {
       int i = c.indices[k];
-      if (i >= 0 && i < n) done_request(p.a, c, saved.get()[i], known.get()[i], c.statuses[k], status_error(rc, c.statuses[k]), t);
+      if (i >= 0 && i < c.nreq) done_request(p.a, c, r.saved.get()[i], r.known.get()[i], c.statuses[k], status_error(rc, c.statuses[k]), t);
     }
-  }
-  end_completion(p, test, rc, t);
-  c.statuses = user;
+  });
+}
+
+// Shared body of Request_free/Cancel: one Completion record;
+// `on_success(handle, id)` updates the request table.
+template <class OnSuccess>
+int release_common(Call& c, Invoke call, OnSuccess on_success) {
+  before_completion(c.req, 1);
+  if (!g_state->recording) return call();
+  MPI_Request handle = *c.req;
+  std::uint64_t id = request_id(c.req);
+  Active a = begin_call(c, completion_event(c, id), 0);
+  int rc = call();
+  std::uint64_t t = now_ns();
+  if (rc == MPI_SUCCESS) on_success(handle, id);
+  end_call(a, rc, 0, t);
   return rc;
 }
 }  // namespace
 
-SCALEFUZZ_HANDLER(wait) {
-  (void)nb;
-  before_completion(c.req, 1);
-  if (!g_state->recording) return oversubscribed() ? poll_request(c.req, c.status) : call();
-  MPI_Request handle = *c.req;
-  Known known;
-  std::uint64_t id = 0;
-  capture(c.req, 1, &known, &id);
-  MPI_Status local = fresh_status();
-  MPI_Status* user = c.status;
-  if (user == MPI_STATUS_IGNORE) c.status = &local;
-  else *c.status = local;
-  Active a = begin_call(c, completion_event(c, known.info.id), 0);
-  int rc = oversubscribed() ? poll_request(c.req, c.status) : call();
-  std::uint64_t t = now_ns();
-  done_request(a, c, handle, known, *c.status, rc, t);
-  end_call(a, rc, 0, t);
-  c.status = user;
-  return rc;
-}
-
-SCALEFUZZ_HANDLER(test) {
-  (void)nb;
-  before_completion(c.req, 1);
-  if (!g_state->recording) return call();
-  MPI_Request handle = *c.req;
-  Known known;
-  std::uint64_t id = 0;
-  capture(c.req, 1, &known, &id);
-  MPI_Status local = fresh_status();
-  MPI_Status* user = c.status;
-  if (user == MPI_STATUS_IGNORE) c.status = &local;
-  else *c.status = local;
-  Poll p = begin_poll(c, completion_event(c, known.info.id), poll_key(&handle, &id, 1));
-  int rc = call();
-  std::uint64_t t = now_ns();
-  poll_result(p, !*c.flag, rc, t);
-  if (*c.flag) done_request(p.a, c, handle, known, *c.status, rc, t);
-  end_poll(p, rc, t);
-  c.status = user;
-  return rc;
-}
-
-SCALEFUZZ_HANDLER(waitall) {
-  (void)nb;
-  before_completion(c.reqs, c.nreq);
-  if (!g_state->recording) return oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : call();
-  return all_common(c, call, false);
-}
-
-SCALEFUZZ_HANDLER(testall) {
-  (void)nb;
-  before_completion(c.reqs, c.nreq);
-  if (!g_state->recording) return call();
-  return all_common(c, call, true);
-}
-
-SCALEFUZZ_HANDLER(waitany) {
-  (void)nb;
-  before_completion(c.reqs, c.nreq);
-  if (!g_state->recording) return oversubscribed() ? poll_any(c.nreq, c.reqs, c.index, c.status) : call();
-  return any_common(c, call, false);
-}
-
-SCALEFUZZ_HANDLER(testany) {
-  (void)nb;
-  before_completion(c.reqs, c.nreq);
-  if (!g_state->recording) return call();
-  return any_common(c, call, true);
-}
-
-SCALEFUZZ_HANDLER(waitsome) {
-  (void)nb;
-  before_completion(c.reqs, c.nreq);
-  if (!g_state->recording)
-    return oversubscribed() ? poll_some(c.nreq, c.reqs, c.outcount, c.indices, c.statuses) : call();
-  return some_common(c, call, false);
-}
-
-SCALEFUZZ_HANDLER(testsome) {
-  (void)nb;
-  before_completion(c.reqs, c.nreq);
-  if (!g_state->recording) return call();
-  return some_common(c, call, true);
-}
+SCALEFUZZ_HANDLER(wait) { (void)nb; return one_common(c, call, false); }
+SCALEFUZZ_HANDLER(test) { (void)nb; return one_common(c, call, true); }
+SCALEFUZZ_HANDLER(waitall) { (void)nb; return all_common(c, call, false); }
+SCALEFUZZ_HANDLER(testall) { (void)nb; return all_common(c, call, true); }
+SCALEFUZZ_HANDLER(waitany) { (void)nb; return any_common(c, call, false); }
+SCALEFUZZ_HANDLER(testany) { (void)nb; return any_common(c, call, true); }
+SCALEFUZZ_HANDLER(waitsome) { (void)nb; return some_common(c, call, false); }
+SCALEFUZZ_HANDLER(testsome) { (void)nb; return some_common(c, call, true); }
 
 SCALEFUZZ_HANDLER(request_free) {
   (void)nb;
-  before_completion(c.req, 1);
-  if (!g_state->recording) return call();
-  MPI_Request handle = *c.req;
-  std::uint64_t id = request_id(c.req);
-  Active a = begin_call(c, completion_event(c, id), 0);
-  int rc = call();
-  std::uint64_t t = now_ns();
-  if (rc == MPI_SUCCESS) {
+  return release_common(c, call, [](MPI_Request handle, std::uint64_t id) {
     StateLock lock;
     g_state->requests.erase(handle, id);  // completes unobserved
     LiveWrite w;
     pending_remove(id);
-  }
-  end_call(a, rc, 0, t);
-  return rc;
+  });
 }
 
 SCALEFUZZ_HANDLER(cancel) {
   (void)nb;
-  before_completion(c.req, 1);
-  if (!g_state->recording) return call();
-  MPI_Request handle = *c.req;
-  std::uint64_t id = request_id(c.req);
-  Active a = begin_call(c, completion_event(c, id), 0);
-  int rc = call();
-  std::uint64_t t = now_ns();
-  if (rc == MPI_SUCCESS) {
+  return release_common(c, call, [](MPI_Request handle, std::uint64_t id) {
     StateLock lock;
     if (RequestInfo* info = g_state->requests.find(handle, id)) info->cancelled = true;
-  }
-  end_call(a, rc, 0, t);
-  return rc;
+  });
 }
 
 }  // namespace scalefuzz::inject

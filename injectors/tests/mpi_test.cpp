@@ -778,13 +778,7 @@ TEST(CrashSafety, SigkillAtRandomMomentsLeavesReadableTraces) {
   for (int trial = 0; trial < trials; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     fs::path dir = fresh_dir("kill" + std::to_string(trial));
-    Launch l;
-    l.argv = {SCALEFUZZ_MPIEXEC, "-n", "2", "-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB, SCALEFUZZ_SCENARIOS, "loop",
-              "100000000"};
-    l.env = {"SCALEFUZZ_RUN_DIR=" + dir.string(), "MPIEXEC_TIMEOUT=60"};
-    l.stdout_file = dir / "stdout";
-    l.stderr_file = dir / "stderr";
-    pid_t job = spawn(l);
+    pid_t job = spawn(recording_launch(dir, 2, {SCALEFUZZ_SCENARIOS, "loop", "100000000"}));
     // Wait for rank 1's events header, then kill it after a random delay.
     fs::path events = dir / "ranks" / "1.events";
     FileHeader h{};

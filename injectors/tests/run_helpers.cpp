@@ -15,6 +15,17 @@ extern char** environ;
 
 namespace scalefuzz::inject::testing {
 
+Launch recording_launch(const std::filesystem::path& dir, int nprocs, const std::vector<std::string>& program,
+                        int mpiexec_timeout_s) {
+  Launch l;
+  l.argv = {SCALEFUZZ_MPIEXEC, "-n", std::to_string(nprocs), "-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB};
+  l.argv.insert(l.argv.end(), program.begin(), program.end());
+  l.env = {"SCALEFUZZ_RUN_DIR=" + dir.string(), "MPIEXEC_TIMEOUT=" + std::to_string(mpiexec_timeout_s)};
+  l.stdout_file = dir / "stdout";
+  l.stderr_file = dir / "stderr";
+  return l;
+}
+
 pid_t spawn(const Launch& l) {
   pid_t pid = fork();
   if (pid != 0) return pid;

@@ -17,6 +17,13 @@ struct Launch {
   std::filesystem::path stdout_file, stderr_file;
 };
 
+// `SCALEFUZZ_MPIEXEC -n nprocs` of `program` with the injector preloaded in
+// every rank, recording into `dir` (output in dir/stdout and dir/stderr);
+// Hydra kills the job after `mpiexec_timeout_s`. Needs the target's
+// SCALEFUZZ_MPIEXEC and SCALEFUZZ_INJECT_LIB definitions.
+Launch recording_launch(const std::filesystem::path& dir, int nprocs, const std::vector<std::string>& program,
+                        int mpiexec_timeout_s = 60);
+
 pid_t spawn(const Launch& l);
 // Waits up to `timeout`; kills the process group and returns -1 on timeout.
 int wait_exit(pid_t pid, std::chrono::milliseconds timeout);

@@ -9,13 +9,14 @@
 #ifndef SCALEFUZZ_SCENARIOS_NINJA_COMMON_H
 #define SCALEFUZZ_SCENARIOS_NINJA_COMMON_H
 
-#include <errno.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "../spine/common_args.h"
 
 enum { kPayloadInts = 4, kPayloadMagic = 0x4e494e4a /* "NINJ" */ };
 enum { kRoutineA = 0, kRoutineB = 1 };
@@ -33,45 +34,13 @@ struct ninja_options {
 /* "--name value" integers and the "--safe" switch; returns 0 or prints the
  * problem to stderr and returns -1. */
 static int ninja_parse(int argc, char** argv, struct ninja_options* o) {
-  struct {
-    const char* name;
-    long* value;
-    long min;
-  } known[] = {{"--iterations", &o->iterations, 1}, {"--messages", &o->messages, 1},
-               {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0},
-               {"--seed", &o->seed, 0},             {"--x-rounds", &o->x_rounds, 0}};
-  const int count = (int)(sizeof known / sizeof known[0]);
-  for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--safe") == 0 || strcmp(argv[i], "--races") == 0) {
-      o->safe = strcmp(argv[i], "--safe") == 0; /* --races: the buggy variant (the default) */
-      continue;
-    }
-    int found = 0;
-    for (int k = 0; k < count && !found; ++k) {
-      if (strcmp(argv[i], known[k].name) != 0) continue;
-      found = 1;
-      if (i + 1 >= argc) {
-        fprintf(stderr, "%s: %s needs a value\n", argv[0], argv[i]);
-        return -1;
-      }
-      char* end = NULL;
-      errno = 0;
-      /* --seed takes any unsigned 64-bit value (a campaign's {seed}). */
-      long v = strcmp(argv[i], "--seed") == 0 ? (long)strtoull(argv[i + 1], &end, 10) : strtol(argv[i + 1], &end, 10);
-      if (strcmp(argv[i], "--seed") == 0 && v < 0) v = -(v + 1);
-      if (errno != 0 || end == argv[i + 1] || *end != '\0' || v < known[k].min) {
-        fprintf(stderr, "%s: %s wants an integer >= %ld, got '%s'\n", argv[0], argv[i], known[k].min, argv[i + 1]);
-        return -1;
-      }
-      *known[k].value = v;
-      ++i;
-    }
-    if (!found) {
-      fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], argv[i]);
-      return -1;
-    }
-  }
-  return 0;
+  const struct int_option known[] = {{"--iterations", &o->iterations, 1}, {"--messages", &o->messages, 1},
+                                     {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0},
+                                     {"--x-rounds", &o->x_rounds, 0}};
+  const struct seed_option seed[] = {{"--seed", &o->seed}};
+  /* --races: the buggy variant (the default) */
+  const struct switch_option switches[] = {{"--safe", &o->safe, 1}, {"--races", &o->safe, 0}};
+  return parse_options(argc, argv, known, 5, switches, 2, seed, 1);
 }
 
 static uint64_t ninja_mix(uint64_t x) { /* splitmix64 */

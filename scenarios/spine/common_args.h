@@ -1,4 +1,4 @@
-/* Tiny "--name value" argument reader shared by the spine, MPI-PD and DMTracker scenarios.
+/* Tiny "--name value" argument reader shared by the spine, MPI-PD, DMTracker and NINJA scenarios.
  * Unknown or malformed arguments abort with a message naming them, so a
  * campaign typo shows up as a failed run with a readable stderr. */
 #ifndef SCALEFUZZ_SCENARIOS_SPINE_COMMON_ARGS_H
@@ -15,13 +15,38 @@ struct int_option {
   long min;
 };
 
-/* Parses argv against the options; returns 0 on success, prints the problem
- * to stderr and returns -1 otherwise. */
-static int parse_int_options(int argc, char** argv, struct int_option* options, int count) {
+/* "--seed S": any unsigned 64-bit value (a campaign's {seed}), folded into a
+ * non-negative long (values above LONG_MAX map to -(v + 1)). */
+struct seed_option {
+  const char* name;
+  long* value;
+};
+
+/* A flag without a value: "--safe" stores `set` into *value. */
+struct switch_option {
+  const char* name;
+  int* value;
+  int set;
+};
+
+/* Parses argv against the options, switches and seed options; returns 0 on
+ * success, prints the problem to stderr and returns -1 otherwise. */
+static inline int parse_options(int argc, char** argv, const struct int_option* options, int count,
+                                const struct switch_option* switches, int nswitches,
+                                const struct seed_option* seeds, int nseeds) {
   for (int i = 1; i < argc; ++i) {
     int found = 0;
-    for (int k = 0; k < count; ++k) {
-      if (strcmp(argv[i], options[k].name) != 0) continue;
+    for (int k = 0; k < nswitches && !found; ++k) {
+      if (strcmp(argv[i], switches[k].name) != 0) continue;
+      found = 1;
+      *switches[k].value = switches[k].set;
+    }
+    if (found) continue;
+    for (int k = 0; k < count + nseeds; ++k) {
+      const int seed = k >= count;
+      const char* name = seed ? seeds[k - count].name : options[k].name;
+      const long min = seed ? 0 : options[k].min;
+      if (strcmp(argv[i], name) != 0) continue;
       found = 1;
       if (i + 1 >= argc) {
         fprintf(stderr, "%s: %s needs a value\n", argv[0], argv[i]);
@@ -29,13 +54,13 @@ static int parse_int_options(int argc, char** argv, struct int_option* options, 
       }
       char* end = NULL;
       errno = 0;
-      long v = strtol(argv[i + 1], &end, 10);
-      if (errno != 0 || end == argv[i + 1] || *end != '\0' || v < options[k].min) {
-        fprintf(stderr, "%s: %s wants an integer >= %ld, got '%s'\n", argv[0], argv[i],
-                options[k].min, argv[i + 1]);
+      long v = seed ? (long)strtoull(argv[i + 1], &end, 10) : strtol(argv[i + 1], &end, 10);
+      if (seed && v < 0) v = -(v + 1);
+      if (errno != 0 || end == argv[i + 1] || *end != '\0' || v < min) {
+        fprintf(stderr, "%s: %s wants an integer >= %ld, got '%s'\n", argv[0], argv[i], min, argv[i + 1]);
         return -1;
       }
-      *options[k].value = v;
+      *(seed ? seeds[k - count].value : options[k].value) = v;
       ++i;
       break;
     }
@@ -45,6 +70,10 @@ static int parse_int_options(int argc, char** argv, struct int_option* options, 
     }
   }
   return 0;
+}
+
+static inline int parse_int_options(int argc, char** argv, const struct int_option* options, int count) {
+  return parse_options(argc, argv, options, count, NULL, 0, NULL, 0);
 }
 
 #endif

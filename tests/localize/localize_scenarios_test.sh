@@ -12,9 +12,15 @@ scalefuzz=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
 
-"$scalefuzz" run "$src/configs/scenarios/mpipd_writer_nomination.yaml" --out "$work/wn" --filter 'np>=6' >"$work/wn.log" 2>&1
-f="$work/wn/findings.json"
-[ -f "$f" ] || { cat "$work/wn.log"; echo "FAIL: no $f"; exit 1; }
+# run_campaign NAME CONFIG FILTER: configs/scenarios/CONFIG.yaml into
+# $work/NAME; f is its findings.json (the test ends when there is none).
+run_campaign() {
+  "$scalefuzz" run "$src/configs/scenarios/$2.yaml" --out "$work/$1" --filter "$3" >"$work/$1.log" 2>&1
+  f="$work/$1/findings.json"
+  [ -f "$f" ] || { cat "$work/$1.log"; echo "FAIL: no $f"; exit 1; }
+}
+
+run_campaign wn mpipd_writer_nomination 'np>=6'
 # run id -> nprocs from the outcome findings of the hung runs
 for np in 6 8; do
   ids=$(jq -r --argjson np "$np" '[.findings[] | select(.detector=="outcome" and .details.nprocs==$np and .kind=="hang") | .run_id] | .[]' "$f")
@@ -29,9 +35,7 @@ for np in 6 8; do
   done
 done
 
-"$scalefuzz" run "$src/configs/scenarios/mpipd_early_exit.yaml" --out "$work/ee" --filter 'np>=3' >"$work/ee.log" 2>&1
-f="$work/ee/findings.json"
-[ -f "$f" ] || { cat "$work/ee.log"; echo "FAIL: no $f"; exit 1; }
+run_campaign ee mpipd_early_exit 'np>=3'
 for np in 3 4; do
   id=$(jq -r --arg p "np$np-finalize1-" '[.findings[] | select(.detector=="outcome" and (.run_id|startswith($p))) | .run_id][0] // ""' "$f")
   [ -n "$id" ] || { echo "FAIL: early_exit np=$np has no failed outcome"; fail=1; continue; }

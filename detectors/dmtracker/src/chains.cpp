@@ -4,21 +4,17 @@
 #include <iterator>
 #include <unordered_map>
 
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/dmtracker.hpp"
 #include "scalefuzz/detectors/dmtracker_hash.hpp"
 
 namespace scalefuzz::detectors::dmtracker {
 
-const char* to_string(OpKind k) {
-  switch (k) {
-    case OpKind::Copy: return "copy";
-    case OpKind::Net: return "message";
-    case OpKind::Coll: return "collective";
-    case OpKind::Pack: return "pack";
-    case OpKind::Unpack: return "unpack";
-  }
-  return "?";
-}
+constexpr EnumName<OpKind> kOpKindNames[] = {
+    {OpKind::Copy, "copy"}, {OpKind::Net, "message"}, {OpKind::Coll, "collective"},
+    {OpKind::Pack, "pack"}, {OpKind::Unpack, "unpack"}};
+
+const char* to_string(OpKind k) { return name_of(kOpKindNames, k); }
 
 double uniqueness(const Movement& m, const Parameters& p) {
   switch (m.kind) {

@@ -8,18 +8,15 @@
 #include <stdexcept>
 
 #include "kcca_internal.hpp"
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/kcca/kcca.hpp"
 
 namespace scalefuzz::detectors::kcca {
 
-const char* to_string(FoldUnit u) {
-  switch (u) {
-    case FoldUnit::Scale: return "scale";
-    case FoldUnit::Run: return "run";
-    case FoldUnit::Sample: return "sample";
-  }
-  return "?";
-}
+constexpr EnumName<FoldUnit> kFoldUnitNames[] = {
+    {FoldUnit::Scale, "scale"}, {FoldUnit::Run, "run"}, {FoldUnit::Sample, "sample"}};
+
+const char* to_string(FoldUnit u) { return name_of(kFoldUnitNames, u); }
 
 namespace detail {
 

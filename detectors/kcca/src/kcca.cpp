@@ -18,14 +18,7 @@
 
 namespace scalefuzz::detectors::kcca {
 
-const char* to_string(SolverKind s) {
-  switch (s) {
-    case SolverKind::Automatic: return "automatic";
-    case SolverKind::Exact: return "exact";
-    case SolverKind::LowRank: return "low-rank";
-  }
-  return "?";
-}
+const char* to_string(SolverKind s) { return name_of(detail::kSolverNames, s); }
 
 namespace {
 

@@ -7,9 +7,14 @@
 
 #include <Eigen/Dense>
 
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/kcca/kcca.hpp"
 
 namespace scalefuzz::detectors::kcca::detail {
+
+// Written in the model file and read back from it.
+inline constexpr EnumName<SolverKind> kSolverNames[] = {
+    {SolverKind::Automatic, "automatic"}, {SolverKind::Exact, "exact"}, {SolverKind::LowRank, "low-rank"}};
 
 // Training matrices: X control (standardized if asked), Y observations aligned
 // to feature_keys.

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kcca_internal.hpp"
 #include "scalefuzz/detectors/kcca/kcca.hpp"
 
 namespace scalefuzz::detectors::kcca {
@@ -88,34 +89,26 @@ std::vector<trace::Frame> frames(const json& a) {
 }
 
 SolverKind solver_from(const std::string& s) {
-  if (s == "exact") return SolverKind::Exact;
-  if (s == "low-rank") return SolverKind::LowRank;
-  if (s == "automatic") return SolverKind::Automatic;
+  if (const auto solver = value_named(detail::kSolverNames, s)) return *solver;
   throw std::runtime_error("unknown solver '" + s + "'");
 }
 
 }  // namespace
 
+// The model file's "options" object: each field named once for writing and
+// reading (every key required on reading).
+void to_json(json& j, SolverKind s) { j = to_string(s); }
+void from_json(const json& j, SolverKind& s) { s = solver_from(j.get<std::string>()); }
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KccaOptions, components, gamma, control_width_factor, observation_width_factor,
+                                   standardize_control, score_anchor, solver, exact_max_samples, low_rank_max_rank,
+                                   low_rank_tolerance, threshold_z, threshold_folds, min_threshold, seed,
+                                   max_kept_training_scores)
+
 void save_model(const KccaModel& m, const std::string& path) {
-  const KccaOptions& o = m.options;
   json j;
   j["format"] = kFormat;
   j["version"] = kVersion;
-  j["options"] = {{"components", o.components},
-                  {"gamma", o.gamma},
-                  {"control_width_factor", o.control_width_factor},
-                  {"observation_width_factor", o.observation_width_factor},
-                  {"standardize_control", o.standardize_control},
-                  {"score_anchor", o.score_anchor},
-                  {"solver", to_string(o.solver)},
-                  {"exact_max_samples", o.exact_max_samples},
-                  {"low_rank_max_rank", o.low_rank_max_rank},
-                  {"low_rank_tolerance", o.low_rank_tolerance},
-                  {"threshold_z", o.threshold_z},
-                  {"threshold_folds", o.threshold_folds},
-                  {"min_threshold", o.min_threshold},
-                  {"seed", o.seed},
-                  {"max_kept_training_scores", o.max_kept_training_scores}};
+  j["options"] = m.options;
   j["solver_used"] = to_string(m.solver_used);
   j["n_train"] = m.n_train;
   j["control_names"] = m.control_names;
@@ -160,22 +153,7 @@ KccaModel load_model(const std::string& path) {
       throw std::runtime_error("model version " + std::to_string(j.at("version").get<int>()) + ", expected " +
                                std::to_string(kVersion));
     KccaModel m;
-    const json& o = j.at("options");
-    m.options.components = o.at("components").get<int>();
-    m.options.gamma = o.at("gamma").get<double>();
-    m.options.control_width_factor = o.at("control_width_factor").get<double>();
-    m.options.observation_width_factor = o.at("observation_width_factor").get<double>();
-    m.options.standardize_control = o.at("standardize_control").get<bool>();
-    m.options.score_anchor = o.at("score_anchor").get<double>();
-    m.options.solver = solver_from(o.at("solver").get<std::string>());
-    m.options.exact_max_samples = o.at("exact_max_samples").get<std::size_t>();
-    m.options.low_rank_max_rank = o.at("low_rank_max_rank").get<std::size_t>();
-    m.options.low_rank_tolerance = o.at("low_rank_tolerance").get<double>();
-    m.options.threshold_z = o.at("threshold_z").get<double>();
-    m.options.threshold_folds = o.at("threshold_folds").get<int>();
-    m.options.min_threshold = o.at("min_threshold").get<double>();
-    m.options.seed = o.at("seed").get<std::uint64_t>();
-    m.options.max_kept_training_scores = o.at("max_kept_training_scores").get<std::size_t>();
+    m.options = j.at("options").get<KccaOptions>();
     m.solver_used = solver_from(j.at("solver_used").get<std::string>());
     m.n_train = j.at("n_train").get<std::size_t>();
     m.control_names = j.at("control_names").get<std::vector<std::string>>();

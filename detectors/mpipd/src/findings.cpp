@@ -1,5 +1,6 @@
 // MPI-PD result -> Finding (findings.json, report) with the timeline artifact.
 #include "classify.hpp"
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/mpipd.hpp"
 
 namespace scalefuzz::detectors::mpipd {
@@ -8,14 +9,11 @@ using namespace detail;
 
 namespace {
 
-const char* kind_name(FailureKind k) {
-  switch (k) {
-    case FailureKind::None: return "none";
-    case FailureKind::Calculation: return "calculation";
-    case FailureKind::Communication: return "communication";
-  }
-  return "?";
-}
+constexpr EnumName<FailureKind> kFailureKindNames[] = {
+    {FailureKind::None, "none"}, {FailureKind::Calculation, "calculation"},
+    {FailureKind::Communication, "communication"}};
+
+const char* kind_name(FailureKind k) { return name_of(kFailureKindNames, k); }
 
 // "func (file:line)" of the innermost symbolized frame of a record's call site.
 std::string location_of(const trace::RankTrace& rt, const Event& e) {

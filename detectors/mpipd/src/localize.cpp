@@ -3,20 +3,17 @@
 #include <sstream>
 
 #include "classify.hpp"
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/mpipd.hpp"
 
 namespace scalefuzz::detectors::mpipd {
 
-const char* situation_name(Situation s) {
-  switch (s) {
-    case Situation::None: return "none";
-    case Situation::CalculationFault: return "calculation-fault";
-    case Situation::NonOccurredEvent: return "non-occurred-event";
-    case Situation::Deadlock: return "deadlock";
-    case Situation::BufferOverflow: return "buffer-overflow";
-  }
-  return "?";
-}
+constexpr EnumName<Situation> kSituationNames[] = {
+    {Situation::None, "none"}, {Situation::CalculationFault, "calculation-fault"},
+    {Situation::NonOccurredEvent, "non-occurred-event"}, {Situation::Deadlock, "deadlock"},
+    {Situation::BufferOverflow, "buffer-overflow"}};
+
+const char* situation_name(Situation s) { return name_of(kSituationNames, s); }
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "render.hpp"
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/pdg.hpp"
 #include "scc.hpp"
 
@@ -260,14 +261,11 @@ std::vector<char> ends_in_computation(const ProgressModel& m,
 
 const char* to_string(Variant v) { return v == Variant::SemiDist ? "semi-dist" : "dist"; }
 
-const char* to_string(EdgeKind k) {
-  switch (k) {
-    case EdgeKind::Progress: return "progress";
-    case EdgeKind::Undefined: return "undefined";
-    case EdgeKind::PointToPoint: return "point-to-point";
-  }
-  return "?";
-}
+constexpr EnumName<EdgeKind> kEdgeKindNames[] = {
+    {EdgeKind::Progress, "progress"}, {EdgeKind::Undefined, "undefined"},
+    {EdgeKind::PointToPoint, "point-to-point"}};
+
+const char* to_string(EdgeKind k) { return name_of(kEdgeKindNames, k); }
 
 PdgResult analyze_progress(const trace::RunTrace& run, const PdgOptions& options) {
   return analyze_progress(build_progress_model(run), options);

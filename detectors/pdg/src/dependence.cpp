@@ -1,16 +1,14 @@
 #include "scalefuzz/detectors/pdg/dependence.hpp"
 
+#include "scalefuzz/common/enum_names.hpp"
+
 namespace scalefuzz::detectors::pdg {
 
-const char* to_string(Dependence d) {
-  switch (d) {
-    case Dependence::None: return "none";
-    case Dependence::Forward: return "forward";
-    case Dependence::Backward: return "backward";
-    case Dependence::Undefined: return "undefined";
-  }
-  return "?";
-}
+constexpr EnumName<Dependence> kDependenceNames[] = {
+    {Dependence::None, "none"}, {Dependence::Forward, "forward"}, {Dependence::Backward, "backward"},
+    {Dependence::Undefined, "undefined"}};
+
+const char* to_string(Dependence d) { return name_of(kDependenceNames, d); }
 
 Dependence table1(PathClass forward, PathClass backward) {
   using enum PathClass;

@@ -7,16 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "scalefuzz/common/enum_names.hpp"
+
 namespace scalefuzz::detectors::pdg {
 
-const char* to_string(PathClass c) {
-  switch (c) {
-    case PathClass::Zero: return "0";
-    case PathClass::Partial: return "0<P<1";
-    case PathClass::One: return "1";
-  }
-  return "?";
-}
+constexpr EnumName<PathClass> kPathClassNames[] = {
+    {PathClass::Zero, "0"}, {PathClass::Partial, "0<P<1"}, {PathClass::One, "1"}};
+
+const char* to_string(PathClass c) { return name_of(kPathClassNames, c); }
 
 MarkovChain::MarkovChain(std::size_t states, std::span<const Transition> transitions) {
   std::vector<Transition> edges;

@@ -7,6 +7,8 @@
 #include <regex>
 #include <set>
 
+#include "scalefuzz/common/enum_names.hpp"
+
 namespace scalefuzz::harness::bugs {
 
 using nlohmann::json;
@@ -89,21 +91,11 @@ std::vector<Suppression> parse_suppressions(const std::string& yaml_text, const 
   return out;
 }
 
-std::optional<FailOn> parse_fail_on(const std::string& text) {
-  if (text == "new") return FailOn::New;
-  if (text == "any") return FailOn::Any;
-  if (text == "never") return FailOn::Never;
-  return std::nullopt;
-}
+constexpr EnumName<FailOn> kFailOnNames[] = {{FailOn::New, "new"}, {FailOn::Any, "any"}, {FailOn::Never, "never"}};
 
-const char* to_string(FailOn f) {
-  switch (f) {
-    case FailOn::New: return "new";
-    case FailOn::Any: return "any";
-    case FailOn::Never: return "never";
-  }
-  return "?";
-}
+std::optional<FailOn> parse_fail_on(const std::string& text) { return value_named(kFailOnNames, text); }
+
+const char* to_string(FailOn f) { return name_of(kFailOnNames, f); }
 
 std::size_t BugDiff::failing_new() const {
   return static_cast<std::size_t>(std::count_if(new_bugs.begin(), new_bugs.end(), counts));

@@ -9,12 +9,16 @@
 #include <sstream>
 
 #include "error_list.hpp"
+#include "scalefuzz/common/enum_names.hpp"
 #include "input_limits.hpp"
 #include "noise_schema.hpp"
 #include "sections.hpp"
 #include "template.hpp"
 
 namespace scalefuzz::harness {
+
+constexpr EnumName<Oversubscribe> kOversubscribeNames[] = {
+    {Oversubscribe::Auto, "auto"}, {Oversubscribe::On, "on"}, {Oversubscribe::Off, "off"}};
 
 using namespace detail;
 
@@ -66,9 +70,9 @@ std::vector<std::string> read_detectors(const YamlReader& reader, const YAML::No
 
 Oversubscribe read_oversubscribe(const YamlReader& reader, const YAML::Node& node) {
   std::string text = reader.scalar(node, "oversubscribe");
-  if (text == "auto") return Oversubscribe::Auto;
-  if (text == "on" || text == "true") return Oversubscribe::On;
-  if (text == "off" || text == "false") return Oversubscribe::Off;
+  if (text == "true") return Oversubscribe::On;
+  if (text == "false") return Oversubscribe::Off;
+  if (const auto mode = value_named(kOversubscribeNames, text)) return *mode;
   reader.fail(node, "oversubscribe must be auto, on or off, got '" + text + "'");
 }
 
@@ -92,14 +96,7 @@ std::filesystem::path absolute_dir(const std::filesystem::path& path) {
 
 }  // namespace
 
-const char* to_string(Oversubscribe mode) {
-  switch (mode) {
-    case Oversubscribe::Auto: return "auto";
-    case Oversubscribe::On: return "on";
-    case Oversubscribe::Off: return "off";
-  }
-  return "?";
-}
+const char* to_string(Oversubscribe mode) { return name_of(kOversubscribeNames, mode); }
 
 
 const std::vector<std::string>& supported_sbatch_options() {

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "paths.hpp"
 #include "run_command.hpp"
+#include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/trace/model.hpp"
@@ -116,7 +117,7 @@ int cmd_exec(const ParsedArgs& args) {
     if (!fs::is_directory(harness::RunDir(*analysis).ninja_dir()))
       throw UsageError("--noise-set analysis=" + analysis->string() +
                        ": no ninja/ analysis there (not a finished system-centric run)");
-    options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
+    options.env[std::string(noise::kAnalysisEnv)] = analysis->string();  // shown in the replay line
   }
   if (auto seed = args.value("--seed")) {
     try {
@@ -165,7 +166,10 @@ int cmd_exec(const ParsedArgs& args) {
   if (ec) throw InfraError(options.run_dir.string() + ": cannot create the run directory: " + ec.message());
 
   harness::become_subreaper();
-  harness::Outcome outcome = harness::launch_local(spec, options);
+  // The launch step of `scalefuzz run` (an application run also gets the
+  // system run's potential races); exec has no store and no analysis: its
+  // --out is the run directory, read later by `scalefuzz analyze/trace`.
+  harness::Outcome outcome = engine::launch_run(spec, options, analysis);
 
   std::cout << "outcome: " << harness::to_string(outcome.kind);
   if (!outcome.detail.empty()) std::cout << " (" << terminal_safe(outcome.detail) << ")";

@@ -345,6 +345,7 @@ int cmd_task(const ParsedArgs& args) {
     // freeze them and take their stacks.
     if (submission.nodes == 1) options.env["HYDRA_LAUNCHER"] = "fork";
   }
+  std::optional<fs::path> analysis;  // an application-centric run's system-centric run
   if (run.noise.mode == noise::Mode::Application) {
     std::vector<harness::RunRecord> records;
     for (const auto& r : runs) {
@@ -357,9 +358,8 @@ int cmd_task(const ParsedArgs& args) {
       }
       records.push_back(std::move(rec));
     }
-    if (auto analysis = engine::ninja_analysis_for(run, records)) {
-      options.env["SCALEFUZZ_NOISE_ANALYSIS"] = analysis->string();
-    } else {
+    analysis = engine::ninja_analysis_for(run, records);
+    if (!analysis) {
       harness::Outcome outcome;
       outcome.kind = harness::OutcomeKind::LaunchError;
       outcome.exit_code = -1;
@@ -370,7 +370,7 @@ int cmd_task(const ParsedArgs& args) {
     }
   }
   harness::become_subreaper();
-  const harness::Outcome outcome = harness::launch_local(run, options);
+  const harness::Outcome outcome = engine::launch_run(run, options, analysis);
   std::cout << run.run_id << ": " << harness::to_string(outcome.kind)
             << (outcome.detail.empty() ? "" : " (" + outcome.detail + ")") << "\n";
   return kExitOk;  // the run's outcome is in its directory; SLURM's state says whether the task itself worked

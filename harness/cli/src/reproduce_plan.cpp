@@ -3,27 +3,22 @@
 #include <cmath>
 #include <sstream>
 
+#include "scalefuzz/common/enum_names.hpp"
+
 namespace scalefuzz::cli {
 
 using harness::OutcomeKind;
 
+constexpr EnumName<ReproduceTarget> kTargetNames[] = {{ReproduceTarget::Race, "race"},
+                                                       {ReproduceTarget::Hang, "hang"},
+                                                       {ReproduceTarget::Crash, "crash"},
+                                                       {ReproduceTarget::Any, "any"}};
+
 std::optional<ReproduceTarget> parse_reproduce_target(const std::string& text) {
-  if (text == "race") return ReproduceTarget::Race;
-  if (text == "hang") return ReproduceTarget::Hang;
-  if (text == "crash") return ReproduceTarget::Crash;
-  if (text == "any") return ReproduceTarget::Any;
-  return std::nullopt;
+  return value_named(kTargetNames, text);
 }
 
-const char* to_string(ReproduceTarget target) {
-  switch (target) {
-    case ReproduceTarget::Race: return "race";
-    case ReproduceTarget::Hang: return "hang";
-    case ReproduceTarget::Crash: return "crash";
-    case ReproduceTarget::Any: return "any";
-  }
-  return "?";
-}
+const char* to_string(ReproduceTarget target) { return name_of(kTargetNames, target); }
 
 bool manifests(ReproduceTarget target, OutcomeKind outcome, bool race_finding) {
   // A failed check or an MPI_Abort (a program that checks its matches and

@@ -25,6 +25,15 @@ std::vector<harness::RunSpec> unfinished_runs(const harness::RunStore& store,
   return todo;
 }
 
+harness::Outcome launch_run(const harness::RunSpec& run, harness::LaunchOptions options,
+                            const std::optional<fs::path>& analysis) {
+  if (analysis) {
+    write_potential_unsafe(*analysis);
+    options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
+  }
+  return harness::launch_local(run, options);
+}
+
 harness::Outcome launch_and_store(harness::RunStore& store, const harness::RunSpec& run,
                                   const harness::LaunchOptions& launch, std::optional<fs::path> analysis) {
   harness::LaunchOptions options = launch;
@@ -37,11 +46,7 @@ harness::Outcome launch_and_store(harness::RunStore& store, const harness::RunSp
     outcome.detail = missing_analysis_message(run);
     std::cerr << "error: " << outcome.detail << "\n";
   } else {
-    if (analysis) {
-      write_potential_unsafe(*analysis);
-      options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
-    }
-    outcome = harness::launch_local(run, options);
+    outcome = launch_run(run, options, analysis);
   }
   store.record_finished(run, outcome);
   return outcome;

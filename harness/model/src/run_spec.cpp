@@ -1,5 +1,7 @@
 #include "scalefuzz/harness/run_spec.hpp"
 
+#include "scalefuzz/common/enum_names.hpp"
+
 namespace scalefuzz::harness {
 
 std::string NoiseSpec::label() const {
@@ -8,28 +10,20 @@ std::string NoiseSpec::label() const {
   return out;
 }
 
-const char* to_string(OutcomeKind k) {
-  switch (k) {
-    case OutcomeKind::Ok: return "ok";
-    case OutcomeKind::Failed: return "failed";
-    case OutcomeKind::Crashed: return "crashed";
-    case OutcomeKind::MpiAbort: return "mpi-abort";
-    case OutcomeKind::Hang: return "hang";
-    case OutcomeKind::WrongResult: return "wrong-result";
-    case OutcomeKind::LaunchError: return "launch-error";
-    case OutcomeKind::Cancelled: return "cancelled";
-    case OutcomeKind::Infrastructure: return "infrastructure";
-  }
-  return "?";
-}
+constexpr EnumName<OutcomeKind> kOutcomeNames[] = {
+    {OutcomeKind::Ok, "ok"},
+    {OutcomeKind::Failed, "failed"},
+    {OutcomeKind::Crashed, "crashed"},
+    {OutcomeKind::MpiAbort, "mpi-abort"},
+    {OutcomeKind::Hang, "hang"},
+    {OutcomeKind::WrongResult, "wrong-result"},
+    {OutcomeKind::LaunchError, "launch-error"},
+    {OutcomeKind::Cancelled, "cancelled"},
+    {OutcomeKind::Infrastructure, "infrastructure"}};
 
-std::optional<OutcomeKind> outcome_from_string(const std::string& s) {
-  for (auto k : {OutcomeKind::Ok, OutcomeKind::Failed, OutcomeKind::Crashed, OutcomeKind::MpiAbort,
-                 OutcomeKind::Hang, OutcomeKind::WrongResult, OutcomeKind::LaunchError, OutcomeKind::Cancelled,
-                 OutcomeKind::Infrastructure})
-    if (s == to_string(k)) return k;
-  return std::nullopt;
-}
+const char* to_string(OutcomeKind k) { return name_of(kOutcomeNames, k); }
+
+std::optional<OutcomeKind> outcome_from_string(const std::string& s) { return value_named(kOutcomeNames, s); }
 
 bool is_rerunnable(OutcomeKind k) { return k == OutcomeKind::Cancelled || k == OutcomeKind::Infrastructure; }
 

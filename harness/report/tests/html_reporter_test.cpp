@@ -101,12 +101,6 @@ TEST(DefaultReporters, WriteAllThreeFiles) {
     EXPECT_TRUE(std::filesystem::is_regular_file(tmp.path() / f)) << f;
 }
 
-}  // namespace
-}  // namespace scalefuzz::harness
-
-namespace scalefuzz::harness {
-namespace {
-
 TEST(HtmlReporter, NightsSectionFromTrendAndDiff) {
   testing::TempDir tmp;
   const auto data = testing::make_report_data(tmp.path());

@@ -107,12 +107,6 @@ TEST(JsonReporter, UnwritableLocationIsAReportError) {
   EXPECT_THROW(JsonReporter().write(data), ReportError);
 }
 
-}  // namespace
-}  // namespace scalefuzz::harness
-
-namespace scalefuzz::harness {
-namespace {
-
 TEST(Summary, InfoFindingsAloneKeepACampaignClean) {
   testing::TempDir tmp;
   ReportData data;

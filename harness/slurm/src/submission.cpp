@@ -43,69 +43,50 @@ int Submission::attempts() const {
 fs::path slurm_dir(const fs::path& out) { return out / "slurm"; }
 bool has_submission(const fs::path& out) { return fs::exists(slurm_dir(out) / "submission.json"); }
 
+// submission.json: each field named once for writing and reading (every key
+// required on reading).
+void to_json(json& j, const ArrayRecord& a) {
+  j = {{"job_id", a.job_id},
+       {"attempt", a.attempt},
+       {"phase", a.plan.phase == Phase::Application ? "application" : "first"},
+       {"nprocs", a.plan.nprocs},
+       {"offset", a.plan.offset},
+       {"task_ids", a.plan.task_ids},
+       {"array_inx", a.array_inx},
+       {"dependency", a.dependency},
+       {"script", a.script},
+       {"submitted_at", a.submitted_at}};
+}
+
+void from_json(const json& j, ArrayRecord& r) {
+  r.job_id = j.at("job_id").get<std::uint32_t>();
+  r.attempt = j.at("attempt").get<int>();
+  r.plan.phase = j.at("phase").get<std::string>() == "application" ? Phase::Application : Phase::First;
+  r.plan.nprocs = j.at("nprocs").get<int>();
+  r.plan.offset = j.at("offset").get<long>();
+  r.plan.task_ids = j.at("task_ids").get<std::vector<long>>();
+  r.array_inx = j.at("array_inx").get<std::string>();
+  r.dependency = j.at("dependency").get<std::string>();
+  r.script = j.at("script").get<std::string>();
+  r.submitted_at = j.at("submitted_at").get<std::string>();
+}
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Submission, campaign, campaign_dir, build_dir, scalefuzz, injector, launcher,
+                                   mpiexec, oversubscribe, nodes, max_array_size, dry_run, arrays)
+
 void write_submission(const fs::path& out, const Submission& s) {
-  json arrays = json::array();
-  for (const auto& a : s.arrays)
-    arrays.push_back({{"job_id", a.job_id},
-                      {"attempt", a.attempt},
-                      {"phase", a.plan.phase == Phase::Application ? "application" : "first"},
-                      {"nprocs", a.plan.nprocs},
-                      {"offset", a.plan.offset},
-                      {"task_ids", a.plan.task_ids},
-                      {"array_inx", a.array_inx},
-                      {"dependency", a.dependency},
-                      {"script", a.script.string()},
-                      {"submitted_at", a.submitted_at}});
-  json j = {{"campaign", s.campaign},
-            {"campaign_dir", s.campaign_dir.string()},
-            {"build_dir", s.build_dir.string()},
-            {"scalefuzz", s.scalefuzz.string()},
-            {"injector", s.injector.string()},
-            {"launcher", s.launcher},
-            {"mpiexec", s.mpiexec},
-            {"oversubscribe", s.oversubscribe},
-            {"nodes", s.nodes},
-            {"max_array_size", s.max_array_size},
-            {"dry_run", s.dry_run},
-            {"arrays", arrays}};
   fs::create_directories(slurm_dir(out));
-  harness::write_file_atomic(slurm_dir(out) / "submission.json", harness::dump_json(j) + "\n");
+  harness::write_file_atomic(slurm_dir(out) / "submission.json", harness::dump_json(json(s)) + "\n");
 }
 
 Submission read_submission(const fs::path& out) {
   const fs::path file = slurm_dir(out) / "submission.json";
   json j = read_json(file);
-  Submission s;
   try {
-    s.campaign = j.at("campaign").get<std::string>();
-    s.campaign_dir = j.at("campaign_dir").get<std::string>();
-    s.build_dir = j.at("build_dir").get<std::string>();
-    s.scalefuzz = j.at("scalefuzz").get<std::string>();
-    s.injector = j.at("injector").get<std::string>();
-    s.launcher = j.at("launcher").get<std::string>();
-    s.mpiexec = j.at("mpiexec").get<std::vector<std::string>>();
-    s.oversubscribe = j.at("oversubscribe").get<std::string>();
-    s.nodes = j.at("nodes").get<int>();
-    s.max_array_size = j.at("max_array_size").get<long>();
-    s.dry_run = j.at("dry_run").get<bool>();
-    for (const auto& a : j.at("arrays")) {
-      ArrayRecord r;
-      r.job_id = a.at("job_id").get<std::uint32_t>();
-      r.attempt = a.at("attempt").get<int>();
-      r.plan.phase = a.at("phase").get<std::string>() == "application" ? Phase::Application : Phase::First;
-      r.plan.nprocs = a.at("nprocs").get<int>();
-      r.plan.offset = a.at("offset").get<long>();
-      r.plan.task_ids = a.at("task_ids").get<std::vector<long>>();
-      r.array_inx = a.at("array_inx").get<std::string>();
-      r.dependency = a.at("dependency").get<std::string>();
-      r.script = a.at("script").get<std::string>();
-      r.submitted_at = a.at("submitted_at").get<std::string>();
-      s.arrays.push_back(std::move(r));
-    }
+    return j.get<Submission>();
   } catch (const json::exception& e) {
     throw SubmissionError(file.string() + ": " + e.what());
   }
-  return s;
 }
 
 void write_runs(const fs::path& out, const std::vector<harness::RunSpec>& runs) {

@@ -7,9 +7,7 @@ namespace scalefuzz::harness {
 using nlohmann::json;
 
 std::optional<detectors::Severity> severity_from_string(const std::string& s) {
-  for (auto sev : {detectors::Severity::Info, detectors::Severity::Warning, detectors::Severity::Error})
-    if (s == detectors::to_string(sev)) return sev;
-  return std::nullopt;
+  return value_named(detectors::kSeverityNames, s);
 }
 
 json finding_to_json(const detectors::Finding& f) {

@@ -243,12 +243,6 @@ TEST(RunStore, SurvivesSigkillInTheMiddleOfWrites) {
   EXPECT_GE(runs.size(), 30u);
 }
 
-}  // namespace
-}  // namespace scalefuzz::harness
-
-namespace scalefuzz::harness {
-namespace {
-
 TEST(RunStore, InvalidUtf8InOutputIsStoredNotFatal) {
   testing::TempDir tmp;
   auto store = RunStore::open(tmp.path(), "demo", "fp");
@@ -261,12 +255,6 @@ TEST(RunStore, InvalidUtf8InOutputIsStoredNotFatal) {
   ASSERT_TRUE(rec && rec->finished());
   EXPECT_EQ(rec->outcome->stacks[0].text, "frame \xEF\xBF\xBD\xEF\xBF\xBD in binary junk");
 }
-
-}  // namespace
-}  // namespace scalefuzz::harness
-
-namespace scalefuzz::harness {
-namespace {
 
 TEST(RunStore, KeepsTheLaunchersOutcomeFile) {
   testing::TempDir tmp;

@@ -7,17 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scalefuzz/common/enum_names.hpp"
+
 namespace scalefuzz::detectors {
 
 enum class Severity { Info, Warning, Error };
-inline const char* to_string(Severity s) {
-  switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "?";
-}
+inline constexpr EnumName<Severity> kSeverityNames[] = {
+    {Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}};
+inline const char* to_string(Severity s) { return name_of(kSeverityNames, s); }
 
 // A file the reporters embed or link: a Graphviz graph, an SVG plot, a table.
 struct Artifact {

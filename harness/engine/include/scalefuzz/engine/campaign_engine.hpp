@@ -32,6 +32,13 @@ harness::LaunchOptions campaign_launch_options(const harness::Campaign& campaign
 std::vector<harness::RunSpec> unfinished_runs(const harness::RunStore& store,
                                               const std::vector<harness::RunSpec>& planned);
 
+// Launches one run as every command does (`scalefuzz exec` too): an
+// application-centric run reads `analysis`, the directory of a finished
+// system-centric run, into which the potential races of that run's trace are
+// written first (ninja_dependency.hpp).
+harness::Outcome launch_run(const harness::RunSpec& run, harness::LaunchOptions options,
+                            const std::optional<std::filesystem::path>& analysis);
+
 // Launches one run into the store and records its outcome. An
 // application-centric run reads `analysis` (a system-centric run's
 // directory), or the one the store holds for its point when nullopt; with

@@ -1,0 +1,72 @@
+# The two target shapes every room repeats: a library scalefuzz_<name> with
+# its scalefuzz::<name> alias, and a GoogleTest executable registered with
+# ctest. Both attach the project's warning flags.
+
+# scalefuzz_library(<name> SOURCES <files>... [INCLUDE <dirs>...] [PRIVATE_INCLUDE <dirs>...]
+#                   [PUBLIC <libs>...] [PRIVATE <libs>...])
+function(scalefuzz_library name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;INCLUDE;PRIVATE_INCLUDE;PUBLIC;PRIVATE")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "scalefuzz_library(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  add_library(scalefuzz_${name} STATIC ${arg_SOURCES})
+  add_library(scalefuzz::${name} ALIAS scalefuzz_${name})
+  if(arg_INCLUDE)
+    target_include_directories(scalefuzz_${name} PUBLIC ${arg_INCLUDE})
+  endif()
+  if(arg_PRIVATE_INCLUDE)
+    target_include_directories(scalefuzz_${name} PRIVATE ${arg_PRIVATE_INCLUDE})
+  endif()
+  target_link_libraries(scalefuzz_${name} PUBLIC ${arg_PUBLIC} PRIVATE ${arg_PRIVATE} scalefuzz::warnings)
+endfunction()
+
+# scalefuzz_gtest(<target> SOURCES <files>... LIBS <libs>... LABELS <labels>
+#                 [TIMEOUT <seconds>] [SERIAL] [INCLUDE <dirs>...]
+#                 [DEFINITIONS <defs>...] [DEPENDS <targets>...])
+# Links GoogleTest's main; SERIAL: RUN_SERIAL (tests that start mpiexec
+# with several ranks on a 2-core machine).
+function(scalefuzz_gtest target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "SERIAL" "TIMEOUT;LABELS" "SOURCES;LIBS;INCLUDE;DEFINITIONS;DEPENDS")
+  if(arg_UNPARSED_ARGUMENTS OR NOT arg_LABELS)
+    message(FATAL_ERROR "scalefuzz_gtest(${target}): needs LABELS; unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  add_executable(${target} ${arg_SOURCES})
+  target_link_libraries(${target} PRIVATE ${arg_LIBS} GTest::gtest_main scalefuzz::warnings)
+  if(arg_INCLUDE)
+    target_include_directories(${target} PRIVATE ${arg_INCLUDE})
+  endif()
+  if(arg_DEFINITIONS)
+    target_compile_definitions(${target} PRIVATE ${arg_DEFINITIONS})
+  endif()
+  if(arg_DEPENDS)
+    add_dependencies(${target} ${arg_DEPENDS})
+  endif()
+  set(properties)
+  if(arg_TIMEOUT)
+    list(APPEND properties TIMEOUT ${arg_TIMEOUT})
+  endif()
+  if(arg_SERIAL)
+    list(APPEND properties RUN_SERIAL TRUE)
+  endif()
+  gtest_discover_tests(${target} PROPERTIES LABELS "${arg_LABELS}" ${properties} DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# scalefuzz_detector(<name> SOURCES <files>... [PUBLIC <libs>...] [PRIVATE <libs>...]
+#                    TESTS <files>... ANALYSIS <files>...)
+# A detector room (detectors/<name>/): the pure library scalefuzz::<name>
+# (include/ public, src/ private), its unit tests <name>_test (label unit) and
+# its glue into the analysis engine, scalefuzz::<name>_analysis (analysis/;
+# registered by one line in harness/analysis/src/registry.cpp).
+function(scalefuzz_detector name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PUBLIC;PRIVATE;TESTS;ANALYSIS")
+  if(arg_UNPARSED_ARGUMENTS OR NOT arg_TESTS OR NOT arg_ANALYSIS)
+    message(FATAL_ERROR "scalefuzz_detector(${name}): needs TESTS and ANALYSIS; unknown: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  scalefuzz_library(${name} SOURCES ${arg_SOURCES} INCLUDE include PRIVATE_INCLUDE src
+    PUBLIC ${arg_PUBLIC} PRIVATE ${arg_PRIVATE})
+  if(SCALEFUZZ_BUILD_TESTS)
+    scalefuzz_gtest(${name}_test SOURCES ${arg_TESTS} LIBS scalefuzz::${name} LABELS unit)
+  endif()
+  scalefuzz_library(${name}_analysis SOURCES ${arg_ANALYSIS} INCLUDE analysis
+    PUBLIC scalefuzz::analysis_core scalefuzz::${name})
+endfunction()
