@@ -241,6 +241,7 @@ void open_usage_files(const char* ranks_dir, int rank) {
   std::string base = std::string(ranks_dir) + "/" + std::to_string(rank);
   fd_types = ::open((base + ".types").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   fd_errors = ::open((base + ".errors").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  open_frames_file((base + ".frames").c_str());
 }
 
 void write_error_line(std::uint64_t seq, int code, const char* message) {

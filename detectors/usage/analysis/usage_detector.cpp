@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "memory_objects.hpp"
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
@@ -57,7 +58,9 @@ class UsageDetector : public analysis::Detector {
     const auto kind = run.outcome().kind;
     options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
                             (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
-    auto issues = check_run(run.trace(), options);
+    MemoryObjects objects(run.record().dir, run.trace());
+    auto resolve = [&](int rank, std::size_t event, std::uint64_t address) { return objects.find(rank, event, address); };
+    auto issues = check_run(run.trace(), options, resolve);
     auto crashes = signal_findings(run, run.trace());
     if (issues.empty()) return crashes;
     const trace::RunTrace& trace = run.symbolized();

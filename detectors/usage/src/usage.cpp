@@ -630,12 +630,15 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
   }
 }
 
-std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options) {
+std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options) { return check_run(run, options, {}); }
+
+std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options, const ObjectResolver& resolve) {
   std::vector<Issue> out;
   check_recorded_errors(run, out);
   check_finalize(run, options, out);
   check_collectives(run, options, out);
   check_arguments(run, out);
+  check_buffers(run, resolve, out);
   trace::Matching matching = trace::match_messages(run);
   check_p2p_types(run, matching, out);
   if (options.run_completed) {
