@@ -267,7 +267,7 @@ class Module {
   std::vector<Global> globals_;
 };
 
-// ranks/N.frames: "<seq> <site> <sp-hex> <fp-hex>" (injectors/recorder/handlers_usage_frames.cpp).
+// ranks/N.frames: "<seq> <site> <sp-hex> <fp-hex>" (injectors/recorder/handlers_usage_buffers.cpp).
 struct FrameLine {
   std::uint64_t seq = 0, sp = 0, fp = 0;
 };

@@ -226,3 +226,38 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
 }
 
 }  // namespace scalefuzz::detectors::usage
+
+namespace scalefuzz::detectors::usage {
+
+void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out) {
+  for (std::size_t r = 0; r < modified.size() && r < run.ranks.size(); ++r) {
+    const auto& rt = run.ranks[r];
+    if (rt.rank < 0) continue;
+    auto index_of = [&](std::uint64_t seq) -> std::optional<std::size_t> {
+      auto it = std::lower_bound(rt.events.begin(), rt.events.end(), seq,
+                                 [](const trace::Event& e, std::uint64_t s) { return e.seq < s; });
+      if (it == rt.events.end() || it->seq != seq) return std::nullopt;
+      return static_cast<std::size_t>(it - rt.events.begin());
+    };
+    std::set<std::uint32_t> reported;  // post call sites
+    for (const auto& [post_seq, done_seq] : modified[r]) {
+      auto post = index_of(post_seq);
+      if (!post || !reported.insert(rt.events[*post].callsite).second) continue;
+      const trace::Event& p = rt.events[*post];
+      Issue is;
+      is.kind = "buffer-modified";
+      is.section = "MPI-4.0 §3.7.2 (the send buffer must not be modified until the nonblocking send completes)";
+      is.rule = "a nonblocking send's buffer must stay unchanged from the post until the request completes";
+      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) + " to rank " +
+                   std::to_string(p.peer) + ": its buffer changed before the request completed";
+      is.sides.push_back({rt.rank, *post, "send posted here"});
+      if (auto done = index_of(done_seq)) {
+        is.message += " in " + std::string(trace::op_name(rt.events[*done].op));
+        is.sides.push_back({rt.rank, *done, "completed here"});
+      }
+      out.push_back(std::move(is));
+    }
+  }
+}
+
+}  // namespace scalefuzz::detectors::usage

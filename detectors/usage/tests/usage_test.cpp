@@ -422,5 +422,21 @@ TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
   EXPECT_TRUE(none.empty());
 }
 
+TEST(UsageBuffers, ModifiedSendIsAFindingAtItsPost) {
+  Builder b(2);
+  b.post(0, true, 1, 0, 11);                           // seq 2
+  b.add(0, ops::Wait, OpClass::Completion);            // seq 3
+  b.post(0, true, 1, 0, 12);                           // seq 4: same buffer changed again, another site
+  b.finalize();
+  ModifiedSends modified(2);
+  modified[0] = {{2, 3}, {99, 3}};  // an unknown post seq is ignored
+  std::vector<Issue> out;
+  check_modified_sends(b.run, modified, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"buffer-modified"});
+  ASSERT_EQ(out[0].sides.size(), 2u);
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_EQ(out[0].sides[1].event, 2u);
+}
+
 }  // namespace
 }  // namespace scalefuzz::detectors::usage

@@ -73,6 +73,12 @@ using ObjectResolver = std::function<std::optional<MemoryObject>(int rank, std::
 void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, std::vector<Issue>& out);
 std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options, const ObjectResolver& resolve);
 
+// buffer-modified: a nonblocking send's buffer changed between its post and
+// its completion (MPI-4.0 §3.7.2). `modified[rank]` holds the (post seq,
+// completion seq) pairs the injector noted in ranks/N.modified.
+using ModifiedSends = std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>>;
+void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out);
+
 // Type signatures: the flattened primitive sequence of `count` elements of a
 // datatype key on a rank. Equal signatures match (MPI-4.0 §3.3.1, §6.1).
 struct Signature {

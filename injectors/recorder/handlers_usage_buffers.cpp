@@ -1,4 +1,6 @@
-// Stack buffers for the usage checks' extent and C-type checks (issue 21):
+// What the usage checks need to know about buffers at run time (issue 21).
+//
+// Stack buffers, for the extent and C-type checks:
 // a buffer on the stack is a local variable of some frame, and its debug
 // information (DW_OP_fbreg offsets) is relative to that frame's CFA or frame
 // pointer. At the call the wrapper knows the application caller's stack
@@ -10,6 +12,13 @@
 // stack pointer and the top of the thread's stack, and only when the pair
 // differs from the last one written for that call site (a loop writes one
 // line): a record uses the latest line of its site at or before its seq.
+//
+// Local concurrency: a nonblocking send's buffer must not change until the
+// send completes (MPI-4.0 §3.7.2). buffer_checksum() hashes it at the post
+// and at the completion; ranks/N.modified gets "<post seq> <completion seq>"
+// when they differ. The hash covers the whole buffer up to 4 KiB, else its
+// first and last 2 KiB (the cost stays bounded per call; halo and boundary
+// writes, the usual culprits, touch the ends).
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -17,6 +26,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "handlers.hpp"
 #include "types.hpp"
@@ -25,9 +36,10 @@ namespace scalefuzz::inject {
 
 namespace {
 int fd_frames = -1;
+int fd_modified = -1;
 
 // This thread's stack top; 0 = not known yet, 1 = unknown.
-thread_local std::uintptr_t tl_stack_hi = 0;
+thread_local constinit std::uintptr_t tl_stack_hi = 0;
 
 std::uintptr_t stack_hi() {
   if (tl_stack_hi != 0) return tl_stack_hi;
@@ -49,11 +61,53 @@ struct Last {
 Last g_last[256];
 }  // namespace
 
+bool g_send_checksums = false;
+
 void open_frames_file(const char* path) {
-  // SCALEFUZZ_FRAMES=0: off (to measure its cost; the checks then see heap
-  // blocks and globals only).
-  if (const char* off = std::getenv("SCALEFUZZ_FRAMES"); off != nullptr && off[0] == '0') return;
-  fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  // SCALEFUZZ_FRAMES=0 / SCALEFUZZ_SEND_CHECKSUMS=0: off (to measure their
+  // cost; without frames the checks see heap blocks and globals only).
+  auto off = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && v[0] == '0';
+  };
+  if (!off("SCALEFUZZ_FRAMES")) fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (off("SCALEFUZZ_SEND_CHECKSUMS")) return;
+  std::string modified = path;
+  modified.replace(modified.size() - std::strlen("frames"), std::strlen("frames"), "modified");
+  fd_modified = ::open(modified.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  g_send_checksums = fd_modified >= 0;
+}
+
+namespace {
+std::uint64_t hash_bytes(std::uint64_t h, const unsigned char* p, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+}  // namespace
+
+std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes) {
+  constexpr std::size_t kWhole = 4096, kEnd = 2048;
+  const auto* p = static_cast<const unsigned char*>(buffer);
+  const auto n = static_cast<std::size_t>(bytes);
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  if (n <= kWhole) h = hash_bytes(h, p, n);
+  else h = hash_bytes(hash_bytes(h, p, kEnd), p + n - kEnd, kEnd);
+  return h | 1;  // 0 means "no checksum taken"
+}
+
+void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq) {
+  if (fd_modified < 0) return;
+  char line[64];
+  const int n = std::snprintf(line, sizeof line, "%llu %llu\n", static_cast<unsigned long long>(post_seq),
+                              static_cast<unsigned long long>(completion_seq));
+  if (n > 0) (void)!::write(fd_modified, line, static_cast<std::size_t>(n));
 }
 
 void note_stack_buffers(const Call& c, std::uint64_t seq, std::uint32_t site) {
