@@ -3,6 +3,7 @@
 #  (a) recording cost of data movements + allocation sites on the stencil
 #      (bench/injector's inject_stencil): bare, recorded with the allocation
 #      log off (SCALEFUZZ_ALLOCS=0), recorded with it on; interleaved, best of REPS
+#  (a') the same under callgrind at 1 rank: instructions per iteration
 #  (b) allocation cost: ns per malloc+free pair of 4 KiB, bare vs preloaded
 #  (c) analysis of 10^6 chains (target < 5 s)
 # usage: bench/dmtracker/run.sh [BUILD_DIR]
@@ -36,6 +37,25 @@ for n in 2 4; do
     printf "%d ranks: bare %.3f s, recorded (allocation log off) %.3f s, recorded (on) %.3f s; on/bare %.3fx (target <= 1.05x), on/off %.3fx\n",
       n, b, o, a, a / b, a / o }'
 done
+echo "== (a') the stencil under callgrind, 1 rank: instructions per iteration (40 minus 20 iterations; load-independent)"
+if command -v valgrind >/dev/null; then
+  stencil_irefs() {  # mode iterations -> instructions of the run
+    local pre=()
+    case $1 in
+      noalloc) pre=(-genv LD_PRELOAD "$LIB" -genv SCALEFUZZ_ALLOCS 0 -genv SCALEFUZZ_RUN_DIR "$RUNDIR/cgrun") ;;
+      alloc) pre=(-genv LD_PRELOAD "$LIB" -genv SCALEFUZZ_RUN_DIR "$RUNDIR/cgrun") ;;
+    esac
+    rm -rf "$RUNDIR/cgrun"
+    mpiexec -n 1 "${pre[@]}" valgrind --tool=callgrind --callgrind-out-file="$RUNDIR/cgst.out" "$STENCIL" 400000 "$2" 2>&1 >/dev/null |
+      awk '/Collected/ {print $NF}'
+  }
+  for mode in bare noalloc alloc; do
+    a=$(stencil_irefs $mode 20); b=$(stencil_irefs $mode 40)
+    eval "it_$mode=$(( (b - a) / 20 ))"
+  done
+  awk -v b="$it_bare" -v o="$it_noalloc" -v a="$it_alloc" 'BEGIN {
+    printf "bare %d, recorded (allocation log off) %d, recorded (on) %d instructions per iteration: on/bare %.4fx, off/bare %.4fx\n", b, o, a, a / b, o / b }'
+fi
 echo "== (b) malloc+free pairs of 4 KiB, ns per pair, best of $REPS"
 bare=(); on=(); off=()
 for ((r = 0; r < REPS; ++r)); do

@@ -12,7 +12,8 @@
 #     known-good reference (dmtracker: {reference: ...});
 #   clean twins: no violation, no outlier, exit 0;
 #   kcca.chain_features: a KCCA model of the clean ghost exchange (train 4, 6;
-#     test 8 ranks) has the chain types as features beyond the call sites.
+#     test 8 ranks) has the chain types as features beyond the call sites,
+#     and kcca-eval on that directory uses them too.
 # Usage: dmtracker_campaign_test.sh SCALEFUZZ SOURCE_TREE WORK_DIR
 set -u
 scalefuzz=$1 src=$2 work=$3
@@ -92,4 +93,10 @@ done
 without=$(jq '.feature_keys | length' "$work/ghost_kcca_false/kcca-model.json" 2>/dev/null || echo 0)
 check "$work/ghost_kcca_true/kcca-model.json" "kcca.chain_features: recorded in the model, more features than the $without call sites" \
   ".provenance.options.chain_features == true and (.feature_keys | length) > $without and $without > 0"
+# kcca-eval retrains with the stored campaign's kcca: settings: the chain
+# features too, as many as the run's model has.
+with=$(jq '.feature_keys | length' "$work/ghost_kcca_true/kcca-model.json" 2>/dev/null || echo 0)
+if "$scalefuzz" kcca-eval "$work/ghost_kcca_true" 2>&1 | grep -q "observation: $with call-site and chain-type features"; then
+  echo "ok:   kcca-eval applies kcca.chain_features ($with features)"
+else echo "FAIL: kcca-eval without the chain features:"; "$scalefuzz" kcca-eval "$work/ghost_kcca_true" 2>&1 | head -5; fail=1; fi
 exit $fail

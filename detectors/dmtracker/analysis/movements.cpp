@@ -34,6 +34,20 @@ int pack_segments(const trace::RankTrace& r, const Event& e) {
   return static_cast<int>(std::min<std::uint64_t>(pieces, 1u << 20));
 }
 
+// The bytes `count` elements of the event's datatype span from `addr`: for
+// a type with holes count x extent from the type's lower bound (at least
+// `bytes`), strided (BufferRange::stride); otherwise `bytes` from `addr`.
+BufferRange typed_range(const trace::RankTrace& r, std::uint32_t dtype, std::int64_t count, std::uint64_t addr,
+                        std::uint64_t bytes) {
+  BufferRange out{r.rank, addr, bytes, 0};
+  const trace::TypeEntry* t = trace::find_type(r, dtype);
+  if (t == nullptr || t->predefined || t->size <= 0 || t->size >= t->extent || count <= 0) return out;
+  out.addr += static_cast<std::uint64_t>(t->lb);
+  out.len = std::max<std::uint64_t>(bytes, static_cast<std::uint64_t>(t->extent) * static_cast<std::uint64_t>(count));
+  out.stride = static_cast<std::uint64_t>(t->extent);
+  return out;
+}
+
 // Allocation-site keys equal across ranks and runs of one binary: the
 // allocating frame as (module, offset), like call sites' stable hashes.
 class AllocSiteKeys {
@@ -81,9 +95,11 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
     mv.kind = OpKind::Net;
     mv.site = mix(site_hash(sr, s), site_hash(rr, rp));
     std::uint64_t len = static_cast<std::uint64_t>(std::max<std::int64_t>(m.bytes, 0));
-    mv.src = BufferRange{m.send.rank, s.buffer, std::max<std::uint64_t>(len, 1), 0};
+    mv.src = typed_range(sr, s.dtype, s.count, s.buffer, std::max<std::uint64_t>(len, 1));
     std::uint64_t got = rd.status_bytes > 0 ? static_cast<std::uint64_t>(rd.status_bytes) : len;
-    mv.dst = BufferRange{m.recv_post.rank, rp.buffer, std::max<std::uint64_t>(got, 1), 0};
+    // A derived receive type's span is the whole posted count's (how many
+    // elements arrived is not recorded per element).
+    mv.dst = typed_range(rr, rp.dtype, rp.count, rp.buffer, std::max<std::uint64_t>(got, 1));
     mv.t_read = s.t_enter_ns;
     mv.t_write = rd.t_exit_ns != 0 ? rd.t_exit_ns : rd.t_enter_ns;
     mv.ref = make_ref(m.send.rank, m.send.index);
@@ -133,7 +149,7 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
 
   // MPI_Pack / MPI_Unpack: buffer is what was read, rbuffer what was written
   // (the packed side at the position the call started from). The typed side
-  // covers count x extent bytes from the type's lower bound.
+  // is typed_range's.
   for (const trace::RankTrace& r : run.ranks) {
     if (r.rank < 0) continue;
     for (std::size_t i = 0; i < r.events.size(); ++i) {
@@ -142,14 +158,7 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
       if ((cls != OpClass::Pack && cls != OpClass::Unpack) || e.error != 0 || e.t_exit_ns == 0 || e.bytes <= 0)
         continue;
       const bool packing = cls == OpClass::Pack;
-      std::uint64_t typed_addr = packing ? e.buffer : e.rbuffer;
-      std::uint64_t typed_len = static_cast<std::uint64_t>(e.bytes);
-      if (const trace::TypeEntry* t = trace::find_type(r, e.dtype); t != nullptr && t->extent > 0 && e.count > 0) {
-        typed_addr += static_cast<std::uint64_t>(t->lb);
-        typed_len = std::max<std::uint64_t>(typed_len, static_cast<std::uint64_t>(t->extent) *
-                                                           static_cast<std::uint64_t>(e.count));
-      }
-      BufferRange typed{r.rank, typed_addr, typed_len, 0};
+      BufferRange typed = typed_range(r, e.dtype, e.count, packing ? e.buffer : e.rbuffer, static_cast<std::uint64_t>(e.bytes));
       BufferRange packed{r.rank, packing ? e.rbuffer : e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
       Movement mv;
       mv.kind = packing ? OpKind::Pack : OpKind::Unpack;

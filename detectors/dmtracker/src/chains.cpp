@@ -1,6 +1,7 @@
 // §4.2 movement concatenation and §4.3 chain groups.
 #include <algorithm>
 #include <map>
+#include <iterator>
 #include <unordered_map>
 
 #include "scalefuzz/detectors/dmtracker.hpp"
@@ -35,28 +36,46 @@ Symbol symbol_of(const Movement& m) { return Symbol{m.kind, m.site, m.src.alloc_
 namespace {
 
 // The active chain table of one process: disjoint written ranges, each
-// remembering the movement that last wrote it.
+// remembering the movement that last wrote it, plus the strided writes
+// (BufferRange::stride) laid over them.
 class ActiveTable {
  public:
-  // The latest writer of any byte in [lo, hi) into the same heap block, or SIZE_MAX.
-  std::size_t latest_writer(std::uint64_t lo, std::uint64_t hi, std::uint64_t block,
-                            const std::vector<Movement>& moves) const {
+  // The latest writer of any byte of `read` (same heap block), or SIZE_MAX.
+  std::size_t latest_writer(const BufferRange& read, const std::vector<Movement>& moves) const {
+    const std::uint64_t lo = read.addr, hi = read.addr + read.len;
     std::size_t best = SIZE_MAX;
     std::uint64_t best_t = 0;
-    auto it = ranges_.upper_bound(lo);
-    if (it != ranges_.begin()) --it;
-    for (; it != ranges_.end() && it->first < hi; ++it) {
-      if (it->second.end <= lo || moves[it->second.writer].dst.block != block) continue;
-      std::uint64_t t = moves[it->second.writer].t_write;
-      if (best == SIZE_MAX || t > best_t || (t == best_t && it->second.writer > best)) {
-        best = it->second.writer;
+    auto consider = [&](std::size_t writer) {
+      if (moves[writer].dst.block != read.block) return;
+      std::uint64_t t = moves[writer].t_write;
+      if (best == SIZE_MAX || t > best_t || (t == best_t && writer > best)) {
+        best = writer;
         best_t = t;
       }
-    }
+    };
+    auto it = ranges_.upper_bound(lo);
+    if (it != ranges_.begin()) --it;
+    for (; it != ranges_.end() && it->first < hi; ++it)
+      if (it->second.end > lo) consider(it->second.writer);
+    for (auto s = strided_.lower_bound(lo > max_strided_ ? lo - max_strided_ : 0); s != strided_.end() && s->first < hi;
+         ++s)
+      if (s->second.end > lo && !disjoint_fields(read.addr, read.stride, s->first, s->second.stride))
+        consider(s->second.writer);
     return best;
   }
-  // [lo, hi) now holds what `writer` wrote; overlapped parts of older ranges go.
-  void write(std::uint64_t lo, std::uint64_t hi, std::size_t writer) {
+  void write(const BufferRange& w, std::size_t writer) {
+    const std::uint64_t lo = w.addr, hi = w.addr + w.len;
+    // Strided writes it covers completely are overwritten (by a strided one:
+    // when it touches the same fields).
+    for (auto s = strided_.lower_bound(lo); s != strided_.end() && s->first < hi;) {
+      bool covered = s->second.end <= hi && (w.stride == 0 || (s->second.stride == w.stride && (s->first - lo) % w.stride == 0));
+      s = covered ? strided_.erase(s) : std::next(s);
+    }
+    if (w.stride != 0) {
+      strided_.emplace(lo, Strided{hi, w.stride, writer});
+      max_strided_ = std::max(max_strided_, w.len);
+      return;
+    }
     auto it = ranges_.upper_bound(lo);
     if (it != ranges_.begin()) --it;
     while (it != ranges_.end() && it->first < hi) {
@@ -74,11 +93,23 @@ class ActiveTable {
   }
 
  private:
+  // Two strided accesses of the same element extent not a whole number of
+  // elements apart touch different bytes.
+  static bool disjoint_fields(std::uint64_t a, std::uint64_t a_stride, std::uint64_t b, std::uint64_t b_stride) {
+    if (a_stride == 0 || a_stride != b_stride) return false;
+    return (a > b ? a - b : b - a) % a_stride != 0;
+  }
   struct Range {
     std::uint64_t end;
     std::size_t writer;
   };
+  struct Strided {
+    std::uint64_t end, stride;
+    std::size_t writer;
+  };
   std::map<std::uint64_t, Range> ranges_;
+  std::multimap<std::uint64_t, Strided> strided_;
+  std::uint64_t max_strided_ = 0;
 };
 
 struct Access {
@@ -106,13 +137,13 @@ std::vector<Chain> build_chains(const std::vector<Movement>& moves) {
     for (const Access& a : acc) {
       const Movement& m = moves[a.move];
       if (!a.write) {
-        std::size_t w = table.latest_writer(m.src.addr, m.src.addr + m.src.len, m.src.block, moves);
+        std::size_t w = table.latest_writer(m.src, moves);
         if (w != SIZE_MAX && w != a.move) {
           pred[a.move] = w;
           succ[w].push_back(a.move);
         }
       } else {
-        table.write(m.dst.addr, m.dst.addr + m.dst.len, a.move);
+        table.write(m.dst, a.move);
       }
     }
   }

@@ -118,6 +118,50 @@ TEST(DmtrackerChains, InPlaceCollectiveReadsItsOldValue) {
   EXPECT_EQ(chains[0].moves, (std::vector<std::size_t>{0, 1}));
 }
 
+// A 2-D array of 8 x 8 doubles at 0x1000, columns as a vector type (extent
+// 7 x 64 + 8 bytes, stride 456 here). The halo column unpacked into column 0
+// and column 1 packed next overlap as ranges but not in bytes; packing the
+// column that was unpacked links. A strided write leaves the row received
+// before to its chain, and a contiguous write over it replaces it.
+TEST(DmtrackerChains, StridedRangesLinkOnlyWhenTheyTouchTheSameFields) {
+  constexpr std::uint64_t kCol = 7 * 64 + 8, kUnpack = 200, kPackCol0 = 201, kPackCol1 = 202, kSendRow = 203;
+  auto strided = [&](OpKind kind, std::uint64_t site, std::uint64_t src, std::uint64_t src_stride, std::uint64_t dst,
+                     std::uint64_t dst_stride, std::uint64_t t) {
+    Movement m;
+    m.kind = kind;
+    m.site = site;
+    m.src = BufferRange{0, src, kCol, 1, 0, src_stride};
+    m.dst = BufferRange{0, dst, kCol, 1, 0, dst_stride};
+    m.t_read = t;
+    m.t_write = t + 1;
+    return m;
+  };
+  std::vector<Movement> moves = {
+      net(kSend, 1, 0x9000, 2, 0, 0x1000, 1, 10, 64),                        // 0: row 0 received
+      strided(OpKind::Unpack, kUnpack, 0x5000, 0, 0x1000, kCol, 20),          // 1: halo into column 0
+      strided(OpKind::Pack, kPackCol1, 0x1008, kCol, 0x6000, 0, 30),          // 2: column 1: not what 1 wrote
+      strided(OpKind::Pack, kPackCol0, 0x1000, kCol, 0x7000, 0, 40),          // 3: column 0: links to 1
+      net(kSendRow, 0, 0x1010, 1, 1, 0xA000, 2, 50, 16),                      // 4: row 0 bytes 16..31: unpack or row?
+  };
+  auto chains = build_chains(moves);
+  auto has = [&](std::vector<std::size_t> path) {
+    return std::any_of(chains.begin(), chains.end(), [&](const Chain& c) { return c.moves == path; });
+  };
+  EXPECT_TRUE(has({1, 3}));
+  // Column 1 shares a byte with row 0 only (with contiguous ranges it linked
+  // to the later unpack).
+  EXPECT_TRUE(has({0, 2}));
+  // Row 0's bytes 16..31 hold what the message wrote (the column's pieces
+  // are at 0, 64 ...), yet which bytes a strided write touched is unknown:
+  // the later unpack is taken, not the row it left in place.
+  EXPECT_TRUE(has({1, 4}));
+  // A contiguous write over the whole span replaces the strided one.
+  moves.push_back(net(kSend, 1, 0x9000, 2, 0, 0x1000, 1, 60, kCol));       // 5
+  moves.push_back(strided(OpKind::Pack, kPackCol0, 0x1000, kCol, 0x7000, 0, 70));  // 6
+  chains = build_chains(moves);
+  EXPECT_TRUE(has({5, 6}));
+}
+
 TEST(DmtrackerLcs, LongestCommonSubstringIsContiguousAndWeighted) {
   auto p = group_of({sym(1), sym(2), sym(3), sym(4), sym(5)}, {2, 2, 2, 2, 2}, 10);
   auto c = group_of({sym(9), sym(3), sym(4), sym(5)}, {2, 2, 2, 2}, 1);

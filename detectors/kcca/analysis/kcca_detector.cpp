@@ -106,6 +106,15 @@ std::string binary_build_id(const fs::path& file) {
   return buf;
 }
 
+void add_chain_features(const trace::RunTrace& trace, const fs::path& run_dir, std::vector<RankSample>& samples) {
+  const auto volumes = detectors::dmtracker::chain_volumes(trace, run_dir);
+  for (auto& s : samples) {
+    auto it = volumes.find(s.rank);
+    if (it == volumes.end()) continue;
+    for (const auto& [key, bytes] : it->second) s.observation[key] += bytes;
+  }
+}
+
 nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs) {
   std::set<int> train_scales;
   std::string binary;
@@ -156,17 +165,8 @@ class KccaDetector : public analysis::Detector {
   std::vector<Finding> finish() override;
 
  private:
-  // kcca.chain_features: DMTracker's chain distribution of the run joins
-  // each rank's observation vector (Vrisha §4.1 takes any per-process
-  // observable; issue 17).
   void add_chain_features(const analysis::RunView& run, std::vector<kc::RankSample>& samples) const {
-    if (!spec_.chain_features) return;
-    const auto volumes = detectors::dmtracker::chain_volumes(run.trace(), run.record().dir);
-    for (auto& s : samples) {
-      auto it = volumes.find(s.rank);
-      if (it == volumes.end()) continue;
-      for (const auto& [key, bytes] : it->second) s.observation[key] += bytes;
-    }
+    if (spec_.chain_features) kc::add_chain_features(run.trace(), run.record().dir, samples);
   }
   // kcca.model: reused when it exists and its provenance matches, else
   // (re)trained and saved there; reuse_note_ says which and why.

@@ -31,6 +31,13 @@ detectors::kcca::RunParams kcca_run_params(const harness::RunRecord& run, const 
 detectors::kcca::KccaOptions kcca_options(const harness::KccaSpec& spec);
 detectors::kcca::VolumeFeature kcca_volume(const harness::KccaSpec& spec);
 
+// kcca.chain_features: DMTracker's chain distribution of the run (its
+// trace, its run directory for the allocation logs) joins each rank's
+// observation vector (Vrisha §4.1 takes any per-process observable; issue
+// 17). Used by the detector and by kcca-eval alike.
+void add_chain_features(const trace::RunTrace& trace, const std::filesystem::path& run_dir,
+                        std::vector<detectors::kcca::RankSample>& samples);
+
 // The GNU build id of a binary (trace::gnu_build_id), else "content-" + a
 // hash of its bytes; "" if it cannot be read.
 std::string binary_build_id(const std::filesystem::path& file);

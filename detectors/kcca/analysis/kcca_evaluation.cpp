@@ -61,6 +61,7 @@ void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const
       continue;
     }
     auto samples = samples_from_run(trace, kcca_run_params(run, numeric), volume);
+    if (spec.chain_features) add_chain_features(trace, run.dir, samples);
     if (run.spec.scale_role == "train") {
       ++train_runs;
       train.insert(train.end(), samples.begin(), samples.end());
@@ -85,7 +86,8 @@ void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const
             << detectors::rank_ranges(model.training_scales) << (skipped ? " (" + std::to_string(skipped) + " runs skipped)" : "")
             << "\n  control:";
   for (const auto& n : control) out << " " << n;
-  out << "; observation: " << model.feature_keys.size() << " call-site features (" << spec.volume << " bytes)\n"
+  out << "; observation: " << model.feature_keys.size() << (spec.chain_features ? " call-site and chain-type" : " call-site")
+      << " features (" << spec.volume << " bytes)\n"
             << "  N_comps " << options.components << ", gamma " << number(options.gamma) << ", width factors "
             << number(options.control_width_factor) << " (control) " << number(options.observation_width_factor)
             << " (observation); solver " << to_string(model.solver_used) << "; flags correlation < "

@@ -95,6 +95,47 @@ TEST(ReproduceE2E, SafeTwinDoesNotHangWithinTheBudget) {
   EXPECT_NE(r.out.find("not reproduced: no any in 3 runs"), std::string::npos) << r.out;
 }
 
+// A program that fails in some noise modes only (it reads the mode the
+// harness hands the injector), so which attempt manifests is deterministic.
+fs::path failing_in_modes_campaign(const TempDir& tmp, const std::string& modes_that_pass) {
+  const fs::path file = tmp.path() / "modes.yaml";
+  write_file(file, "campaign: modes\n"
+                   "app:\n"
+                   "  command: [\"/bin/sh\", \"-c\", \"case \\\"$SCALEFUZZ_NOISE_MODE\\\" in " +
+                       modes_that_pass + ") exit 0;; esac; exit 3\"]\n"
+                   "scales: [2]\n"
+                   "timeout: 20s\n"
+                   "detectors: [races]\n");
+  return file;
+}
+
+// Without noise the seed decides nothing, so a quiet hit is only the
+// fallback: the noisy attempt that manifests is the one reported.
+TEST(ReproduceE2E, ANoisyHitIsReportedBeforeAQuietOne) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  auto r = run_scalefuzz({"reproduce", failing_in_modes_campaign(tmp, "application").string(), "--until", "crash",
+                          "--max-runs", "4", "--out", out.string()},
+                         std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("try 0 manifested without noise"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("reproduced crash in try 1 of 4: run np2-system-scale1-r0-try1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--noise system"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("only without noise"), std::string::npos) << r.out;
+}
+
+TEST(ReproduceE2E, AQuietHitIsReportedWhenNoNoisyRunManifests) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  auto r = run_scalefuzz({"reproduce", failing_in_modes_campaign(tmp, "system|application").string(), "--until",
+                          "crash", "--max-runs", "3", "--out", out.string()},
+                         std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("only without noise"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reproduced crash in try 0 of 3: run np2-none-r0-try0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--noise none"), std::string::npos) << r.out;
+}
+
 TEST(ReproduceE2E, UsageErrorsExitTwo) {
   TempDir tmp;
   const fs::path file = tmp.path() / "c.yaml";

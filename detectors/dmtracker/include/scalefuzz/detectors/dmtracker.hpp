@@ -43,6 +43,14 @@ struct BufferRange {
   // allocated again is another block, and what was written into the old one
   // does not flow into the new one.
   std::uint64_t block = 0;
+  // A datatype with holes (size < extent) touches only some bytes of the
+  // range, which ones the trace does not say (no displacements): 0 for a
+  // contiguous range, else the element extent. Two such ranges with the same
+  // extent whose starts are not a whole number of elements apart touch
+  // different fields (a halo column and the column next to it) and do not
+  // link; a strided write leaves the bytes between its pieces to their
+  // earlier writers.
+  std::uint64_t stride = 0;
 };
 
 // One DM-operation.
