@@ -11,7 +11,7 @@ using trace::Event;
 using trace::OpClass;
 namespace ops = trace::ops;
 
-constexpr std::uint32_t kInt = 0x4c000405, kFloat = 0x4c00040a, kDouble = 0x4c00080b;
+constexpr std::uint32_t kInt = 0x4c000405, kFloat = 0x4c00040a, kDouble = 0x4c00080b, kChar = 0x4c000101;
 
 trace::TypeEntry prim(std::uint32_t key, const char* name, int size) {
   trace::TypeEntry t;
@@ -405,6 +405,8 @@ TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
   b.coll(0, ops::Bcast, kInt, 4, 0).buffer = 0x4000;    // MPI_INT on char storage: not judged
   b.coll(0, ops::Bcast, kDouble, 1, 0).buffer = 0x5000; // a struct: not judged
   b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x9000;    // no object known: nothing
+  b.run.ranks[0].types.push_back(prim(kChar, "MPI_CHAR", 1));
+  b.coll(0, ops::Bcast, kChar, 4, 0).buffer = 0x3000;   // an int moved as chars: raw bytes, not judged
   b.finalize();
   std::vector<Issue> out;
   check_buffers(b.run,
