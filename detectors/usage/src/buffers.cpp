@@ -129,10 +129,11 @@ std::optional<Basic> basic_of(const std::string& name) {
   return it->second;
 }
 
-// Integers of one width fit each other whatever their signedness (MPI_INT on
-// an unsigned is harmless in practice); a float never fits an integer, and
-// widths must agree. char arrays are the generic byte storage of C, and
-// structs, pointers and unknown types are not judged.
+// A float never fits an integer, and widths must agree: those are errors.
+// Signedness must agree too (MPI_INT is int, MPI_UNSIGNED unsigned int), but
+// a value in range reads the same either way: a warning. char arrays are
+// the generic byte storage of C, and structs, pointers and unknown types are
+// not judged.
 bool judged(const CType& c) {
   return c.cls == CType::Class::Signed || c.cls == CType::Class::Unsigned || c.cls == CType::Class::Float ||
          c.cls == CType::Class::Bool;
@@ -141,6 +142,9 @@ bool fits(const Basic& b, const CType& c) {
   if (b.size != c.size) return false;
   const bool bf = b.cls == CType::Class::Float, cf = c.cls == CType::Class::Float;
   return bf == cf;
+}
+bool same_signedness(const Basic& b, const CType& c) {
+  return (b.cls == CType::Class::Unsigned) == (c.cls == CType::Class::Unsigned);
 }
 
 std::string kind_text(MemoryObject::Kind k) {
@@ -195,10 +199,13 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
           const trace::TypeEntry* prim = trace::find_type(rt, r.first);
           if (prim == nullptr) break;
           auto b = basic_of(prim->name);
-          if (!b || fits(*b, obj->element)) continue;
+          if (!b) continue;
+          const bool fit = fits(*b, obj->element);
+          if (fit && same_signedness(*b, obj->element)) continue;
           if (reported.insert({e.callsite, "buffer-type-mismatch"}).second) {
             Issue is;
             is.kind = "buffer-type-mismatch";
+            if (fit) is.severity = Severity::Warning;  // only the signedness differs
             is.section = "MPI-4.0 §3.3.1 (the types of the buffer's variables must match the datatype's basic types)";
             is.rule = "the datatype's basic types must be the C type of the variable the buffer points to";
             is.message = what + " on rank " + std::to_string(rt.rank) + ": " + prim->name + " (" +

@@ -401,7 +401,7 @@ TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
   Builder b(1);
   b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x1000;    // MPI_INT on a long: wrong width
   b.coll(0, ops::Bcast, kFloat, 1, 0).buffer = 0x2000;  // MPI_FLOAT on an int: float vs integer
-  b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x3000;    // MPI_INT on an unsigned: fine
+  b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x3000;    // MPI_INT on an unsigned: signedness, a warning
   b.coll(0, ops::Bcast, kInt, 4, 0).buffer = 0x4000;    // MPI_INT on char storage: not judged
   b.coll(0, ops::Bcast, kDouble, 1, 0).buffer = 0x5000; // a struct: not judged
   b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x9000;    // no object known: nothing
@@ -416,9 +416,11 @@ TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
                          variable(0x4000, 64, CType::Class::Char, 1, "char"),
                          variable(0x5000, 24, CType::Class::Struct, 24, "struct particle")}),
                 out);
-  ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-type-mismatch", "buffer-type-mismatch"}));
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-type-mismatch", "buffer-type-mismatch", "buffer-type-mismatch"}));
   EXPECT_NE(out[0].message.find("long"), std::string::npos);
   EXPECT_NE(out[1].message.find("MPI_FLOAT"), std::string::npos);
+  EXPECT_EQ(out[0].severity, Severity::Error);
+  EXPECT_EQ(out[2].severity, Severity::Warning);
   std::vector<Issue> none;
   check_buffers(b.run, {}, none);  // no resolver: the check is off
   EXPECT_TRUE(none.empty());
