@@ -20,11 +20,8 @@ namespace scalefuzz::detectors::usage {
 
 namespace {
 
-using trace::Event;
-using trace::OpClass;
 namespace ops = trace::ops;
-
-OpClass cls(const Event& e) { return static_cast<OpClass>(e.op_class); }
+using trace::OpClass;
 
 // One buffer of a call: where, how many elements of which type, and whether
 // the call writes it.
@@ -38,10 +35,10 @@ struct Use {
 // The buffers of one record. Vector variants (counts per rank) are not
 // recorded per rank, so only their fixed sides are checked. `comm_size` 0:
 // unknown (an intercommunicator's remote group), per-rank blocks unchecked.
-std::vector<Use> uses(const Event& e, int rank, std::int64_t comm_size) {
+std::vector<Use> uses(const trace::Event& e, int rank, std::int64_t comm_size) {
   std::vector<Use> out;
   const bool in_place = (e.flags & trace::kFlagInPlace) != 0;
-  switch (cls(e)) {
+  switch (op_class(e)) {
     case OpClass::Send: case OpClass::Isend: case OpClass::SendInit: case OpClass::Sendrecv:
       out.push_back({e.buffer, e.dtype, e.scount_arg, false});
       break;
@@ -160,7 +157,7 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
     if (rt.rank < 0) continue;
     std::set<std::pair<std::uint32_t, std::string>> reported;  // (site, kind): one finding per call site
     for (std::size_t i = 0; i < rt.events.size(); ++i) {
-      const Event& e = rt.events[i];
+      const trace::Event& e = rt.events[i];
       if (e.error != 0) continue;  // MPI rejected the call: that error is the finding
       auto cs = comms.members.find(e.comm);
       const std::int64_t comm_size =
