@@ -87,26 +87,50 @@ std::size_t RecordStream::read(void* out, std::size_t max) {
   return whole;
 }
 
-void write_file_bytes(const std::filesystem::path& file, const void* data, std::size_t size) {
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
-    if (f.fd < 0) throw TraceError(errno_text(tmp, "cannot create"));
-    const auto* p = static_cast<const unsigned char*>(data);
-    std::size_t done = 0;
-    while (done < size) {
-      ssize_t n = ::write(f.fd, p + done, size - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        throw TraceError(errno_text(tmp, "write failed"));
-      }
-      done += static_cast<std::size_t>(n);
+ReplacementFile::ReplacementFile(const std::filesystem::path& file) : file_(file), tmp_(file) {
+  tmp_ += ".tmp";
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw TraceError(errno_text(tmp_, "cannot create"));
+}
+
+ReplacementFile::~ReplacementFile() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(tmp_.c_str());
+}
+
+void ReplacementFile::write(const void* data, std::size_t size) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::write(fd_, p + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw TraceError(errno_text(tmp_, "write failed"));
     }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void ReplacementFile::commit() {
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    ::unlink(tmp_.c_str());
+    throw TraceError(errno_text(tmp_, "write failed"));
   }
   std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) throw TraceError(file.string() + ": cannot rename into place: " + ec.message());
+  std::filesystem::rename(tmp_, file_, ec);
+  if (ec) {
+    ::unlink(tmp_.c_str());
+    throw TraceError(file_.string() + ": cannot rename into place: " + ec.message());
+  }
+}
+
+void write_file_bytes(const std::filesystem::path& file, const void* data, std::size_t size) {
+  ReplacementFile out(file);
+  out.write(data, size);
+  out.commit();
 }
 
 std::filesystem::path rank_file(const std::filesystem::path& run_dir, int rank, const char* ext) {

@@ -39,7 +39,25 @@ class RecordStream {
   bool tail_nonzero_ = false;
 };
 
-// Replaces `file` with `bytes` (write to a temp name, then rename).
+// Replaces `file` with new contents written in pieces: they go to
+// `file`.tmp, renamed over `file` by commit(), so a reader (or a kill at any
+// moment) sees the whole old file or the whole new one. Without commit() the
+// temp file is removed. Throws TraceError naming the path on failure.
+class ReplacementFile {
+ public:
+  explicit ReplacementFile(const std::filesystem::path& file);
+  ~ReplacementFile();
+  ReplacementFile(const ReplacementFile&) = delete;
+  ReplacementFile& operator=(const ReplacementFile&) = delete;
+  void write(const void* data, std::size_t size);
+  void commit();
+
+ private:
+  std::filesystem::path file_, tmp_;
+  int fd_ = -1;
+};
+
+// Replaces `file` with `bytes` (ReplacementFile).
 void write_file_bytes(const std::filesystem::path& file, const void* data, std::size_t size);
 
 std::filesystem::path rank_file(const std::filesystem::path& run_dir, int rank, const char* ext);

@@ -24,36 +24,110 @@ std::string died_reason(const harness::Outcome& outcome, const trace::RunTrace& 
   return "";
 }
 
+RunMatchSummary summary_of(const harness::RunRecord& run, const trace::RunTrace& trace) {
+  const auto& spec = run.spec;
+  trace::Matching matching = trace::match_messages(trace);
+  auto summary = summarize_run(spec.run_id, analysis::campaign_point(spec), spec.noise.label(),
+                               spec.noise.mode == noise::Mode::None, trace, matching);
+  summary.outcome_ok = run.outcome->kind == harness::OutcomeKind::Ok;
+  summary.died = died_reason(*run.outcome, trace);
+  return summary;
+}
+
+// A run the engine will show this detector that may join its point's
+// baseline (is_baseline also needs its trace: no MPI error recorded).
+bool may_be_baseline(const harness::RunRecord& run) {
+  return run.finished() && run.spec.noise.mode == noise::Mode::None && run.outcome->kind == harness::OutcomeKind::Ok;
+}
+
+// Memory stays bounded as campaigns grow: a run is summarized while its
+// trace is loaded, added to its point's tables (RaceJudge) and judged at
+// once when every quiet run of its point was seen; its matches are dropped.
+// A run that comes before the last quiet run of its point (the store lists
+// runs by noise label, "application" before "none") is remembered by its
+// record only and read again once the baseline is complete.
 class RacesDetector : public analysis::Detector {
  public:
-  explicit RacesDetector(const analysis::AnalysisContext& context) : context_(context) {}
+  explicit RacesDetector(const analysis::AnalysisContext& context) : context_(context) {
+    if (!context.runs) return;  // nothing known in advance: every judgement waits for finish()
+    for (const auto& run : *context.runs) {
+      if (!run.finished() || !harness::RunDir(run.dir).has_traces()) continue;  // never observed
+      Point& p = points_[analysis::campaign_point(run.spec)];
+      ++p.runs_to_see;
+      if (may_be_baseline(run)) ++p.quiet_to_see;
+    }
+  }
 
   std::vector<Finding> observe(const analysis::RunView& run) override {
-    const auto& spec = run.spec();
-    trace::Matching matching = trace::match_messages(run.trace());
-    auto summary = summarize_run(spec.run_id, analysis::campaign_point(spec), spec.noise.label(),
-                                 spec.noise.mode == noise::Mode::None, run.trace(), matching);
-    summary.outcome_ok = run.outcome().kind == harness::OutcomeKind::Ok;
-    summary.died = died_reason(run.outcome(), run.trace());
-    summaries_.push_back(std::move(summary));
-    run_dirs_[spec.run_id] = run.record().dir;
+    if (!context_.runs) run_dirs_[run.spec().run_id] = run.record().dir;
+    auto summary = summary_of(run.record(), run.trace());
+    judge_.add(summary);
+    auto it = points_.find(summary.point);
+    if (it == points_.end()) {  // not announced by context.runs
+      if (!is_baseline(summary)) unannounced_.push_back(run.record());
+      return {};
+    }
+    Point& p = it->second;
+    if (!is_baseline(summary)) {
+      if (p.quiet_to_see > 0) p.deferred.push_back(run.record());
+      else judge_.judge(summary);
+    }
+    if (may_be_baseline(run.record()) && p.quiet_to_see > 0 && --p.quiet_to_see == 0) judge_deferred(p);
+    if (p.runs_to_see > 0) --p.runs_to_see;
+    if (p.runs_to_see == 0 && p.deferred.empty()) judge_.forget_baseline(it->first);
     return {};
   }
 
   std::vector<Finding> finish() override {
-    if (summaries_.empty()) return {};
-    if (context_.log) *context_.log << "analysis: races over " << summaries_.size() << " runs\n";
-    auto report = detect_races(summaries_);
+    for (auto& [name, p] : points_) judge_deferred(p);
+    for (const auto& run : unannounced_) judge_again(run);
+    unannounced_.clear();
+    auto report = judge_.report();
+    if (report.determinism.empty()) return std::move(problems_);
+    if (context_.log) {
+      std::size_t runs = 0;
+      for (const auto& d : report.determinism) runs += d.runs;
+      *context_.log << "analysis: races over " << runs << " runs\n";
+    }
+    if (context_.runs)
+      for (const auto& run : *context_.runs) run_dirs_.emplace(run.spec.run_id, run.dir);
     auto namer = [&](const std::string& run_id, int rank, std::uint32_t site) {
       return context_.site_names->name(run_dirs_[run_id], rank, site);
     };
-    return race_findings(report, namer);
+    auto out = race_findings(report, namer);
+    for (auto& f : problems_) out.push_back(std::move(f));
+    return out;
   }
 
  private:
+  struct Point {
+    std::size_t runs_to_see = 0;   // runs of the point not observed yet
+    std::size_t quiet_to_see = 0;  // of them, quiet ok ones (possible baseline runs)
+    std::vector<harness::RunRecord> deferred;  // observed before the baseline was complete
+  };
+
+  void judge_deferred(Point& p) {
+    for (const auto& run : p.deferred) judge_again(run);
+    p.deferred.clear();
+    p.deferred.shrink_to_fit();
+  }
+
+  // A run observed before its point's baseline was complete: its trace is
+  // read and matched again (add() has counted it already).
+  void judge_again(const harness::RunRecord& run) {
+    try {
+      judge_.judge(summary_of(run, trace::read_run(run.dir)));
+    } catch (const std::exception& e) {
+      problems_.push_back(analysis::analysis_error("races", run.spec.run_id, e.what()));
+    }
+  }
+
   const analysis::AnalysisContext& context_;
-  std::vector<RunMatchSummary> summaries_;
-  std::map<std::string, fs::path> run_dirs_;
+  RaceJudge judge_;
+  std::map<std::string, Point> points_;           // by campaign point
+  std::vector<harness::RunRecord> unannounced_;  // runs missing from context.runs: judged in finish()
+  std::vector<Finding> problems_;
+  std::map<std::string, fs::path> run_dirs_;  // filled at finish() (at observe() without context.runs)
 };
 
 }  // namespace

@@ -32,7 +32,6 @@ struct Baseline {
   std::map<RecvKey, std::set<SendKey>> taken;                 // receive instance -> what quiet runs gave it
 };
 
-bool is_baseline(const RunMatchSummary& r) { return r.quiet && r.outcome_ok && r.died.empty(); }
 
 nlohmann::json match_json(const ObservedMatch& m, const std::string& recv_name, const std::string& send_name) {
   return {{"receive_site", recv_name},   {"receive_rank", m.recv_rank},     {"receive_instance", m.recv_instance},
@@ -57,84 +56,108 @@ RunMatchSummary summarize_run(std::string run_id, std::string point, std::string
   return out;
 }
 
-RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
-  RaceReport report;
+bool is_baseline(const RunMatchSummary& r) { return r.quiet && r.outcome_ok && r.died.empty(); }
+
+struct RaceJudge::State {
+  RaceReport found;  // unintended matches and potential races so far
   std::map<std::string, Baseline> baselines;
   std::map<std::string, PointDeterminism> points;
   std::map<std::string, std::set<std::uint64_t>> hashes;
-  for (const auto& r : runs) {
-    auto& p = points[r.point];
-    p.point = r.point;
-    ++p.runs;
-    hashes[r.point].insert(r.order_hash);
-    if (!is_baseline(r)) continue;
-    ++p.quiet_runs;
-    Baseline& b = baselines[r.point];
-    for (const auto& m : r.matches) {
-      auto& where = b.delivered[send_key(m)];
-      IntendedReceive i{m.recv_rank, m.recv_site_hash, m.recv_round};
-      if (std::none_of(where.begin(), where.end(), [&](const IntendedReceive& w) {
-            return std::tie(w.recv_rank, w.recv_site_hash, w.recv_round) ==
-                   std::tie(i.recv_rank, i.recv_site_hash, i.recv_round);
-          }))
-        where.push_back(i);
-      b.taken[recv_key(m)].insert(send_key(m));
-    }
+  std::map<std::pair<std::string, std::uint64_t>, std::size_t> potential_at;  // (point, recv site) -> index
+};
+
+RaceJudge::RaceJudge() : state_(std::make_unique<State>()) {}
+RaceJudge::~RaceJudge() = default;
+RaceJudge::RaceJudge(RaceJudge&&) noexcept = default;
+RaceJudge& RaceJudge::operator=(RaceJudge&&) noexcept = default;
+
+void RaceJudge::add(const RunMatchSummary& r) {
+  State& s = *state_;
+  auto& p = s.points[r.point];
+  p.point = r.point;
+  ++p.runs;
+  s.hashes[r.point].insert(r.order_hash);
+  for (const auto& pr : r.potential) {
+    auto [it, inserted] = s.potential_at.try_emplace({r.point, pr.actual.recv_site_hash}, s.found.potential.size());
+    if (inserted) s.found.potential.push_back({r.run_id, r.point, pr, 0});
+    ++s.found.potential[it->second].receives;
   }
-  for (auto& [name, p] : points) {
-    p.distinct_order_hashes = hashes[name].size();
-    report.determinism.push_back(p);
+  if (!is_baseline(r)) return;
+  ++p.quiet_runs;
+  Baseline& b = s.baselines[r.point];
+  for (const auto& m : r.matches) {
+    auto& where = b.delivered[send_key(m)];
+    IntendedReceive i{m.recv_rank, m.recv_site_hash, m.recv_round};
+    if (std::none_of(where.begin(), where.end(), [&](const IntendedReceive& w) {
+          return std::tie(w.recv_rank, w.recv_site_hash, w.recv_round) ==
+                 std::tie(i.recv_rank, i.recv_site_hash, i.recv_round);
+        }))
+      where.push_back(i);
+    b.taken[recv_key(m)].insert(send_key(m));
+  }
+}
+
+void RaceJudge::judge(const RunMatchSummary& r) {
+  auto base = state_->baselines.find(r.point);
+  if (base == state_->baselines.end()) return;
+  const Baseline& b = base->second;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, UnintendedMatch> found;  // (recv site, send site)
+  const ObservedMatch* divergence = nullptr;
+  for (const auto& m : r.matches) {
+    auto taken = b.taken.find(recv_key(m));
+    if (taken != b.taken.end() && !taken->second.count(send_key(m)) && (!divergence || earlier(m, *divergence)))
+      divergence = &m;
+    auto where = b.delivered.find(send_key(m));
+    const bool intended = where != b.delivered.end() &&
+                          std::any_of(where->second.begin(), where->second.end(), [&](const IntendedReceive& w) {
+                            // Any receiving rank: programs that draw their
+                            // destinations from the run's seed send one
+                            // instance to different ranks in different runs.
+                            return w.recv_site_hash == m.recv_site_hash && w.recv_round == m.recv_round;
+                          });
+    if (intended) continue;
+    auto [it, inserted] = found.try_emplace({m.recv_site_hash, m.send_site_hash});
+    UnintendedMatch& u = it->second;
+    if (inserted || earlier(m, u.first)) {
+      u.first = m;
+      u.intended = where != b.delivered.end() ? where->second : std::vector<IntendedReceive>{};
+    }
+    if (inserted) {
+      u.run_id = r.run_id;
+      u.point = r.point;
+      u.noise_label = r.noise_label;
+      u.died = r.died;
+    }
+    ++u.occurrences;
+  }
+  for (auto& [key, u] : found) {
+    if (divergence) {
+      u.has_first_divergence = true;
+      u.first_divergence = *divergence;
+    }
+    state_->found.unintended.push_back(std::move(u));
+  }
+}
+
+void RaceJudge::forget_baseline(const std::string& point) { state_->baselines.erase(point); }
+
+RaceReport RaceJudge::report() const {
+  RaceReport report = state_->found;
+  for (const auto& [name, p] : state_->points) {
+    PointDeterminism d = p;
+    d.distinct_order_hashes = state_->hashes.at(name).size();
+    report.determinism.push_back(d);
     if (p.quiet_runs == 0) report.points_without_baseline.push_back(name);
   }
-  std::map<std::pair<std::string, std::uint64_t>, std::size_t> potential_at;  // (point, recv site) -> index
-  for (const auto& r : runs) {
-    for (const auto& pr : r.potential) {
-      auto [it, inserted] = potential_at.try_emplace({r.point, pr.actual.recv_site_hash}, report.potential.size());
-      if (inserted) report.potential.push_back({r.run_id, r.point, pr, 0});
-      ++report.potential[it->second].receives;
-    }
-    if (is_baseline(r)) continue;
-    auto base = baselines.find(r.point);
-    if (base == baselines.end()) continue;
-    const Baseline& b = base->second;
-    std::map<std::pair<std::uint64_t, std::uint64_t>, UnintendedMatch> found;  // (recv site, send site)
-    const ObservedMatch* divergence = nullptr;
-    for (const auto& m : r.matches) {
-      auto taken = b.taken.find(recv_key(m));
-      if (taken != b.taken.end() && !taken->second.count(send_key(m)) && (!divergence || earlier(m, *divergence)))
-        divergence = &m;
-      auto where = b.delivered.find(send_key(m));
-      const bool intended = where != b.delivered.end() &&
-                            std::any_of(where->second.begin(), where->second.end(), [&](const IntendedReceive& w) {
-                              // Any receiving rank: programs that draw their
-                              // destinations from the run's seed send one
-                              // instance to different ranks in different runs.
-                              return w.recv_site_hash == m.recv_site_hash && w.recv_round == m.recv_round;
-                            });
-      if (intended) continue;
-      auto [it, inserted] = found.try_emplace({m.recv_site_hash, m.send_site_hash});
-      UnintendedMatch& u = it->second;
-      if (inserted || earlier(m, u.first)) {
-        u.first = m;
-        u.intended = where != b.delivered.end() ? where->second : std::vector<IntendedReceive>{};
-      }
-      if (inserted) {
-        u.run_id = r.run_id;
-        u.point = r.point;
-        u.noise_label = r.noise_label;
-        u.died = r.died;
-      }
-      ++u.occurrences;
-    }
-    for (auto& [key, u] : found) {
-      if (divergence) {
-        u.has_first_divergence = true;
-        u.first_divergence = *divergence;
-      }
-      report.unintended.push_back(std::move(u));
-    }
-  }
   return report;
+}
+
+RaceReport detect_races(const std::vector<RunMatchSummary>& runs) {
+  RaceJudge judge;
+  for (const auto& r : runs) judge.add(r);
+  for (const auto& r : runs)
+    if (!is_baseline(r)) judge.judge(r);
+  return judge.report();
 }
 
 std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& name_site) {

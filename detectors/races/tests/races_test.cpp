@@ -242,3 +242,32 @@ TEST(Races, SummarizeRunNumbersInstancesAndRounds) {
   EXPECT_TRUE(step1.wildcard);
   EXPECT_EQ(step1.send_site_hash, 0x50u);
 }
+
+// RaceJudge, one run at a time (the analysis engine's way): the batch report
+// once every quiet run of the point came first; nothing after forgetting it.
+TEST(Races, JudgingRunsOneAtATimeGivesTheBatchReport) {
+  const std::vector<sr::RunMatchSummary> runs = {run("n0", false, textbook(false, true), 2),
+                                                 run("q0", true, textbook(false, false)),
+                                                 run("n1", false, textbook(true, false), 3)};
+  const auto batch = sr::detect_races(runs);
+  sr::RaceJudge judge;
+  judge.add(runs[1]);
+  judge.add(runs[0]);
+  judge.judge(runs[0]);
+  judge.add(runs[2]);
+  judge.judge(runs[2]);
+  const auto streamed = judge.report();
+  ASSERT_EQ(streamed.unintended.size(), batch.unintended.size());
+  ASSERT_FALSE(batch.unintended.empty());
+  for (std::size_t i = 0; i < batch.unintended.size(); ++i) {
+    EXPECT_EQ(streamed.unintended[i].run_id, batch.unintended[i].run_id);
+    EXPECT_EQ(streamed.unintended[i].occurrences, batch.unintended[i].occurrences);
+    EXPECT_EQ(streamed.unintended[i].first.send_instance, batch.unintended[i].first.send_instance);
+  }
+  ASSERT_EQ(streamed.determinism.size(), 1u);
+  EXPECT_EQ(streamed.determinism[0].runs, 3u);
+  EXPECT_EQ(streamed.determinism[0].distinct_order_hashes, batch.determinism[0].distinct_order_hashes);
+  judge.forget_baseline("np3");
+  judge.judge(runs[0]);  // no baseline left to judge against
+  EXPECT_EQ(judge.report().unintended.size(), batch.unintended.size());
+}

@@ -15,6 +15,7 @@
 #include "child_process.hpp"
 #include "proc_table.hpp"
 #include "scalefuzz/trace/format.hpp"
+#include "scalefuzz/trace/writer.hpp"
 #include "classify.hpp"
 #include "abort_record.hpp"
 #include "outcome_json.hpp"
@@ -96,6 +97,19 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
 
   auto finish = [&](Outcome outcome) -> Outcome {
     outcome.wall_seconds = seconds_since(started);
+    // Ranks that never returned from MPI_Finalize (a hang, a crash, a kill)
+    // left raw 128-byte records: pack them now that no process of the run
+    // writes (not if one survived the kill), so a campaign of hangs stays
+    // small. SCALEFUZZ_TRACE_ENCODING=raw keeps raw files, as in the injector.
+    const auto encoding = env.find("SCALEFUZZ_TRACE_ENCODING");
+    if (!extra.contains("survivors") && (encoding == env.end() || encoding->second != "raw")) {
+      const auto packing = trace::pack_leftover_files(run_dir);
+      if (packing.ranks_packed > 0 || !packing.kept_raw.empty())
+        extra["leftover_traces_packed"] = {{"ranks", packing.ranks_packed},
+                                           {"bytes_before", packing.bytes_before},
+                                           {"bytes_after", packing.bytes_after},
+                                           {"kept_raw", packing.kept_raw}};
+    }
     if (auto abort = find_abort_record(run_dir, spec.nprocs)) {
       apply_abort_record(outcome, *abort);
       extra["mpi_abort"] = {{"rank", abort->rank}, {"error_code", abort->error_code}, {"call_site", abort->call_site}};

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,37 @@ struct RaceReport {
 };
 
 RaceReport detect_races(const std::vector<RunMatchSummary>& runs);
+
+// A run whose matching is part of its campaign point's baseline: quiet, ok,
+// and its matching not cut by a crash or an MPI error.
+bool is_baseline(const RunMatchSummary& run);
+
+// detect_races one run at a time, for campaigns too large to keep every
+// run's matches: memory is per campaign point (the quiet runs' delivery
+// tables, the distinct order hashes) plus one entry per potential-race site
+// and per unintended match found, never a run's matches. A run is judged
+// against its point's baseline as it stands, so the baseline runs of a point
+// go to add() before its other runs go to judge(). detect_races(runs) is
+// add() of every run, then judge() of every run that is not a baseline run.
+class RaceJudge {
+ public:
+  RaceJudge();
+  ~RaceJudge();
+  RaceJudge(RaceJudge&&) noexcept;
+  RaceJudge& operator=(RaceJudge&&) noexcept;
+  // Every run once, in any order: determinism, potential races, and the
+  // baseline of its point when is_baseline(run).
+  void add(const RunMatchSummary& run);
+  // A run that is not a baseline run, against its point's baseline now.
+  void judge(const RunMatchSummary& run);
+  // No run of `point` will be judged any more: frees its baseline tables.
+  void forget_baseline(const std::string& point);
+  RaceReport report() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Names a call site for a report: (run id, rank, rank-local site id) -> "func (file:line)".
 using SiteNamer = std::function<std::string(const std::string& run_id, int rank, std::uint32_t site_id)>;
