@@ -52,13 +52,13 @@ function(scalefuzz_gtest target)
 endfunction()
 
 # scalefuzz_detector(<name> SOURCES <files>... [PUBLIC <libs>...] [PRIVATE <libs>...]
-#                    TESTS <files>... ANALYSIS <files>...)
+#                    TESTS <files>... ANALYSIS <files>... [ANALYSIS_PRIVATE <libs>...])
 # A detector room (detectors/<name>/): the pure library scalefuzz::<name>
 # (include/ public, src/ private), its unit tests <name>_test (label unit) and
 # its glue into the analysis engine, scalefuzz::<name>_analysis (analysis/;
 # registered by one line in harness/analysis/src/registry.cpp).
 function(scalefuzz_detector name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PUBLIC;PRIVATE;TESTS;ANALYSIS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PUBLIC;PRIVATE;TESTS;ANALYSIS;ANALYSIS_PRIVATE")
   if(arg_UNPARSED_ARGUMENTS OR NOT arg_TESTS OR NOT arg_ANALYSIS)
     message(FATAL_ERROR "scalefuzz_detector(${name}): needs TESTS and ANALYSIS; unknown: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -68,5 +68,5 @@ function(scalefuzz_detector name)
     scalefuzz_gtest(${name}_test SOURCES ${arg_TESTS} LIBS scalefuzz::${name} LABELS unit)
   endif()
   scalefuzz_library(${name}_analysis SOURCES ${arg_ANALYSIS} INCLUDE analysis
-    PUBLIC scalefuzz::analysis_core scalefuzz::${name})
+    PUBLIC scalefuzz::analysis_core scalefuzz::${name} PRIVATE ${arg_ANALYSIS_PRIVATE})
 endfunction()

@@ -34,9 +34,11 @@ CLASSES = ["ArgError", "ArgMismatch", "MisplacedCall", "MissingCall"]
 # Finding kinds that name the error class (usage, MPI-PD/PDG, outcome).
 RIGHT_KINDS = {
     "ArgError": {"mpi-error", "aliased-buffers", "overlapping-buffers", "type-mismatch", "collective-type-mismatch",
-                 "collective-root-mismatch", "collective-op-mismatch", "invalid-argument"},
+                 "collective-root-mismatch", "collective-op-mismatch", "invalid-argument", "buffer-overflow",
+                 "buffer-type-mismatch"},
     "ArgMismatch": {"type-mismatch", "collective-type-mismatch", "collective-root-mismatch", "collective-op-mismatch",
-                    "overlapping-buffers", "mpi-error", "unmatched-send", "deadlock", "pending-request"},
+                    "overlapping-buffers", "mpi-error", "unmatched-send", "deadlock", "pending-request",
+                    "buffer-overflow", "buffer-type-mismatch"},
     "MisplacedCall": {"mpi-error", "deadlock", "collective-order-mismatch", "collective-missing", "pending-request",
                       "buffer-modified", "missing-finalize"},
     "MissingCall": {"pending-request", "unmatched-send", "missing-finalize", "leaked-handle", "leaked-request",

@@ -82,6 +82,10 @@ struct Call {
   std::int32_t hkind = 0;        // trace::HandleKind
   int* position = nullptr;       // MPI_Pack/MPI_Unpack's packed-buffer position (role position)
   std::uint32_t site = kNoSite;  // call site, found by the wrapper (site_here)
+  // The wrapper's frame address: its CFA (frame + 16) is the application
+  // caller's stack pointer at the call, *frame its saved frame pointer
+  // (x86-64), written to ranks/N.frames for buffers on the stack.
+  void* frame = nullptr;
   static constexpr std::uint32_t kNoSite = 0xFFFFFFFEu;
 };
 

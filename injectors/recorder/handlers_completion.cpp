@@ -6,6 +6,7 @@
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "record.hpp"
+#include "types.hpp"
 
 namespace scalefuzz::inject {
 
@@ -120,6 +121,9 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
         store_status(e, st, info.comm);
       }
     }
+    if (info.checksum != 0 && !info.cancelled && err == MPI_SUCCESS &&
+        buffer_checksum(reinterpret_cast<const void*>(info.buffer), info.bytes) != info.checksum)
+      note_modified_buffer(info.post_seq, a.seq);
     if (info.cancelled) {
       int cancelled = 0;
       if (PMPI_Test_cancelled(&st, &cancelled) == MPI_SUCCESS && cancelled) {

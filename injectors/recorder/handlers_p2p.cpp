@@ -18,7 +18,7 @@ CommInfo* locked_comm(MPI_Comm comm) {
   return comm_info(comm);
 }
 
-Event send_event(const Call& c, const CommInfo* ci) {
+Event send_event(const Call& c, const CommInfo* ci, bool* contiguous = nullptr) {
   Event e = blank_event();
   e.peer = world_peer(ci, c.dest);
   e.tag = c.tag;
@@ -29,6 +29,7 @@ Event send_event(const Call& c, const CommInfo* ci) {
   e.scount_arg = c.scount;
   e.bytes = c.scount > 0 ? static_cast<std::int64_t>(t.size) * c.scount : 0;
   e.buffer = addr(c.sbuf);
+  if (contiguous != nullptr) *contiguous = t.contiguous;
   if (c.rbuf != nullptr) e.rbuffer = addr(c.rbuf);  // Sendrecv: aliasing check
   return e;
 }
@@ -175,9 +176,12 @@ SCALEFUZZ_HANDLER(isend) {
   int rc = 0;
   if (!g_state->recording) return hooked_send(c, false, &rc) ? rc : call();
   const CommInfo* ci = locked_comm(c.comm);
-  Event e = send_event(c, ci);
+  bool contiguous = false;
+  Event e = send_event(c, ci, &contiguous);
   e.request = next_request_id();
   Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
+  // The buffer as posted (the standard forbids changing it until completion).
+  const std::uint64_t checksum = g_send_checksums && contiguous && e.bytes > 0 && c.sbuf != nullptr ? buffer_checksum(c.sbuf, e.bytes) : 0;
   bool delayed = hooked_send(c, false, &rc);
   if (delayed) {
     if (a.ev != nullptr) a.ev->flags |= trace::kFlagDelayed;
@@ -187,6 +191,8 @@ SCALEFUZZ_HANDLER(isend) {
   if (rc == MPI_SUCCESS) {
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Isend};
     info.flags = static_cast<std::uint8_t>(c.flags | (delayed ? trace::kFlagDelayed : 0));
+    info.checksum = checksum;
+    info.post_seq = a.seq;
     register_request(c.req, info, true);
   }
   end_call(a, rc, 0);

@@ -215,6 +215,7 @@ Active begin_call(const Call& c, Event e, std::int64_t bytes_out) {
   a.ev = write_record(s, e, a.seq);
   tl_current = a.ev;
   account_call(s, c, e, a.site, a.seq, t, bytes_out);
+  note_stack_buffers(c, a.seq, a.site);
   return a;
 }
 

@@ -53,6 +53,10 @@ struct RequestInfo {
   bool free_pending = false;
   std::uint8_t flags = 0;
   std::uintptr_t slot = 0;  // address of the MPI_Request the post wrote (request_table.hpp)
+  // Usage checks (local concurrency): buffer_checksum() of a nonblocking
+  // send's buffer at the post (0: not taken) and the post's record.
+  std::uint64_t checksum = 0;
+  std::uint64_t post_seq = 0;
 };
 
 // A message matched by Mprobe/Improbe, for the Mrecv/Imrecv that receives it.

@@ -180,6 +180,8 @@ TypeInfo register_type(MPI_Datatype t) {
   int size = 0;
   PMPI_Type_size(t, &size);
   info.size = size;
+  MPI_Aint lb = 0, extent = 0;
+  info.contiguous = PMPI_Type_get_extent(t, &lb, &extent) == MPI_SUCCESS && lb == 0 && extent == size;
   bool predefined = comb == MPI_COMBINER_NAMED;
   info.key = predefined ? named_key(t) : next_derived_key++;
   write_type_line(info.key, t, size, predefined);
@@ -193,7 +195,9 @@ TypeInfo register_type(MPI_Datatype t) {
           int psize = 0;
           PMPI_Type_size(prim, &psize);
           write_type_line(r.first, prim, psize, true);
-          cache->insert(static_cast<std::int64_t>(r.first), TypeInfo{r.first, psize});
+          MPI_Aint plb = 0, pextent = 0;
+          PMPI_Type_get_extent(prim, &plb, &pextent);
+          cache->insert(static_cast<std::int64_t>(r.first), TypeInfo{r.first, psize, plb == 0 && pextent == psize});
         }
   }
   cache->insert(static_cast<std::int64_t>(t), info);
@@ -203,7 +207,7 @@ TypeInfo register_type(MPI_Datatype t) {
 }  // namespace
 
 TypeInfo type_info(MPI_Datatype t) {
-  if (t == MPI_DATATYPE_NULL) return TypeInfo{trace::kTypeNull, 0};
+  if (t == MPI_DATATYPE_NULL) return TypeInfo{trace::kTypeNull, 0, false};
   StateLock lock;
   if (cache == nullptr) cache = new IntMap<TypeInfo>(64);
   if (const TypeInfo* hit = cache->find(static_cast<std::int64_t>(t))) return *hit;
@@ -241,6 +245,7 @@ void open_usage_files(const char* ranks_dir, int rank) {
   std::string base = std::string(ranks_dir) + "/" + std::to_string(rank);
   fd_types = ::open((base + ".types").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   fd_errors = ::open((base + ".errors").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  open_frames_file((base + ".frames").c_str());
 }
 
 void write_error_line(std::uint64_t seq, int code, const char* message) {

@@ -11,9 +11,12 @@
 
 namespace scalefuzz::inject {
 
+struct Call;
+
 struct TypeInfo {
   std::uint32_t key = 0;
   std::int32_t size = 0;  // MPI_Type_size
+  bool contiguous = false;  // lb 0 and extent == size: count elements are count x size bytes from the buffer
 };
 
 // Key and size of `t` (cached; the first use writes the N.types line).
@@ -23,8 +26,19 @@ void forget_type(MPI_Datatype t);
 // trace::ReduceOp code of `op`.
 std::uint8_t reduce_op_code(MPI_Op op);
 
-// Opens ranks/N.types and ranks/N.errors (state.cpp, at MPI_Init).
+// Opens ranks/N.types, ranks/N.errors and ranks/N.frames (state.cpp, at MPI_Init).
 void open_usage_files(const char* ranks_dir, int rank);
+// At a call's entry: when its send or receive buffer lies on the calling
+// thread's stack, notes the caller's stack and frame pointer in ranks/N.frames
+// (handlers_usage_buffers.cpp) so the usage checks can find the variable.
+void note_stack_buffers(const Call& c, std::uint64_t seq, std::uint32_t site);
+void open_frames_file(const char* path);
+// Local concurrency (handlers_usage_buffers.cpp): a sampled hash of a
+// nonblocking send's buffer at the post, compared at its completion; a
+// difference is noted in ranks/N.modified.
+extern bool g_send_checksums;  // on unless SCALEFUZZ_SEND_CHECKSUMS=0
+std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes);
+void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq);
 // Installs the fatal-signal recorder writing ranks/N.signal (signals.cpp).
 void install_signal_handlers(const char* ranks_dir, int rank);
 // Appends a line to ranks/N.errors (errors.cpp).

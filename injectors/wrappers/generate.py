@@ -133,7 +133,10 @@ def gen_wrapper(op_id, name, params, handler, opts):
         # Identify the call site here, one frame below the application, so
         # the stack walk skips as few injector frames as possible.
         lines.append("  if (::scalefuzz::inject::g_recording)")
-        lines.append("    c_.site = ::scalefuzz::inject::site_here(c_.op, __builtin_return_address(0), __builtin_frame_address(0));")
+        lines.append("  {")
+        lines.append("    c_.frame = __builtin_frame_address(0);")
+        lines.append("    c_.site = ::scalefuzz::inject::site_here(c_.op, __builtin_return_address(0), c_.frame);")
+        lines.append("  }")
     if handler in ("init", "finalize", "abort"):
         lines.append(f"  return ::scalefuzz::inject::handle_{handler}(c_, {invoke}, {nb_invoke});")
     else:

@@ -1,7 +1,9 @@
 #include "usage_detector.hpp"
 
 #include <cstring>
+#include <fstream>
 
+#include "memory_objects.hpp"
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
@@ -50,6 +52,18 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
   return out;
 }
 
+// ranks/N.modified: "<post seq> <completion seq>" per nonblocking send whose
+// buffer changed before it completed (injectors/recorder/handlers_usage_buffers.cpp).
+ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
+  ModifiedSends out(trace.ranks.size());
+  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+    std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".modified"));
+    std::uint64_t post = 0, done = 0;
+    for (std::size_t n = 0; n < 4096 && in >> post >> done; ++n) out[r].emplace_back(post, done);
+  }
+  return out;
+}
+
 class UsageDetector : public analysis::Detector {
  public:
   std::vector<Finding> observe(const analysis::RunView& run) override {
@@ -57,7 +71,10 @@ class UsageDetector : public analysis::Detector {
     const auto kind = run.outcome().kind;
     options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
                             (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
-    auto issues = check_run(run.trace(), options);
+    MemoryObjects objects(run.record().dir, run.trace());
+    auto resolve = [&](int rank, std::size_t event, std::uint64_t address) { return objects.find(rank, event, address); };
+    auto issues = check_run(run.trace(), options, resolve);
+    check_modified_sends(run.trace(), read_modified(run.record().dir, run.trace()), issues);
     auto crashes = signal_findings(run, run.trace());
     if (issues.empty()) return crashes;
     const trace::RunTrace& trace = run.symbolized();

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "comms.hpp"
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/ops.hpp"
 
@@ -338,25 +339,33 @@ void compare_instance(const trace::RunTrace& run, const std::vector<CollRef>& in
 
 }  // namespace
 
+Comms comms_of(const trace::RunTrace& run) {
+  Comms out;
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    out.members[trace::kCommWorld].insert(rt.rank);
+    for (const Event& e : rt.events)
+      if (cls(e) == OpClass::CommMgmt && e.op != ops::Comm_free && e.comm != trace::kCommNull) {
+        out.members[e.comm].insert(rt.rank);
+        if (e.op == ops::Intercomm_create ||
+            (e.op != ops::Intercomm_merge && out.inter.count(static_cast<std::uint32_t>(e.root)) != 0))
+          out.inter.insert(e.comm);
+      }
+  }
+  return out;
+}
+
 void check_collectives(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out) {
   // comm -> rank -> collective records in call order
   std::map<std::uint32_t, std::map<int, std::vector<std::size_t>>> seqs;
-  std::map<std::uint32_t, std::set<int>> members;
-  std::set<std::uint32_t> inter;  // intercommunicators: from Intercomm_create, or derived from one (not merged)
+  Comms comms = comms_of(run);
+  auto& members = comms.members;
+  const auto& inter = comms.inter;
   for (const auto& rt : run.ranks) {
     if (rt.rank < 0) continue;
-    members[trace::kCommWorld].insert(rt.rank);
-    for (std::size_t i = 0; i < rt.events.size(); ++i) {
-      const Event& e = rt.events[i];
-      if (cls(e) == OpClass::CommMgmt && e.op != ops::Comm_free && e.comm != trace::kCommNull) {
-        members[e.comm].insert(rt.rank);
-        if (e.op == ops::Intercomm_create ||
-            (e.op != ops::Intercomm_merge && inter.count(static_cast<std::uint32_t>(e.root)) != 0))
-          inter.insert(e.comm);
-      }
+    for (std::size_t i = 0; i < rt.events.size(); ++i)
       // Failed calls count too: MPICH may reject the mismatched collective itself.
-      if (is_collective(e)) seqs[e.comm][rt.rank].push_back(i);
-    }
+      if (is_collective(rt.events[i])) seqs[rt.events[i].comm][rt.rank].push_back(i);
   }
   for (auto& [comm, per_rank] : seqs) {
     for (int m : members[comm]) per_rank[m];  // members without collectives on it: empty sequences
@@ -630,12 +639,15 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
   }
 }
 
-std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options) {
+std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options) { return check_run(run, options, {}); }
+
+std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options, const ObjectResolver& resolve) {
   std::vector<Issue> out;
   check_recorded_errors(run, out);
   check_finalize(run, options, out);
   check_collectives(run, options, out);
   check_arguments(run, out);
+  check_buffers(run, resolve, out);
   trace::Matching matching = trace::match_messages(run);
   check_p2p_types(run, matching, out);
   if (options.run_completed) {

@@ -11,7 +11,7 @@ using trace::Event;
 using trace::OpClass;
 namespace ops = trace::ops;
 
-constexpr std::uint32_t kInt = 0x4c000405, kFloat = 0x4c00040a, kDouble = 0x4c00080b;
+constexpr std::uint32_t kInt = 0x4c000405, kFloat = 0x4c00040a, kDouble = 0x4c00080b, kChar = 0x4c000101;
 
 trace::TypeEntry prim(std::uint32_t key, const char* name, int size) {
   trace::TypeEntry t;
@@ -336,6 +336,110 @@ TEST(UsageErrors, RecordedErrorIsAFindingAtItsCall) {
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"mpi-error"});
   EXPECT_EQ(issues[0].sides[0].event, b.run.ranks[0].events.size() - 1);
   EXPECT_NE(issues[0].message.find("Invalid tag"), std::string::npos);
+}
+
+
+// A resolver over a fixed list of objects (what MemoryObjects finds in the
+// allocator log and the debug information).
+ObjectResolver objects(std::vector<MemoryObject> list) {
+  return [list](int, std::size_t, std::uint64_t a) -> std::optional<MemoryObject> {
+    for (const auto& o : list)
+      if (a >= o.begin && a < o.begin + o.size) return o;
+    return std::nullopt;
+  };
+}
+MemoryObject variable(std::uint64_t begin, std::uint64_t size, CType::Class cls, std::int64_t esize, const char* type) {
+  MemoryObject o;
+  o.kind = MemoryObject::Kind::Stack;
+  o.begin = begin;
+  o.size = size;
+  o.name = "v";
+  o.element = CType{cls, esize, type};
+  return o;
+}
+
+TEST(UsageBuffers, CountPastTheObjectIsAnOverflowOnBothSides) {
+  Builder b(2);
+  b.send(0, 1, kDouble, 4).buffer = 0x1000;  // 32 bytes from a 32-byte array: fits
+  b.recv(1, 0, kDouble, 5).buffer = 0x2000;  // 40 bytes into 32: too many
+  Event& red = b.coll(0, ops::Allreduce, kDouble, 2);
+  red.buffer = 0x3000;
+  red.rbuffer = 0x3008;  // 16 bytes into one double
+  b.finalize();
+  std::vector<Issue> out;
+  check_buffers(b.run,
+                objects({variable(0x1000, 32, CType::Class::Float, 8, "double"),
+                         variable(0x2000, 32, CType::Class::Float, 8, "double"),
+                         variable(0x3000, 8, CType::Class::Float, 8, "double"),
+                         variable(0x3008, 8, CType::Class::Float, 8, "double")}),
+                out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-overflow", "buffer-overflow"}));
+  EXPECT_EQ(out[0].sides[0].rank, 0);  // the allreduce's send side already
+  EXPECT_EQ(out[1].sides[0].rank, 1);
+}
+
+TEST(UsageBuffers, GatherReceiveSideCountsEveryRank) {
+  Builder b(2);
+  for (int r = 0; r < 2; ++r) {
+    Event& g = b.coll(r, ops::Gather, kInt, 4, 0);
+    g.rdtype = kInt;
+    g.rcount_arg = 4;
+    g.buffer = 0x1000 + 0x100 * static_cast<std::uint64_t>(r);
+    g.rbuffer = 0x5000;
+  }
+  b.finalize();
+  std::vector<Issue> out;
+  auto list = objects({variable(0x1000, 16, CType::Class::Signed, 4, "int"),
+                       variable(0x1100, 16, CType::Class::Signed, 4, "int"),
+                       variable(0x5000, 16, CType::Class::Signed, 4, "int")});
+  check_buffers(b.run, list, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"buffer-overflow"});  // root only: 2 x 4 ints into 4
+  EXPECT_EQ(out[0].sides[0].rank, 0);
+}
+
+TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
+  Builder b(1);
+  b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x1000;    // MPI_INT on a long: wrong width
+  b.coll(0, ops::Bcast, kFloat, 1, 0).buffer = 0x2000;  // MPI_FLOAT on an int: float vs integer
+  b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x3000;    // MPI_INT on an unsigned: signedness, a warning
+  b.coll(0, ops::Bcast, kInt, 4, 0).buffer = 0x4000;    // MPI_INT on char storage: not judged
+  b.coll(0, ops::Bcast, kDouble, 1, 0).buffer = 0x5000; // a struct: not judged
+  b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x9000;    // no object known: nothing
+  b.run.ranks[0].types.push_back(prim(kChar, "MPI_CHAR", 1));
+  b.coll(0, ops::Bcast, kChar, 4, 0).buffer = 0x3000;   // an int moved as chars: raw bytes, not judged
+  b.finalize();
+  std::vector<Issue> out;
+  check_buffers(b.run,
+                objects({variable(0x1000, 8, CType::Class::Signed, 8, "long"),
+                         variable(0x2000, 4, CType::Class::Signed, 4, "int"),
+                         variable(0x3000, 4, CType::Class::Unsigned, 4, "unsigned int"),
+                         variable(0x4000, 64, CType::Class::Char, 1, "char"),
+                         variable(0x5000, 24, CType::Class::Struct, 24, "struct particle")}),
+                out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-type-mismatch", "buffer-type-mismatch", "buffer-type-mismatch"}));
+  EXPECT_NE(out[0].message.find("long"), std::string::npos);
+  EXPECT_NE(out[1].message.find("MPI_FLOAT"), std::string::npos);
+  EXPECT_EQ(out[0].severity, Severity::Error);
+  EXPECT_EQ(out[2].severity, Severity::Warning);
+  std::vector<Issue> none;
+  check_buffers(b.run, {}, none);  // no resolver: the check is off
+  EXPECT_TRUE(none.empty());
+}
+
+TEST(UsageBuffers, ModifiedSendIsAFindingAtItsPost) {
+  Builder b(2);
+  b.post(0, true, 1, 0, 11);                           // seq 2
+  b.add(0, ops::Wait, OpClass::Completion);            // seq 3
+  b.post(0, true, 1, 0, 12);                           // seq 4: same buffer changed again, another site
+  b.finalize();
+  ModifiedSends modified(2);
+  modified[0] = {{2, 3}, {99, 3}};  // an unknown post seq is ignored
+  std::vector<Issue> out;
+  check_modified_sends(b.run, modified, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"buffer-modified"});
+  ASSERT_EQ(out[0].sides.size(), 2u);
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_EQ(out[0].sides[1].event, 2u);
 }
 
 }  // namespace

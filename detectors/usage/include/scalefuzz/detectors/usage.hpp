@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,39 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
 void check_collectives(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out);
 void check_p2p_types(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out);
 void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out);
+
+// ---- buffer extent and C-type checks (memory objects from debug info) -------
+// The C type of a variable's elements as the debug information gives it.
+struct CType {
+  enum class Class : std::uint8_t { Unknown, Signed, Unsigned, Float, Char, Bool, Struct, Pointer, Other };
+  Class cls = Class::Unknown;
+  std::int64_t size = 0;  // bytes of one element
+  std::string name;       // "int", "double", "struct point" ...
+};
+// The memory object holding a buffer: a heap block (allocator log), a global
+// or a stack variable (DWARF).
+struct MemoryObject {
+  enum class Kind : std::uint8_t { Heap, Global, Stack };
+  Kind kind = Kind::Heap;
+  std::uint64_t begin = 0, size = 0;
+  std::string name;          // variable name, or "heap block of 64 bytes"
+  CType element;             // Unknown for heap blocks
+  std::string decl;          // "file.c:12" of the declaration or allocation, if known
+};
+// The object containing `address` as seen by rank `rank`'s record `event`
+// (its time, its frame), or nullopt when none is known.
+using ObjectResolver = std::function<std::optional<MemoryObject>(int rank, std::size_t event, std::uint64_t address)>;
+// buffer-overflow: count x extent of a send/receive buffer runs past the end
+// of its memory object (MPI-4.0 §3.2.2, §3.2.4, §6.1); buffer-type-mismatch:
+// the datatype's basic types do not fit the variable's C type (§3.3.1).
+void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, std::vector<Issue>& out);
+std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options, const ObjectResolver& resolve);
+
+// buffer-modified: a nonblocking send's buffer changed between its post and
+// its completion (MPI-4.0 §3.7.2). `modified[rank]` holds the (post seq,
+// completion seq) pairs the injector noted in ranks/N.modified.
+using ModifiedSends = std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>>;
+void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out);
 
 // Type signatures: the flattened primitive sequence of `count` elements of a
 // datatype key on a rank. Equal signatures match (MPI-4.0 §3.3.1, §6.1).

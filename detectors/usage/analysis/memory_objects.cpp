@@ -1,0 +1,390 @@
+#include "memory_objects.hpp"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "scalefuzz/trace/allocs.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::detectors::usage {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// x86-64 DWARF register numbers (System V psABI, Figure 3.36).
+constexpr unsigned kRegFp = 6;  // rbp
+constexpr unsigned kRegSp = 7;  // rsp
+
+// The application's own modules: system libraries (MPI, libc) and the
+// injector hold no application variables.
+bool application_module(const std::string& path) {
+  for (const char* dir : {"/usr/", "/lib/", "/lib64/"})
+    if (path.rfind(dir, 0) == 0) return false;
+  return path.find("libscalefuzz") == std::string::npos;
+}
+
+std::string decl_of(Dwarf_Die* die) {
+  const char* file = dwarf_decl_file(die);
+  int line = 0;
+  if (file == nullptr || dwarf_decl_line(die, &line) != 0) return {};
+  std::string f = file;
+  if (auto slash = f.rfind('/'); slash != std::string::npos) f = f.substr(slash + 1);
+  return f + ":" + std::to_string(line);
+}
+
+bool type_of(Dwarf_Die* die, Dwarf_Die* out) {
+  Dwarf_Attribute attr;
+  return dwarf_attr_integrate(die, DW_AT_type, &attr) != nullptr && dwarf_formref_die(&attr, out) != nullptr;
+}
+
+// The element C type of a variable of type `type` (arrays give their
+// element type) and its total size.
+bool describe(Dwarf_Die* type, CType& element, std::uint64_t& size) {
+  Dwarf_Word bytes = 0;
+  if (dwarf_aggregate_size(type, &bytes) != 0 || bytes == 0) return false;
+  size = bytes;
+  Dwarf_Die t;
+  if (dwarf_peel_type(type, &t) != 0) return false;
+  if (dwarf_tag(&t) == DW_TAG_array_type) {
+    Dwarf_Die elem;
+    if (!type_of(&t, &elem) || dwarf_peel_type(&elem, &t) != 0) return true;  // element unknown
+  }
+  const int tag = dwarf_tag(&t);
+  const char* name = dwarf_diename(&t);
+  element.name = name != nullptr ? name : "?";
+  Dwarf_Word esize = 0;
+  if (tag == DW_TAG_base_type) {
+    Dwarf_Attribute attr;
+    Dwarf_Word enc = 0;
+    if (dwarf_attr(&t, DW_AT_encoding, &attr) != nullptr) dwarf_formudata(&attr, &enc);
+    element.size = dwarf_aggregate_size(&t, &esize) == 0 ? static_cast<std::int64_t>(esize) : 0;
+    switch (enc) {
+      case DW_ATE_signed: element.cls = CType::Class::Signed; break;
+      case DW_ATE_unsigned: element.cls = CType::Class::Unsigned; break;
+      case DW_ATE_float: element.cls = CType::Class::Float; break;
+      case DW_ATE_signed_char: case DW_ATE_unsigned_char: element.cls = CType::Class::Char; break;
+      case DW_ATE_boolean: element.cls = CType::Class::Bool; break;
+      default: element.cls = CType::Class::Other; break;
+    }
+  } else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) {
+    element.cls = CType::Class::Struct;
+    element.name = std::string(tag == DW_TAG_union_type ? "union " : "struct ") + element.name;
+  } else if (tag == DW_TAG_pointer_type) {
+    element.cls = CType::Class::Pointer;
+    element.name = "pointer";
+  } else {
+    element.cls = CType::Class::Other;
+  }
+  return true;
+}
+
+// A single-operation location expression valid at `pc`.
+bool single_op(Dwarf_Attribute* attr, Dwarf_Addr pc, Dwarf_Op& op) {
+  Dwarf_Op* expr = nullptr;
+  size_t len = 0;
+  if (dwarf_getlocation_addr(attr, pc, &expr, &len, 1) != 1 || len != 1) return false;
+  op = expr[0];
+  return true;
+}
+
+struct Global {
+  std::uint64_t begin = 0, size = 0;
+  std::string name, decl;
+  CType element;
+};
+
+// One application module's DWARF and CFI (offline, link-time addresses).
+class Module {
+ public:
+  explicit Module(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return;
+    dbg_ = dwarf_begin(fd_, DWARF_C_READ);
+    if (dbg_ == nullptr) return;
+    if (Elf* elf = dwarf_getelf(dbg_)) eh_cfi_ = dwarf_getcfi_elf(elf);
+    debug_cfi_ = dwarf_getcfi(dbg_);
+  }
+  ~Module() {
+    if (dbg_ != nullptr) dwarf_end(dbg_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  bool usable() const { return dbg_ != nullptr; }
+
+  // CFA of the frame whose return address into this module is `pc`, given
+  // the stack and frame pointer at that return address.
+  std::optional<std::uint64_t> cfa(Dwarf_Addr pc, std::uint64_t sp, std::uint64_t fp) const {
+    for (Dwarf_CFI* cfi : {eh_cfi_, debug_cfi_}) {
+      if (cfi == nullptr) continue;
+      Dwarf_Frame* frame = nullptr;
+      if (dwarf_cfi_addrframe(cfi, pc, &frame) != 0 || frame == nullptr) continue;
+      Dwarf_Op* ops = nullptr;
+      size_t nops = 0;
+      std::optional<std::uint64_t> out;
+      if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx) {
+        const auto off = static_cast<std::int64_t>(ops[0].number2);
+        if (ops[0].number == kRegSp) out = sp + static_cast<std::uint64_t>(off);
+        if (ops[0].number == kRegFp) out = fp + static_cast<std::uint64_t>(off);
+      }
+      std::free(frame);
+      if (out) return out;
+    }
+    return std::nullopt;
+  }
+
+  // The local variable of the function containing return address `pc` that
+  // holds `address` (stack and frame pointer at `pc`: sp, fp).
+  std::optional<MemoryObject> local(Dwarf_Addr pc, std::uint64_t sp, std::uint64_t fp, std::uint64_t address) const {
+    Dwarf_Die cu;
+    const Dwarf_Addr in_call = pc - 1;  // inside the call instruction: its scopes and locations
+    if (dwarf_addrdie(dbg_, in_call, &cu) == nullptr) return std::nullopt;
+    Dwarf_Die* scopes = nullptr;
+    const int n = dwarf_getscopes(&cu, in_call, &scopes);
+    if (n <= 0) return std::nullopt;
+    std::optional<MemoryObject> found;
+    // The frame base of the (outermost concrete) subprogram.
+    std::optional<std::uint64_t> base;
+    int sub = -1;
+    for (int i = 0; i < n; ++i)
+      if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+        sub = i;
+        break;
+      }
+    if (sub >= 0) {
+      Dwarf_Attribute fb;
+      Dwarf_Op op;
+      if (dwarf_attr_integrate(&scopes[sub], DW_AT_frame_base, &fb) != nullptr && single_op(&fb, in_call, op)) {
+        if (op.atom == DW_OP_call_frame_cfa) base = cfa(pc, sp, fp);
+        else if (op.atom == DW_OP_breg0 + kRegFp) base = fp + op.number;
+        else if (op.atom == DW_OP_reg0 + kRegFp) base = fp;
+        else if (op.atom == DW_OP_breg0 + kRegSp) base = sp + op.number;
+        else if (op.atom == DW_OP_reg0 + kRegSp) base = sp;
+      }
+    }
+    for (int i = 0; i <= sub && base && !found; ++i) {
+      Dwarf_Die child;
+      if (dwarf_child(&scopes[i], &child) != 0) continue;
+      do {
+        const int tag = dwarf_tag(&child);
+        if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) continue;
+        Dwarf_Attribute loc;
+        Dwarf_Op op;
+        if (dwarf_attr(&child, DW_AT_location, &loc) == nullptr || !single_op(&loc, in_call, op)) continue;
+        std::uint64_t begin = 0;
+        if (op.atom == DW_OP_fbreg) begin = *base + op.number;
+        else continue;
+        Dwarf_Die type;
+        MemoryObject obj;
+        if (!type_of(&child, &type) || !describe(&type, obj.element, obj.size)) continue;
+        if (address < begin || address >= begin + obj.size) continue;
+        obj.kind = MemoryObject::Kind::Stack;
+        obj.begin = begin;
+        const char* name = dwarf_diename(&child);
+        obj.name = name != nullptr ? name : "?";
+        obj.decl = decl_of(&child);
+        found = obj;
+        break;
+      } while (dwarf_siblingof(&child, &child) == 0);
+    }
+    std::free(scopes);
+    return found;
+  }
+
+  // The global or static variable holding module-relative `address`.
+  std::optional<MemoryObject> global(std::uint64_t address) {
+    if (!globals_built_) build_globals();
+    auto it = std::upper_bound(globals_.begin(), globals_.end(), address,
+                               [](std::uint64_t a, const Global& g) { return a < g.begin; });
+    if (it == globals_.begin()) return std::nullopt;
+    --it;
+    if (address >= it->begin + it->size) return std::nullopt;
+    MemoryObject obj;
+    obj.kind = MemoryObject::Kind::Global;
+    obj.begin = it->begin;
+    obj.size = it->size;
+    obj.name = it->name;
+    obj.decl = it->decl;
+    obj.element = it->element;
+    return obj;
+  }
+
+ private:
+  void add_globals(Dwarf_Die* parent, int depth) {
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0) return;
+    do {
+      const int tag = dwarf_tag(&child);
+      if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace) {
+        if (depth < 4) add_globals(&child, depth + 1);  // static locals, namespaces
+        continue;
+      }
+      if (tag != DW_TAG_variable) continue;
+      Dwarf_Attribute loc;
+      Dwarf_Op* expr = nullptr;
+      size_t len = 0;
+      if (dwarf_attr(&child, DW_AT_location, &loc) == nullptr || dwarf_getlocation(&loc, &expr, &len) != 0 ||
+          len != 1 || expr[0].atom != DW_OP_addr)
+        continue;
+      Global g;
+      g.begin = expr[0].number;
+      Dwarf_Die type;
+      if (!type_of(&child, &type) || !describe(&type, g.element, g.size)) continue;
+      Dwarf_Attribute nattr;
+      const char* name = dwarf_attr_integrate(&child, DW_AT_name, &nattr) != nullptr ? dwarf_formstring(&nattr) : nullptr;
+      g.name = name != nullptr ? name : "?";
+      g.decl = decl_of(&child);
+      globals_.push_back(std::move(g));
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+  void build_globals() {
+    globals_built_ = true;
+    Dwarf_Off off = 0, next = 0;
+    size_t header = 0;
+    while (dwarf_nextcu(dbg_, off, &next, &header, nullptr, nullptr, nullptr) == 0) {
+      Dwarf_Die cu;
+      if (dwarf_offdie(dbg_, off + header, &cu) != nullptr) add_globals(&cu, 0);
+      off = next;
+    }
+    std::sort(globals_.begin(), globals_.end(), [](const Global& a, const Global& b) { return a.begin < b.begin; });
+  }
+
+  int fd_ = -1;
+  Dwarf* dbg_ = nullptr;
+  Dwarf_CFI* eh_cfi_ = nullptr;
+  Dwarf_CFI* debug_cfi_ = nullptr;
+  bool globals_built_ = false;
+  std::vector<Global> globals_;
+};
+
+// ranks/N.frames: "<seq> <site> <sp-hex> <fp-hex>" (injectors/recorder/handlers_usage_buffers.cpp).
+struct FrameLine {
+  std::uint64_t seq = 0, sp = 0, fp = 0;
+};
+std::map<std::uint32_t, std::vector<FrameLine>> read_frames(const fs::path& file) {
+  std::map<std::uint32_t, std::vector<FrameLine>> out;
+  std::ifstream in(file);
+  std::string line;
+  std::size_t lines = 0;
+  while (std::getline(in, line) && ++lines < (1u << 22)) {
+    std::istringstream ls(line);
+    FrameLine f;
+    std::uint32_t site = 0;
+    if (!(ls >> f.seq >> site >> std::hex >> f.sp >> f.fp)) continue;
+    out[site].push_back(f);
+  }
+  for (auto& [site, v] : out)
+    std::stable_sort(v.begin(), v.end(), [](const FrameLine& a, const FrameLine& b) { return a.seq < b.seq; });
+  return out;
+}
+
+}  // namespace
+
+struct MemoryObjects::Impl {
+  struct Rank {
+    std::vector<trace::ModuleSegment> segments;
+    std::map<std::uint32_t, std::vector<FrameLine>> frames;
+    std::optional<trace::HeapSweep> heap;
+  };
+  const trace::RunTrace& trace;
+  std::map<int, Rank> ranks;
+  std::map<std::string, std::unique_ptr<Module>> modules;
+  trace::Symbolizer symbolizer;
+
+  Impl(const fs::path& run_dir, const trace::RunTrace& t) : trace(t) {
+    for (const auto& rt : t.ranks) {
+      if (rt.rank < 0) continue;
+      Rank r;
+      const fs::path base = run_dir / "ranks" / std::to_string(rt.rank);
+      try {
+        r.segments = trace::read_modules(base.string() + ".modules");
+      } catch (const std::exception&) {
+      }
+      r.frames = read_frames(base.string() + ".frames");
+      try {
+        auto log = trace::read_allocs(run_dir, rt.rank);
+        if (!log.empty()) r.heap.emplace(std::move(log));
+      } catch (const std::exception&) {
+      }
+      ranks.emplace(rt.rank, std::move(r));
+    }
+  }
+
+  Module* module(const std::string& path) {
+    auto it = modules.find(path);
+    if (it == modules.end()) it = modules.emplace(path, std::make_unique<Module>(path)).first;
+    return it->second->usable() ? it->second.get() : nullptr;
+  }
+  // (module, module-relative address) of a runtime address.
+  std::pair<Module*, std::uint64_t> locate(const Rank& r, std::uint64_t address) {
+    for (const auto& s : r.segments)
+      if (address >= s.begin && address < s.end)
+        return {application_module(s.path) ? module(s.path) : nullptr, address - s.begin + s.offset};
+    return {nullptr, 0};
+  }
+};
+
+MemoryObjects::MemoryObjects(const fs::path& run_dir, const trace::RunTrace& trace)
+    : impl_(std::make_unique<Impl>(run_dir, trace)) {}
+MemoryObjects::~MemoryObjects() = default;
+
+std::optional<MemoryObject> MemoryObjects::find(int rank, std::size_t event, std::uint64_t address) {
+  auto rit = impl_->ranks.find(rank);
+  if (rit == impl_->ranks.end()) return std::nullopt;
+  Impl::Rank& r = rit->second;
+  const trace::RankTrace& rt = impl_->trace.ranks[static_cast<std::size_t>(rank)];
+  const trace::Event& e = rt.events[event];
+  // Stack: the latest frame line of the call site at or before this record.
+  if (auto f = r.frames.find(e.callsite); f != r.frames.end() && e.callsite < rt.sites.size() &&
+                                          !rt.sites[e.callsite].frames.empty()) {
+    const auto& lines = f->second;
+    auto it = std::upper_bound(lines.begin(), lines.end(), e.seq,
+                               [](std::uint64_t s, const FrameLine& l) { return s < l.seq; });
+    if (it != lines.begin() && address >= std::prev(it)->sp) {
+      const FrameLine& fl = *std::prev(it);
+      const std::uint64_t ra = rt.sites[e.callsite].frames[0];
+      auto [m, pc] = impl_->locate(r, ra);
+      if (m != nullptr) {
+        // Link-time pc: the runtime stack values stay as they are.
+        if (auto obj = m->local(pc, fl.sp, fl.fp, address)) return obj;
+      }
+      return std::nullopt;  // on the stack, in no variable of the calling function we know
+    }
+  }
+  // Heap: a live recorded block at the call's time.
+  if (r.heap) {
+    auto b = r.heap->at(address, e.t_enter_ns);
+    if (b.site != 0 && address >= b.addr && address < b.addr + b.size) {
+      MemoryObject obj;
+      obj.kind = MemoryObject::Kind::Heap;
+      obj.begin = b.addr;
+      obj.size = b.size;
+      obj.name = std::to_string(b.size) + "-byte block";
+      auto frames = impl_->symbolizer.symbolize_addresses({b.site}, r.segments);
+      if (!frames.empty() && !frames[0].file.empty()) {
+        std::string f = frames[0].file;
+        if (auto slash = f.rfind('/'); slash != std::string::npos) f = f.substr(slash + 1);
+        obj.decl = f + ":" + std::to_string(frames[0].line);
+      }
+      return obj;
+    }
+  }
+  // Globals and static locals of application modules.
+  auto [m, rel] = impl_->locate(r, address);
+  if (m == nullptr) return std::nullopt;
+  auto obj = m->global(rel);
+  if (obj) obj->begin = address - (rel - obj->begin);  // back to the rank's addresses
+  return obj;
+}
+
+}  // namespace scalefuzz::detectors::usage

@@ -1,0 +1,257 @@
+// Buffer extent and C-type checks (issue 21, check 6): the memory a call
+// reads or writes — count elements of the datatype from the buffer address,
+// MPI-4.0 §3.2.2 (send buffer), §3.2.4 (the receive buffer is count
+// consecutive elements, whatever the message's length), §6.1 (collectives) —
+// must lie inside the memory object that holds the buffer, and the basic
+// types of the datatype must be those of the variable's C type (§3.3.1: the
+// type of each variable in the buffer must match the type in the datatype).
+// The objects come from outside (an ObjectResolver: heap blocks of the
+// allocator log, globals and stack variables from the debug information).
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "comms.hpp"
+#include "scalefuzz/detectors/usage.hpp"
+#include "scalefuzz/trace/ops.hpp"
+
+namespace scalefuzz::detectors::usage {
+
+namespace {
+
+namespace ops = trace::ops;
+using trace::OpClass;
+
+// One buffer of a call: where, how many elements of which type, and whether
+// the call writes it.
+struct Use {
+  std::uint64_t address = 0;
+  std::uint32_t type = trace::kTypeNone;
+  std::int64_t count = 0;
+  bool receive = false;
+};
+
+// The buffers of one record. Vector variants (counts per rank) are not
+// recorded per rank, so only their fixed sides are checked. `comm_size` 0:
+// unknown (an intercommunicator's remote group), per-rank blocks unchecked.
+std::vector<Use> uses(const trace::Event& e, int rank, std::int64_t comm_size) {
+  std::vector<Use> out;
+  const bool in_place = (e.flags & trace::kFlagInPlace) != 0;
+  switch (op_class(e)) {
+    case OpClass::Send: case OpClass::Isend: case OpClass::SendInit: case OpClass::Sendrecv:
+      out.push_back({e.buffer, e.dtype, e.scount_arg, false});
+      break;
+    case OpClass::Recv: case OpClass::Irecv: case OpClass::RecvInit:
+      if (e.op == ops::Sendrecv_replace) break;  // one buffer, both directions: the send record covers it
+      out.push_back({e.buffer, e.dtype, e.scount_arg, true});
+      break;
+    case OpClass::Collective: case OpClass::Icollective: {
+      if (e.flags & trace::kFlagChild) break;
+      const bool root = e.root == rank;
+      switch (e.op) {
+        case ops::Bcast: case ops::Ibcast:
+          out.push_back({e.buffer, e.dtype, e.scount_arg, !root});
+          break;
+        case ops::Allreduce: case ops::Iallreduce: case ops::Scan: case ops::Iscan: case ops::Exscan:
+        case ops::Iexscan:
+          if (!in_place) out.push_back({e.buffer, e.dtype, e.scount_arg, false});
+          out.push_back({e.rbuffer, e.dtype, e.scount_arg, true});
+          break;
+        case ops::Reduce: case ops::Ireduce:
+          if (!in_place) out.push_back({e.buffer, e.dtype, e.scount_arg, false});
+          if (root) out.push_back({e.rbuffer, e.dtype, e.scount_arg, true});
+          break;
+        case ops::Gather: case ops::Igather:
+          if (!in_place) out.push_back({e.buffer, e.dtype, e.scount_arg, false});
+          if (root) out.push_back({e.rbuffer, e.rdtype, e.rcount_arg * comm_size, true});
+          break;
+        case ops::Scatter: case ops::Iscatter:
+          if (root) out.push_back({e.buffer, e.dtype, e.scount_arg * comm_size, false});
+          if (!in_place) out.push_back({e.rbuffer, e.rdtype, e.rcount_arg, true});
+          break;
+        case ops::Allgather: case ops::Iallgather:
+          if (!in_place) out.push_back({e.buffer, e.dtype, e.scount_arg, false});
+          out.push_back({e.rbuffer, e.rdtype, e.rcount_arg * comm_size, true});
+          break;
+        case ops::Alltoall: case ops::Ialltoall:
+          if (!in_place) out.push_back({e.buffer, e.dtype, e.scount_arg * comm_size, false});
+          out.push_back({e.rbuffer, e.rdtype, e.rcount_arg * comm_size, true});
+          break;
+        default:
+          break;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  out.erase(std::remove_if(out.begin(), out.end(),
+                           [](const Use& u) {
+                             return u.address == 0 || u.count <= 0 || u.type == trace::kTypeNone ||
+                                    u.type == trace::kTypeNull;
+                           }),
+            out.end());
+  return out;
+}
+
+// The basic C type a predefined MPI datatype describes (MPI-4.0 §3.2.2,
+// Table 3.2), by the name MPI_Type_get_name gives it; nullopt: not judged.
+struct Basic {
+  CType::Class cls;
+  std::int64_t size;
+};
+std::optional<Basic> basic_of(const std::string& name) {
+  // The character types are absent on purpose: C lets any object be read
+  // and written as chars, and programs move raw bytes of other types as
+  // MPI_CHAR like MPI_BYTE (MPICH's own tests do).
+  static const std::map<std::string, Basic> table = {
+      {"MPI_WCHAR", {CType::Class::Signed, 4}},
+      {"MPI_SHORT", {CType::Class::Signed, 2}},       {"MPI_UNSIGNED_SHORT", {CType::Class::Unsigned, 2}},
+      {"MPI_INT", {CType::Class::Signed, 4}},         {"MPI_UNSIGNED", {CType::Class::Unsigned, 4}},
+      {"MPI_LONG", {CType::Class::Signed, 8}},        {"MPI_UNSIGNED_LONG", {CType::Class::Unsigned, 8}},
+      {"MPI_LONG_LONG_INT", {CType::Class::Signed, 8}}, {"MPI_LONG_LONG", {CType::Class::Signed, 8}},
+      {"MPI_UNSIGNED_LONG_LONG", {CType::Class::Unsigned, 8}},
+      {"MPI_FLOAT", {CType::Class::Float, 4}},        {"MPI_DOUBLE", {CType::Class::Float, 8}},
+      {"MPI_LONG_DOUBLE", {CType::Class::Float, 16}}, {"MPI_C_BOOL", {CType::Class::Bool, 1}},
+      {"MPI_INT8_T", {CType::Class::Signed, 1}},      {"MPI_INT16_T", {CType::Class::Signed, 2}},
+      {"MPI_INT32_T", {CType::Class::Signed, 4}},     {"MPI_INT64_T", {CType::Class::Signed, 8}},
+      {"MPI_UINT8_T", {CType::Class::Unsigned, 1}},   {"MPI_UINT16_T", {CType::Class::Unsigned, 2}},
+      {"MPI_UINT32_T", {CType::Class::Unsigned, 4}},  {"MPI_UINT64_T", {CType::Class::Unsigned, 8}},
+      {"MPI_AINT", {CType::Class::Signed, 8}},        {"MPI_OFFSET", {CType::Class::Signed, 8}},
+      {"MPI_COUNT", {CType::Class::Signed, 8}},
+  };
+  auto it = table.find(name);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+// A float never fits an integer, and widths must agree: those are errors.
+// Signedness must agree too (MPI_INT is int, MPI_UNSIGNED unsigned int), but
+// a value in range reads the same either way: a warning. char arrays are
+// the generic byte storage of C, and structs, pointers and unknown types are
+// not judged.
+bool judged(const CType& c) {
+  return c.cls == CType::Class::Signed || c.cls == CType::Class::Unsigned || c.cls == CType::Class::Float ||
+         c.cls == CType::Class::Bool;
+}
+bool fits(const Basic& b, const CType& c) {
+  if (b.size != c.size) return false;
+  const bool bf = b.cls == CType::Class::Float, cf = c.cls == CType::Class::Float;
+  return bf == cf;
+}
+bool same_signedness(const Basic& b, const CType& c) {
+  return (b.cls == CType::Class::Unsigned) == (c.cls == CType::Class::Unsigned);
+}
+
+std::string kind_text(MemoryObject::Kind k) {
+  return k == MemoryObject::Kind::Heap ? "heap block" : k == MemoryObject::Kind::Global ? "global" : "local variable";
+}
+
+}  // namespace
+
+void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, std::vector<Issue>& out) {
+  if (!resolve) return;
+  const Comms comms = comms_of(run);
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    std::set<std::pair<std::uint32_t, std::string>> reported;  // (site, kind): one finding per call site
+    for (std::size_t i = 0; i < rt.events.size(); ++i) {
+      const trace::Event& e = rt.events[i];
+      if (e.error != 0) continue;  // MPI rejected the call: that error is the finding
+      auto cs = comms.members.find(e.comm);
+      const std::int64_t comm_size =
+          cs != comms.members.end() && comms.inter.count(e.comm) == 0 ? static_cast<std::int64_t>(cs->second.size()) : 0;
+      for (const Use& u : uses(e, rt.rank, comm_size)) {
+        const trace::TypeEntry* t = trace::find_type(rt, u.type);
+        if (t == nullptr) continue;
+        std::optional<MemoryObject> obj = resolve(rt.rank, i, u.address);
+        if (!obj || obj->size == 0 || u.address < obj->begin) continue;
+        const std::string what = std::string(trace::op_name(e.op)) + (u.receive ? " receive buffer" : " send buffer");
+        // Extent: only gap-free types starting at their address (predefined,
+        // contiguous), whose count elements span exactly count x extent.
+        if (t->lb == 0 && t->size == t->extent && t->extent > 0) {
+          const std::uint64_t span = static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(t->extent);
+          const std::uint64_t room = obj->begin + obj->size - u.address;
+          if (span > room && reported.insert({e.callsite, "buffer-overflow"}).second) {
+            Issue is;
+            is.kind = "buffer-overflow";
+            is.section = u.receive ? "MPI-4.0 §3.2.4 (the receive buffer is count consecutive elements), §6.1"
+                                   : "MPI-4.0 §3.2.2 (the send buffer is count consecutive elements), §6.1";
+            is.rule = "count elements of the datatype from the buffer address must lie inside the memory object "
+                      "holding the buffer";
+            is.message = what + " on rank " + std::to_string(rt.rank) + ": " + describe_type(rt, u.type, u.count) +
+                         " = " + std::to_string(span) + " bytes from " + (u.address == obj->begin ? "the start of " : "inside ") +
+                         kind_text(obj->kind) + " '" + obj->name + "' (" + std::to_string(obj->size) +
+                         " bytes" + (u.address == obj->begin ? "" : ", " + std::to_string(room) + " left") + ")" +
+                         (obj->decl.empty() ? "" : ", declared at " + obj->decl);
+            is.sides.push_back({rt.rank, i, "call"});
+            out.push_back(std::move(is));
+          }
+        }
+        // C type: every basic type of the datatype's signature against the
+        // variable's element type.
+        if (!judged(obj->element) || !t->signature_known) continue;
+        for (const auto& r : t->runs) {
+          const trace::TypeEntry* prim = trace::find_type(rt, r.first);
+          if (prim == nullptr) break;
+          auto b = basic_of(prim->name);
+          if (!b) continue;
+          const bool fit = fits(*b, obj->element);
+          if (fit && same_signedness(*b, obj->element)) continue;
+          if (reported.insert({e.callsite, "buffer-type-mismatch"}).second) {
+            Issue is;
+            is.kind = "buffer-type-mismatch";
+            if (fit) is.severity = Severity::Warning;  // only the signedness differs
+            is.section = "MPI-4.0 §3.3.1 (the types of the buffer's variables must match the datatype's basic types)";
+            is.rule = "the datatype's basic types must be the C type of the variable the buffer points to";
+            is.message = what + " on rank " + std::to_string(rt.rank) + ": " + prim->name + " (" +
+                         std::to_string(b->size) + " bytes) on " + kind_text(obj->kind) + " '" + obj->name +
+                         "' of C type " + obj->element.name + " (" + std::to_string(obj->element.size) + " bytes)" +
+                         (obj->decl.empty() ? "" : ", declared at " + obj->decl);
+            is.sides.push_back({rt.rank, i, "call"});
+            out.push_back(std::move(is));
+          }
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace scalefuzz::detectors::usage
+
+namespace scalefuzz::detectors::usage {
+
+void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out) {
+  for (std::size_t r = 0; r < modified.size() && r < run.ranks.size(); ++r) {
+    const auto& rt = run.ranks[r];
+    if (rt.rank < 0) continue;
+    auto index_of = [&](std::uint64_t seq) -> std::optional<std::size_t> {
+      auto it = std::lower_bound(rt.events.begin(), rt.events.end(), seq,
+                                 [](const trace::Event& e, std::uint64_t s) { return e.seq < s; });
+      if (it == rt.events.end() || it->seq != seq) return std::nullopt;
+      return static_cast<std::size_t>(it - rt.events.begin());
+    };
+    std::set<std::uint32_t> reported;  // post call sites
+    for (const auto& [post_seq, done_seq] : modified[r]) {
+      auto post = index_of(post_seq);
+      if (!post || !reported.insert(rt.events[*post].callsite).second) continue;
+      const trace::Event& p = rt.events[*post];
+      Issue is;
+      is.kind = "buffer-modified";
+      is.section = "MPI-4.0 §3.7.2 (the send buffer must not be modified until the nonblocking send completes)";
+      is.rule = "a nonblocking send's buffer must stay unchanged from the post until the request completes";
+      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) + " to rank " +
+                   std::to_string(p.peer) + ": its buffer changed before the request completed";
+      is.sides.push_back({rt.rank, *post, "send posted here"});
+      if (auto done = index_of(done_seq)) {
+        is.message += " in " + std::string(trace::op_name(rt.events[*done].op));
+        is.sides.push_back({rt.rank, *done, "completed here"});
+      }
+      out.push_back(std::move(is));
+    }
+  }
+}
+
+}  // namespace scalefuzz::detectors::usage

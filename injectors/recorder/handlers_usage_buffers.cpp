@@ -1,0 +1,132 @@
+// What the usage checks need to know about buffers at run time (issue 21).
+//
+// Stack buffers, for the extent and C-type checks:
+// a buffer on the stack is a local variable of some frame, and its debug
+// information (DW_OP_fbreg offsets) is relative to that frame's CFA or frame
+// pointer. At the call the wrapper knows the application caller's stack
+// pointer (the wrapper's CFA) and its frame pointer (saved by the wrapper's
+// prologue); with the caller's CFI the analysis turns them into the frame's
+// CFA. ranks/N.frames (text, append-only):
+//   "<seq> <site> <sp-hex> <fp-hex>"
+// written when a call's send or receive buffer lies between the caller's
+// stack pointer and the top of the thread's stack, and only when the pair
+// differs from the last one written for that call site (a loop writes one
+// line): a record uses the latest line of its site at or before its seq.
+//
+// Local concurrency: a nonblocking send's buffer must not change until the
+// send completes (MPI-4.0 §3.7.2). buffer_checksum() hashes it at the post
+// and at the completion; ranks/N.modified gets "<post seq> <completion seq>"
+// when they differ. The hash covers the whole buffer up to 4 KiB, else its
+// first and last 2 KiB (the cost stays bounded per call; halo and boundary
+// writes, the usual culprits, touch the ends).
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "handlers.hpp"
+#include "types.hpp"
+
+namespace scalefuzz::inject {
+
+namespace {
+int fd_frames = -1;
+int fd_modified = -1;
+
+// This thread's stack top; 0 = not known yet, 1 = unknown.
+thread_local constinit std::uintptr_t tl_stack_hi = 0;
+
+std::uintptr_t stack_hi() {
+  if (tl_stack_hi != 0) return tl_stack_hi;
+  tl_stack_hi = 1;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return tl_stack_hi;
+  void* lo = nullptr;
+  std::size_t size = 0;
+  if (pthread_attr_getstack(&attr, &lo, &size) == 0) tl_stack_hi = reinterpret_cast<std::uintptr_t>(lo) + size;
+  pthread_attr_destroy(&attr);
+  return tl_stack_hi;
+}
+
+// Last (sp, fp) written per call site (direct-mapped; callers hold the state lock).
+struct Last {
+  std::uint32_t site = 0xFFFFFFFFu;
+  std::uintptr_t sp = 0, fp = 0;
+};
+Last g_last[256];
+}  // namespace
+
+bool g_send_checksums = false;
+
+void open_frames_file(const char* path) {
+  // SCALEFUZZ_FRAMES=0 / SCALEFUZZ_SEND_CHECKSUMS=0: off (to measure their
+  // cost; without frames the checks see heap blocks and globals only).
+  auto off = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && v[0] == '0';
+  };
+  if (!off("SCALEFUZZ_FRAMES")) fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (off("SCALEFUZZ_SEND_CHECKSUMS")) return;
+  std::string modified = path;
+  modified.replace(modified.size() - std::strlen("frames"), std::strlen("frames"), "modified");
+  fd_modified = ::open(modified.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  g_send_checksums = fd_modified >= 0;
+}
+
+namespace {
+std::uint64_t hash_bytes(std::uint64_t h, const unsigned char* p, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+}  // namespace
+
+std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes) {
+  constexpr std::size_t kWhole = 4096, kEnd = 2048;
+  const auto* p = static_cast<const unsigned char*>(buffer);
+  const auto n = static_cast<std::size_t>(bytes);
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  if (n <= kWhole) h = hash_bytes(h, p, n);
+  else h = hash_bytes(hash_bytes(h, p, kEnd), p + n - kEnd, kEnd);
+  return h | 1;  // 0 means "no checksum taken"
+}
+
+void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq) {
+  if (fd_modified < 0) return;
+  char line[64];
+  const int n = std::snprintf(line, sizeof line, "%llu %llu\n", static_cast<unsigned long long>(post_seq),
+                              static_cast<unsigned long long>(completion_seq));
+  if (n > 0) (void)!::write(fd_modified, line, static_cast<std::size_t>(n));
+}
+
+void note_stack_buffers(const Call& c, std::uint64_t seq, std::uint32_t site) {
+  if (fd_frames < 0 || c.frame == nullptr) return;
+  const auto sp = reinterpret_cast<std::uintptr_t>(c.frame) + 2 * sizeof(void*);
+  const auto sb = reinterpret_cast<std::uintptr_t>(c.sbuf), rb = reinterpret_cast<std::uintptr_t>(c.rbuf);
+  // Cheap first: both buffers below the caller's stack pointer are not on
+  // this thread's stack (heap and globals lie below the stack on Linux).
+  if (sb < sp && rb < sp) return;
+  const std::uintptr_t hi = stack_hi();
+  if (hi <= 1 || !((sb >= sp && sb < hi) || (rb >= sp && rb < hi))) return;
+  const auto fp = *static_cast<const std::uintptr_t*>(c.frame);
+  Last& last = g_last[site & 255u];
+  if (last.site == site && last.sp == sp && last.fp == fp) return;
+  last = Last{site, sp, fp};
+  char line[96];
+  const int n = std::snprintf(line, sizeof line, "%llu %u %lx %lx\n", static_cast<unsigned long long>(seq), site,
+                              static_cast<unsigned long>(sp), static_cast<unsigned long>(fp));
+  if (n > 0) (void)!::write(fd_frames, line, static_cast<std::size_t>(n));
+}
+
+}  // namespace scalefuzz::inject
