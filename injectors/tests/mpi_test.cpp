@@ -754,7 +754,7 @@ TEST(Processes, MpiexecAndProxyUnaffectedByThePreload) {
   for (const auto& e : fs::directory_iterator(rec.dir / "ranks")) files.insert(e.path().filename().string());
   std::set<std::string> want;
   for (int r = 0; r < 2; ++r)
-    for (const char* ext : {"events", "sites", "features", "markov", "live", "modules", "allocs", "types", "errors"})
+    for (const char* ext : {"events", "sites", "features", "markov", "live", "modules", "allocs", "types", "errors", "frames", "modified"})
       want.insert(std::to_string(r) + "." + ext);
   EXPECT_EQ(files, want);
   check_p2p(read_run(rec.dir), 2);
