@@ -95,6 +95,14 @@ void compact_markov(const fs::path& file) {
   if (dropped || bytes.size() != kept.size()) detail::write_file_bytes(file, kept.data(), kept.size());
 }
 
+// Truncates a file to `bytes` when it is longer (ftruncate is atomic).
+void cut_to(const fs::path& file, std::uintmax_t bytes) {
+  if (size_of(file) <= bytes) return;
+  std::error_code ec;
+  fs::resize_file(file, bytes, ec);
+  if (ec) throw TraceError(file.string() + ": cannot truncate: " + ec.message());
+}
+
 // Cuts the preallocated, never written call-site slots (and the feature
 // slots past the last site): ftruncate is atomic, and only slots that
 // read_rank skips go.
@@ -107,14 +115,8 @@ void cut_unwritten_sites(const fs::path& sites_file, const fs::path& features_fi
     std::memcpy(&c, bytes.data() + sizeof(FileHeader) + used * sizeof(CallSite), sizeof c);
     if (c.nframes == 0 && c.stable_hash == 0) break;  // first unwritten slot: readers stop here
   }
-  auto cut = [](const fs::path& file, std::uintmax_t bytes_wanted) {
-    if (size_of(file) <= bytes_wanted) return;
-    std::error_code ec;
-    fs::resize_file(file, bytes_wanted, ec);
-    if (ec) throw TraceError(file.string() + ": cannot truncate: " + ec.message());
-  };
-  cut(sites_file, sizeof(FileHeader) + used * sizeof(CallSite));
-  if (features_ok) cut(features_file, sizeof(FileHeader) + used * sizeof(SiteFeature));
+  cut_to(sites_file, sizeof(FileHeader) + used * sizeof(CallSite));
+  if (features_ok) cut_to(features_file, sizeof(FileHeader) + used * sizeof(SiteFeature));
 }
 
 // The allocation log (ranks/N.allocs, injectors/alloc): the records up to
@@ -132,11 +134,7 @@ void cut_unwritten_allocs(const fs::path& file) {
     used += k;
     if (k < n || n < kBlock) break;
   }
-  const std::uintmax_t keep = sizeof(FileHeader) + used * sizeof(AllocRecord);
-  if (size_of(file) <= keep) return;
-  std::error_code ec;
-  fs::resize_file(file, keep, ec);
-  if (ec) throw TraceError(file.string() + ": cannot truncate: " + ec.message());
+  cut_to(file, sizeof(FileHeader) + used * sizeof(AllocRecord));
 }
 
 }  // namespace
