@@ -267,10 +267,11 @@ class Module {
     return found;
   }
 
-  // The struct types that pointer variables (locals and parameters) of the
-  // function containing return address `pc` point to, by name; what a heap
-  // block handed to MPI from there most likely holds.
-  std::vector<std::pair<std::string, CType>> pointed_structs(Dwarf_Addr pc) const {
+  // The struct and arithmetic types that pointer variables (locals and
+  // parameters) of the function containing return address `pc` point to, by
+  // variable name; what a heap block handed to MPI from there holds. char
+  // (C's raw bytes), pointers and unions are left out.
+  std::vector<std::pair<std::string, CType>> pointed_types(Dwarf_Addr pc) const {
     std::vector<std::pair<std::string, CType>> out;
     Dwarf_Die cu;
     const Dwarf_Addr in_call = pc - 1;
@@ -288,8 +289,10 @@ class Module {
             continue;
           CType element;
           std::uint64_t size = 0;
-          if (!describe(&pointee, element, size) || element.cls != CType::Class::Struct || element.members.empty())
-            continue;
+          if (!describe(&pointee, element, size)) continue;
+          const bool plain = element.cls == CType::Class::Signed || element.cls == CType::Class::Unsigned ||
+                             element.cls == CType::Class::Float || element.cls == CType::Class::Bool;
+          if (!plain && (element.cls != CType::Class::Struct || element.members.empty())) continue;
           const char* name = dwarf_diename(&child);
           out.emplace_back(name != nullptr ? name : "?", std::move(element));
         } while (dwarf_siblingof(&child, &child) == 0);
@@ -439,10 +442,11 @@ MemoryObjects::MemoryObjects(const fs::path& run_dir, const trace::RunTrace& tra
     : impl_(std::make_unique<Impl>(run_dir, trace)) {}
 MemoryObjects::~MemoryObjects() = default;
 
-// A heap block's element type, inferred: the calling function's pointer
-// variables to struct types; when exactly one struct type has a size that
-// divides the block and the buffer's offset in it, the block is taken to
-// hold those structs (malloc(n * sizeof(S)) assigned to an S*).
+// A heap block's element type, inferred from the calling function's pointer
+// variables: when exactly one pointee type (struct or arithmetic) has a size
+// that divides the block and the buffer's offset in it, the block is taken
+// to hold those (malloc(n * sizeof(S)) assigned to an S*). Two candidate
+// types: unknown.
 void MemoryObjects::Impl::type_heap_block(Rank& r, const trace::RankTrace& rt, const trace::Event& e,
                                           std::uint64_t address, MemoryObject& obj) {
   if (e.callsite >= rt.sites.size() || rt.sites[e.callsite].frames.empty()) return;
@@ -450,7 +454,7 @@ void MemoryObjects::Impl::type_heap_block(Rank& r, const trace::RankTrace& rt, c
   auto it = pointed.find(ra);
   if (it == pointed.end()) {
     auto [m, pc] = locate(r, ra);
-    it = pointed.emplace(ra, m != nullptr ? m->pointed_structs(pc) : decltype(pointed)::mapped_type{}).first;
+    it = pointed.emplace(ra, m != nullptr ? m->pointed_types(pc) : decltype(pointed)::mapped_type{}).first;
   }
   const std::pair<std::string, CType>* only = nullptr;
   for (const auto& candidate : it->second) {

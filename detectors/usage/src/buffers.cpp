@@ -261,17 +261,18 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
         if (u.receive) check_receive_overlap(rt, i, u, *t, reported, out);
         std::optional<MemoryObject> obj = resolve(rt.rank, i, u.address);
         if (!obj || u.address < obj->begin) continue;
-        if (obj->size == 0) {
-          // A heap block of unknown size typed by the caller's struct
-          // pointers: judged only with a datatype written for that struct
-          // (its extent is sizeof the struct), as count such structs.
-          if (obj->element.cls != CType::Class::Struct || t->extent != obj->element.size) continue;
-          obj->size = static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(t->extent);
+        // A heap block of unknown size typed by the caller's pointers: no
+        // extent check; a struct only with a datatype written for it (its
+        // extent is sizeof the struct), taken as count such structs.
+        const bool sized = obj->size != 0;
+        if (!sized) {
+          if (obj->element.cls == CType::Class::Struct && t->extent != obj->element.size) continue;
+          obj->size = static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(std::max<std::int64_t>(t->extent, 1));
         }
         const std::string what = std::string(trace::op_name(e.op)) + (u.receive ? " receive buffer" : " send buffer");
         // Extent: only gap-free types starting at their address (predefined,
         // contiguous), whose count elements span exactly count x extent.
-        if (t->lb == 0 && t->size == t->extent && t->extent > 0) {
+        if (sized && t->lb == 0 && t->size == t->extent && t->extent > 0) {
           const std::uint64_t span = static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(t->extent);
           const std::uint64_t room = obj->begin + obj->size - u.address;
           if (span > room && reported.insert({e.callsite, "buffer-overflow"}).second) {
@@ -329,7 +330,8 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
             is.rule = "the datatype's basic types must be the C type of the variable the buffer points to";
             is.message = what + " on rank " + std::to_string(rt.rank) + ": " + prim->name + " (" +
                          std::to_string(b->size) + " bytes) on " + kind_text(obj->kind) + " '" + obj->name +
-                         "' of C type " + obj->element.name + " (" + std::to_string(obj->element.size) + " bytes)" +
+                         "' of C type " + obj->element.name + " (" + std::to_string(obj->element.size) + " bytes" +
+                         (obj->typed_by.empty() ? "" : ", typed by the " + obj->typed_by) + ")" +
                          (obj->decl.empty() ? "" : ", declared at " + obj->decl);
             is.sides.push_back({rt.rank, i, "call"});
             out.push_back(std::move(is));
