@@ -117,14 +117,17 @@ bool describe(Dwarf_Die* type, CType& element, std::uint64_t& size) {
   if (dwarf_aggregate_size(type, &bytes) != 0 || bytes == 0) return false;
   size = bytes;
   Dwarf_Die t;
+  const char* alias = dwarf_tag(type) == DW_TAG_typedef ? dwarf_diename(type) : nullptr;  // typedef struct {..} cell_t
   if (dwarf_peel_type(type, &t) != 0) return false;
   if (dwarf_tag(&t) == DW_TAG_array_type) {
     Dwarf_Die elem;
-    if (!type_of(&t, &elem) || dwarf_peel_type(&elem, &t) != 0) return true;  // element unknown
+    if (!type_of(&t, &elem)) return true;  // element unknown
+    alias = dwarf_tag(&elem) == DW_TAG_typedef ? dwarf_diename(&elem) : nullptr;
+    if (dwarf_peel_type(&elem, &t) != 0) return true;
   }
   const int tag = dwarf_tag(&t);
   const char* name = dwarf_diename(&t);
-  element.name = name != nullptr ? name : "?";
+  element.name = name != nullptr ? name : alias != nullptr ? alias : "?";
   Dwarf_Word esize = 0;
   if (tag == DW_TAG_base_type) {
     Dwarf_Attribute attr;
@@ -141,7 +144,7 @@ bool describe(Dwarf_Die* type, CType& element, std::uint64_t& size) {
     }
   } else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) {
     element.cls = CType::Class::Struct;
-    element.name = std::string(tag == DW_TAG_union_type ? "union " : "struct ") + element.name;
+    if (name != nullptr) element.name = std::string(tag == DW_TAG_union_type ? "union " : "struct ") + element.name;
     element.size = dwarf_aggregate_size(&t, &esize) == 0 ? static_cast<std::int64_t>(esize) : 0;
     if (tag != DW_TAG_union_type && !flatten_members(&t, 0, "", element.members, 0)) element.members.clear();
   } else if (tag == DW_TAG_pointer_type) {

@@ -32,9 +32,9 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
     if (rt.rank < 0 || !rt.fatal_signal) continue;
     const auto& fs = *rt.fatal_signal;
     const trace::Event* call = call_at_signal(rt);
+    bool in_mpi_code = false;  // a frame of the MPI library (not libc) below the first application frame
     Finding f;
     f.detector = "usage";
-    f.kind = call != nullptr ? "invalid-argument" : "fatal-signal";
     f.run_id = run.spec().run_id;
     f.ranks = {rt.rank};
     const char* name = sigabbrev_np(fs.signal);
@@ -49,6 +49,8 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
       for (const auto& fr : frames) {
         stack.push_back(trace::format_frame(fr));
         const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
+        if (f.location.empty() && !ours && trace::is_runtime_frame(fr) && fr.module.find("libc.so") == std::string::npos)
+          in_mpi_code = true;
         if (f.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
           f.location = trace::format_frame(fr);
           f.details["code"] = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line},
@@ -59,6 +61,10 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
     } catch (const std::exception&) {
       // no modules file: the finding keeps rank and signal
     }
+    // A crash in application code MPI called back (a user op, an error
+    // handler) is not an argument error.
+    if (!in_mpi_code) call = nullptr;
+    f.kind = call != nullptr ? "invalid-argument" : "fatal-signal";
     if (call != nullptr) {
       const std::string name = trace::op_name(call->op);
       f.details["call"] = name;
