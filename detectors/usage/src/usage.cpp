@@ -711,6 +711,7 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   trace::Matching matching = trace::match_messages(run);
   check_p2p_types(run, matching, out);
   proc_null_meant_rank(run, matching, out);
+  check_buffering(run, matching, options, out);
   if (options.run_completed) {
     const std::vector<Issue> so_far = out;
     unmatched_messages(run, matching, so_far, out);

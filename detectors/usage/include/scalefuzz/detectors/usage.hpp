@@ -45,6 +45,11 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
 void check_collectives(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out);
 void check_p2p_types(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out);
 void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out);
+// potential-deadlock: a completed run replayed with synchronous standard
+// sends and synchronizing collectives gets stuck with a rank in a send: the
+// program relies on MPI buffering (MPI-4.0 §3.5), src/buffering.cpp.
+void check_buffering(const trace::RunTrace& run, const trace::Matching& matching, const Options& options,
+                     std::vector<Issue>& out);
 
 // ---- buffer extent and C-type checks (memory objects from debug info) -------
 // The C type of a variable's elements as the debug information gives it.
