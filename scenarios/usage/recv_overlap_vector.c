@@ -2,22 +2,20 @@
  * a time series: the stride is shorter than the block, so consecutive
  * windows overlap, which a receiving rank must not use.
  * ranks: 2
- * expect: invalid-argument rank 1 line 28
+ * expect: invalid-argument rank 1 line 26
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define WINDOW 4
-#define STEP 2
-#define NWIN 5
+enum { WINDOW = 4, STEP = 2, NWIN = 5 };
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int my_id;
+  MPI_Comm_rank(MPI_COMM_WORLD, &my_id);
   double* series = malloc(64 * sizeof(double));
-  if (rank == 0)
+  if (my_id == 0)
     for (int t = 0; t < 64; ++t) series[t] = t;
   MPI_Datatype windows;
   MPI_Type_vector(NWIN, WINDOW, STEP, MPI_DOUBLE, &windows);
@@ -26,7 +24,7 @@ int main(int argc, char** argv) {
    * receive through it. */
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Bcast(series, 1, windows, 0, MPI_COMM_WORLD);
-  if (rank != 0) printf("series[5] = %g\n", series[5]);
+  if (my_id != 0) printf("series[5] = %g\n", series[5]);
   MPI_Type_free(&windows);
   free(series);
   MPI_Finalize();
