@@ -115,8 +115,7 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
       if (info.comm == nullptr && st.MPI_SOURCE >= 0) {  // Imrecv: source known from its probe
         e.status_source = info.peer;
         e.status_tag = st.MPI_TAG;
-        int n = 0;
-        if (PMPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) e.status_bytes = n;
+        e.status_bytes = received_bytes(st);
       } else {
         store_status(e, st, info.comm);
       }

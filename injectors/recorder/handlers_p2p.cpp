@@ -437,8 +437,7 @@ SCALEFUZZ_HANDLER(mrecv) {
     if (c.status->MPI_SOURCE >= 0) {
       a.ev->status_source = e.peer;
       a.ev->status_tag = c.status->MPI_TAG;
-      int n = 0;
-      if (PMPI_Get_count(c.status, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) a.ev->status_bytes = n;
+      a.ev->status_bytes = received_bytes(*c.status);
     } else {
       store_status(*a.ev, *c.status, nullptr);
     }

@@ -67,7 +67,12 @@ class EventLog {
         index == __atomic_load_n(&prefault_mark_, __ATOMIC_RELAXED)) [[unlikely]]
       return reserve_slow(index, seq);
     seq = index + 1;
-    return reinterpret_cast<trace::Event*>(base_ + sizeof(trace::FileHeader)) + index;
+    trace::Event* ev = reinterpret_cast<trace::Event*>(base_ + sizeof(trace::FileHeader)) + index;
+    // The slots a few calls ahead, for writing: their cache lines are then
+    // owned by the time the records are stored (a prefetch never faults).
+    __builtin_prefetch(reinterpret_cast<const char*>(ev + kPrefetchAhead), 1, 3);
+    __builtin_prefetch(reinterpret_cast<const char*>(ev + kPrefetchAhead) + 64, 1, 3);
+    return ev;
   }
   std::uint64_t used() const { return __atomic_load_n(&next_, __ATOMIC_RELAXED); }
   bool capped() const { return __atomic_load_n(&capped_, __ATOMIC_RELAXED) != 0; }
@@ -79,6 +84,7 @@ class EventLog {
   bool pack_into(const char* path);
 
  private:
+  static constexpr std::uint64_t kPrefetchAhead = 4;  // records
   trace::Event* reserve_slow(std::uint64_t index, std::uint64_t& seq);
   bool grow_to(std::uint64_t records);
   bool grow_locked(std::uint64_t records);
