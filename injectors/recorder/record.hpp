@@ -32,7 +32,7 @@ Active begin_call(const Call& c, const trace::Event& proto, std::int64_t bytes_o
 struct Poll {
   Active a;                         // a.ev null while folded (until poll_result)
   trace::Event* folded = nullptr;   // the record this call folds into
-  trace::Event entry{};             // this call's record, written if it succeeds after all
+  trace::Event entry;               // this call's record, written if it succeeds after all (set only when folded)
   std::uint64_t key = 0;
 };
 Poll begin_poll(const Call& c, const trace::Event& proto, std::uint64_t key);
