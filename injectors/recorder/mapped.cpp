@@ -156,7 +156,7 @@ bool EventLog::grow_to(std::uint64_t records) {
     // pages in bulk, ~0.9 µs of CPU per 4 KiB page on this VM (ext4, Linux
     // 6.x, 2026-11-24) against ~3.9 µs when each page is created by a write
     // fault (MADV_POPULATE_WRITE) on a fallocated range; the 1-rank p2p
-    // microbench's system time fell from ~190 to ~50 ns per call.
+    // microbench's system time fell from 160-210 to 30-65 ns per call.
     if (!write_zeros(fd_, static_cast<off_t>(mapped_bytes_), kChunkBytes)) return false;
     void* p = ::mmap(base_ + mapped_bytes_, kChunkBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
                      static_cast<off_t>(mapped_bytes_));
