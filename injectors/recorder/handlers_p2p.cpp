@@ -13,10 +13,6 @@ using trace::OpClass;
 namespace {
 std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
-CommInfo* locked_comm(MPI_Comm comm) {
-  StateLock lock;
-  return comm_info(comm);
-}
 
 Event send_event(const Call& c, const CommInfo* ci, bool* contiguous = nullptr) {
   Event e = blank_event();
