@@ -120,6 +120,27 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
     if (rt.rank < 0 || rt.events.empty()) continue;
     // Hydra kills the other ranks when one exits without MPI_Finalize, so
     // the rank's own exit note decides, not the run's outcome.
+    if (rt.exited_without_finalize && rt.last_event_in_progress) {
+      // The process ended inside an MPI call: MPI terminated it (MPICH's
+      // internal assertions on arguments it does not check, e.g. a negative
+      // count) without reporting an MPI error; a reported one is mpi-error.
+      const std::size_t at = rt.events.size() - 1;
+      const Event& e = rt.events[at];
+      const bool reported = std::any_of(rt.errors.begin(), rt.errors.end(),
+                                        [](const trace::RecordedError& err) { return err.seq != 0; });
+      if (!reported && (e.flags & trace::kFlagChild) == 0 && cls(e) != OpClass::Abort &&
+          cls(e) != OpClass::Finalize && cls(e) != OpClass::Init) {
+        Issue is;
+        is.kind = "invalid-argument";
+        is.section = "MPI-4.0 §9.3 (MPI need not detect erroneous arguments)";
+        is.rule = "MPI calls must be given valid arguments; an implementation need not detect invalid ones";
+        is.message = rank_text(rt.rank) + " was terminated inside " + op(e) +
+                     " without an MPI error (the MPI library stopped on an argument it does not check)";
+        is.sides.push_back({rt.rank, at, "terminated inside this call"});
+        out.push_back(std::move(is));
+        continue;
+      }
+    }
     if (rt.exited_without_finalize || (options.run_completed && !finished(rt) && !rt.fatal_signal)) {
       Issue is;
       is.kind = "missing-finalize";

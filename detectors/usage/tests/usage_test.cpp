@@ -575,5 +575,27 @@ TEST(UsageBuffering, SendBeforeACollectiveTheReceiverEntersFirst) {
   EXPECT_TRUE(check_run(b.run, hung).empty() || kinds(check_run(b.run, hung)) != std::vector<std::string>{"potential-deadlock"});
 }
 
+TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
+  Builder b(2);
+  b.coll(0, ops::Reduce, kDouble, -1, 0);
+  b.coll(1, ops::Reduce, kDouble, -1, 0).t_exit_ns = 0;  // never returned: MPICH's assertion ended the process
+  b.run.ranks[1].last_event_in_progress = true;
+  b.run.ranks[1].exited_without_finalize = true;
+  Options crashed;
+  crashed.run_completed = false;
+  auto issues = check_run(b.run, crashed);
+  ASSERT_FALSE(issues.empty());
+  EXPECT_EQ(issues[0].kind, "invalid-argument");
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[0].event, 1u);
+  // With the MPI error recorded, the error is the finding (mpi-error), and
+  // an exit outside any call is a missing MPI_Finalize.
+  b.run.ranks[1].errors.push_back({2, 1, 1, "Invalid count"});
+  EXPECT_EQ(kinds(check_run(b.run, crashed))[0], "mpi-error");
+  b.run.ranks[1].errors.clear();
+  b.run.ranks[1].last_event_in_progress = false;
+  EXPECT_EQ(kinds(check_run(b.run, crashed))[0], "missing-finalize");
+}
+
 }  // namespace
 }  // namespace scalefuzz::detectors::usage
