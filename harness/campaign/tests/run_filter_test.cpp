@@ -86,12 +86,7 @@ TEST(RunFilter, KeepsInputOrder) {
 }
 
 std::string filter_error(const std::string& expr) {
-  try {
-    filter_runs(sample_runs(), expr);
-  } catch (const FilterError& e) {
-    return e.what();
-  }
-  return "";
+  return scalefuzz::testing::error_of<FilterError>([&] { filter_runs(sample_runs(), expr); });
 }
 
 TEST(RunFilter, BadExpressionsAreClearErrors) {

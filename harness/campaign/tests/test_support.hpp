@@ -6,6 +6,7 @@
 
 #include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/testing/errors.hpp"
 
 namespace scalefuzz::harness::testing {
 
@@ -20,12 +21,7 @@ inline Campaign parse(const std::string& yaml, const LoadOptions& options = buil
 
 // The CampaignError message of loading `yaml`, or "" when it loads.
 inline std::string parse_error(const std::string& yaml, const LoadOptions& options = build_options()) {
-  try {
-    parse(yaml, options);
-  } catch (const CampaignError& e) {
-    return e.what();
-  }
-  return "";
+  return scalefuzz::testing::error_of<CampaignError>([&] { parse(yaml, options); });
 }
 
 }  // namespace scalefuzz::harness::testing
