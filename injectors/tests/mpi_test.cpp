@@ -211,29 +211,37 @@ void check_p2p(const RunTrace& run, int n) {
 
 }  // namespace
 
-class P2p : public ::testing::TestWithParam<const char*> {};
+// Programs run with SCALEFUZZ_OVERSUBSCRIBE off and on (the parameter).
+class Oversubscribed : public ::testing::TestWithParam<const char*> {
+ protected:
+  // run_recorded_like_bare() with this test's SCALEFUZZ_OVERSUBSCRIBE.
+  void run_recorded_like_bare(const std::string& name, int n, const std::vector<std::string>& args, Result& rec) {
+    const std::string mode = GetParam();
+    ::run_recorded_like_bare(name + "_" + mode, n, args, rec, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
+  }
+};
+
+class P2p : public Oversubscribed {};
 
 TEST_P(P2p, RecordsWhatTheProgramDoesAndOutputIsUnchanged) {
   const int n = 4;
-  std::string mode = GetParam();
   Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("p2p_" + mode, n, {"p2p"}, rec, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode}));
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("p2p", n, {"p2p"}, rec));
   EXPECT_NE(rec.out.find("p2p checksum"), std::string::npos);
   check_p2p(read_run(rec.dir), n);
 }
 
 INSTANTIATE_TEST_SUITE_P(Oversubscription, P2p, ::testing::Values("off", "on"));
 
-class More : public ::testing::TestWithParam<const char*> {};
+class More : public Oversubscribed {};
 
 // The remaining wrapper families (Sendrecv_replace, Cancel, Improbe/Imrecv,
 // Test{all,any,some}, Request_free of an active send, Comm_create,
 // Comm_split_type, nonblocking collectives).
 TEST_P(More, RemainingFamiliesRecordAndMatch) {
   const int n = 3;
-  std::string mode = GetParam();
   Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("more_" + mode, n, {"more"}, rec, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode}));
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("more", n, {"more"}, rec));
   RunTrace run = read_run(rec.dir);
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
@@ -326,13 +334,12 @@ TEST(Threads, MultipleThreadsRecordEveryCallAndMatch) {
 
 // Issue 20: eager Isends completing at once share one MPI handle under MPICH;
 // every completion must still name its own request (peer, tag, size).
-class Eager : public ::testing::TestWithParam<const char*> {};
+class Eager : public Oversubscribed {};
 
 TEST_P(Eager, EveryCompletionNamesItsOwnRequest) {
   const int n = 8;
   Result rec;
-  ASSERT_NO_FATAL_FAILURE(
-      run_recorded_like_bare("eager", n, {"eager"}, rec, {std::string("SCALEFUZZ_OVERSUBSCRIBE=") + GetParam()}));
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("eager", n, {"eager"}, rec));
   RunTrace run = read_run(rec.dir);
   ASSERT_EQ(run.ranks.size(), static_cast<std::size_t>(n));
   for (const auto& rt : run.ranks) {
