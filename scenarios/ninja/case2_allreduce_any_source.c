@@ -61,23 +61,14 @@ static void __attribute__((noinline)) routine_b(const struct ninja_options* o, l
   ROUTINE_BODY(routine);
 }
 
-int main(int argc, char** argv) {
-  struct ninja_options o = {.iterations = 1000, .messages = 2, .seed = 1};
-  int rank = 0, size = 0;
-  ninja_start(&argc, &argv, &o, &rank, &size);
-  struct ninja_buffers b = ninja_alloc(&o, size);
-  struct ninja_tally tally = {0, -1};
+static void iteration(const struct ninja_options* o, long it, int rank, int size, struct ninja_buffers* b,
+                      struct ninja_tally* tally) {
+  routine_a(o, it, rank, size, b->per_rank, b->totals, b->out, b->requests, tally);
+  ninja_busy(o->compute_us); /* Routine X */
+  routine_b(o, it, rank, size, b->per_rank, b->totals, b->out, b->requests, tally);
+}
 
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double start = ninja_now_us();
-  for (long it = 0; it < o.iterations; ++it) {
-    routine_a(&o, it, rank, size, b.per_rank, b.totals, b.out, b.requests, &tally);
-    ninja_busy(o.compute_us); /* Routine X */
-    routine_b(&o, it, rank, size, b.per_rank, b.totals, b.out, b.requests, &tally);
-  }
-  const double loop_us = ninja_now_us() - start;
-  ninja_finish("case2", &tally, o.iterations, loop_us, rank, size);
-  ninja_free(&b);
-  MPI_Finalize();
-  return 0;
+int main(int argc, char** argv) {
+  const struct ninja_options defaults = {.iterations = 1000, .messages = 2, .seed = 1};
+  return ninja_main(argc, argv, "case2", defaults, NULL, iteration);
 }

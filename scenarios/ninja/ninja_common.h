@@ -43,13 +43,6 @@ static int ninja_parse(int argc, char** argv, struct ninja_options* o) {
   return parse_options(argc, argv, known, 5, switches, 2, seed, 1);
 }
 
-/* MPI_Init, this rank and the world's size, then the options (bad ones abort
- * with code 2): how every NINJA case's main() starts. */
-static void ninja_start(int* argc, char*** argv, struct ninja_options* o, int* rank, int* size) {
-  scenario_init(argc, argv, rank, size);
-  if (ninja_parse(*argc, *argv, o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
-}
-
 /* The buffers the routines reuse every iteration. */
 struct ninja_buffers {
   int* per_rank;         /* one int per rank: case 1's permutation, the send counts of cases 2 and 3 */
@@ -168,6 +161,34 @@ static int ninja_finish(const char* scenario, const struct ninja_tally* t, long 
     fflush(stdout);
   }
   return wrong == 0 ? 0 : 1;
+}
+
+/* One iteration of a case: its routines in order. */
+typedef void (*ninja_iteration)(const struct ninja_options* o, long it, int rank, int size, struct ninja_buffers* b,
+                                struct ninja_tally* tally);
+/* A case's own check of its options: 0 when they are fine (rank 0 prints why not). */
+typedef int (*ninja_options_check)(const struct ninja_options* o, int rank);
+
+/* A case's whole main(): MPI start, the options (`defaults` overridden by
+ * argv; bad ones abort with code 2), the buffers, `iteration` --iterations
+ * times from a common start, then the verdict line of ninja_finish. */
+static int ninja_main(int argc, char** argv, const char* scenario, struct ninja_options defaults,
+                      ninja_options_check check, ninja_iteration iteration) {
+  struct ninja_options o = defaults;
+  int rank = 0, size = 0;
+  scenario_init(&argc, &argv, &rank, &size);
+  if (ninja_parse(argc, argv, &o) != 0 || (check != NULL && check(&o, rank) != 0)) MPI_Abort(MPI_COMM_WORLD, 2);
+  struct ninja_buffers b = ninja_alloc(&o, size);
+  struct ninja_tally tally = {0, -1};
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = ninja_now_us();
+  for (long it = 0; it < o.iterations; ++it) iteration(&o, it, rank, size, &b, &tally);
+  const double loop_us = ninja_now_us() - start;
+  ninja_finish(scenario, &tally, o.iterations, loop_us, rank, size);
+  ninja_free(&b);
+  MPI_Finalize();
+  return 0;
 }
 
 #endif
