@@ -60,19 +60,9 @@ Runtime* g_rt = nullptr;
 // send set from the next send.
 thread_local std::uint64_t tl_blocked_ns = 0;
 
-// Time this thread was held for the short delays of its *nonblocking* sends
-// (send_after_short_delay), and its value when the VBQ was last empty. The
-// reference's MPI_Isend hands a delayed send to its send thread and returns
-// (PRUNERS/NINJA src/ninj.cpp): its VBQ sees the program's next sends at once,
-// every delayed send of a burst is due when the first packets leave (each
-// message's packets are charged from its own call, ninj_fc_report_send), and
-// the burst is out after one packet time. Holding the caller instead would
-// show the VBQ each next send that much later and chain the delays (a burst
-// of 7 small sends out after ~3 packet times instead of one: the 8-rank safe
-// twin's cost). So system noise runs its VBQ on the clock without these holds
-// and discounts what this burst has already held the caller.
-thread_local std::uint64_t tl_held_ns = 0;
-thread_local std::uint64_t tl_held_at_empty_vbq = 0;
+// System noise's VBQ as this thread sees it: without the holds of its
+// nonblocking sends' short delays (model.hpp HeldVbqClock).
+thread_local noise::HeldVbqClock tl_vbq_clock;
 
 void busy_wait(std::uint64_t ns) {
   std::uint64_t end = realtime_ns() + ns;
@@ -108,7 +98,7 @@ int world_dest(const SendIssue& s) {
 }
 
 // The delay this send gets from the mode, in ns (0 = none).
-// `now` (real time) drives the VBQ, less this thread's holds (tl_held_ns;
+// `now` (real time) drives the VBQ, less this thread's holds (tl_vbq_clock;
 // a VBQ shared by several sending threads then sees times slightly out of
 // order, which only makes it drain a little later); `app_now` the send-set
 // timelines.
@@ -119,11 +109,7 @@ std::uint64_t decide(Runtime& rt, const SendIssue& s, std::uint64_t now, std::ui
       return noise::random_delay(rt.rng, rt.cfg.probability, rt.cfg.delay_ns);
     case Mode::System: {
       std::uint64_t bytes = static_cast<std::uint64_t>(type_bytes(s.type, s.count));
-      const std::uint64_t vbq_now = now - tl_held_ns;
-      if (rt.vbq->length(vbq_now) == 0) tl_held_at_empty_vbq = tl_held_ns;
-      const std::uint64_t held = tl_held_ns - tl_held_at_empty_vbq;
-      const std::uint64_t due_in = rt.vbq->offer(vbq_now, bytes);
-      const std::uint64_t d = due_in > held ? due_in - held : 0;
+      const std::uint64_t d = tl_vbq_clock.offer(*rt.vbq, now, bytes);
       rt.epochs.send({s.tag, comm_id(s.comm)}, app_now);
       if (d > 0 && (rt.min_injected == 0 || d < rt.min_injected)) rt.min_injected = d;
       return d;
@@ -186,7 +172,7 @@ bool send_after_short_delay(Runtime& rt, const SendIssue& s, std::uint64_t now, 
   if (synchronous(s)) *rc = PMPI_Issend(buf, s.count, s.type, s.dest, s.tag, s.comm, r);
   else if (s.op == ops::Rsend || s.op == ops::Irsend) *rc = PMPI_Irsend(buf, s.count, s.type, s.dest, s.tag, s.comm, r);
   else *rc = PMPI_Isend(buf, s.count, s.type, s.dest, s.tag, s.comm, r);
-  if (!s.blocking) tl_held_ns += realtime_ns() - now;
+  if (!s.blocking) tl_vbq_clock.held(realtime_ns() - now);
   if (*rc == MPI_SUCCESS && s.blocking)
     *rc = oversubscribed() ? poll_request(&local, MPI_STATUS_IGNORE) : PMPI_Wait(&local, MPI_STATUS_IGNORE);
   tl_blocked_ns += realtime_ns() - now;
