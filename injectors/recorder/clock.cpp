@@ -9,18 +9,16 @@
 
 namespace scalefuzz::inject {
 
-namespace {
+namespace clock_detail {
 constinit bool g_use_tsc = false;
-constinit double g_ns_per_tick = 0;  // calibrated at init, refined per thread
 constinit std::uint64_t g_resync_ticks = 0;
-
-struct ThreadClock {
-  std::uint64_t first_tsc, first_ns;    // long baseline for the rate
-  std::uint64_t anchor_tsc, anchor_ns;  // last exact reading
-  std::uint64_t last_ns;                // keeps the clock monotonic per thread
-  double ns_per_tick;
-};
 thread_local constinit ThreadClock tl_clock{};
+}  // namespace clock_detail
+
+using namespace clock_detail;
+
+namespace {
+constinit double g_ns_per_tick = 0;  // calibrated at init, refined per thread
 
 std::uint64_t realtime_ns() {
   timespec ts;
@@ -58,7 +56,7 @@ void init_clock() {
   g_use_tsc = g_ns_per_tick > 0;
 }
 
-std::uint64_t now_ns() {
+std::uint64_t clock_detail::now_ns_slow() {
   if (!g_use_tsc) return realtime_ns();
   ThreadClock& c = tl_clock;
   std::uint64_t tsc = __rdtsc();

@@ -3,6 +3,8 @@
 // costs 2-3x an rdtsc on the measured VMs and is called twice per MPI call).
 #pragma once
 
+#include <x86intrin.h>
+
 #include <cstdint>
 
 namespace scalefuzz::inject {
@@ -10,6 +12,32 @@ namespace scalefuzz::inject {
 // Calibrates the TSC rate (~2 ms); falls back to clock_gettime when the CPU
 // lacks constant_tsc/nonstop_tsc or SCALEFUZZ_TSC_CLOCK=0.
 void init_clock();
-std::uint64_t now_ns();
+
+namespace clock_detail {
+struct ThreadClock {
+  std::uint64_t first_tsc, first_ns;    // long baseline for the rate
+  std::uint64_t anchor_tsc, anchor_ns;  // last exact reading
+  std::uint64_t last_ns;                // keeps the clock monotonic per thread
+  double ns_per_tick;
+};
+extern thread_local constinit ThreadClock tl_clock;
+extern constinit bool g_use_tsc;
+extern constinit std::uint64_t g_resync_ticks;
+// clock_gettime, and the per-thread re-anchoring every ~1 ms.
+std::uint64_t now_ns_slow();
+}  // namespace clock_detail
+
+// Inline: read 2-4 times per MPI call, the common case is rdtsc and a multiply.
+inline std::uint64_t now_ns() {
+  using namespace clock_detail;
+  ThreadClock& c = tl_clock;
+  std::uint64_t tsc;
+  if (!g_use_tsc || c.first_ns == 0 || (tsc = __rdtsc()) - c.anchor_tsc > g_resync_ticks) [[unlikely]]
+    return now_ns_slow();
+  std::uint64_t t = c.anchor_ns + static_cast<std::uint64_t>(static_cast<double>(tsc - c.anchor_tsc) * c.ns_per_tick);
+  if (t < c.last_ns) t = c.last_ns;
+  c.last_ns = t;
+  return t;
+}
 
 }  // namespace scalefuzz::inject

@@ -7,6 +7,14 @@
 namespace scalefuzz::inject {
 
 namespace {
+// The thread's last communicator (locked_comm): a loop names one again and
+// again. Registering or forgetting a communicator bumps the generation,
+// which invalidates every thread's memo. CommInfo objects are never deleted.
+constinit unsigned g_comm_generation = 1;
+thread_local constinit MPI_Comm tl_memo_comm = MPI_COMM_NULL;
+thread_local constinit CommInfo* tl_memo_comm_info = nullptr;
+thread_local constinit unsigned tl_memo_comm_generation = 0;
+
 std::uint32_t mix(std::uint64_t h) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;
@@ -79,6 +87,7 @@ void setup_world_comms() {
   self->to_world = {s.rank};
   s.comms.insert(MPI_COMM_WORLD, world);
   s.comms.insert(MPI_COMM_SELF, self);
+  __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }
 
 CommInfo* comm_info(MPI_Comm comm) {
@@ -120,8 +129,29 @@ void register_new_comm(MPI_Comm newcomm) {
   const std::uint32_t ordinal = (*seen)++;
   ci->id = usable(mix(h ^ (static_cast<std::uint64_t>(ordinal) << 40) ^ ordinal) & 0x7FFFFFFFu);
   s.comms.insert(newcomm, ci);  // replaces a stale entry of a reused handle
+  __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }
 
-void forget_comm(MPI_Comm comm) { g_state->comms.erase(comm); }
+void forget_comm(MPI_Comm comm) {
+  g_state->comms.erase(comm);
+  // After the erase: a thread that reads the new generation finds comm gone.
+  __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
+}
+
+CommInfo* locked_comm(MPI_Comm comm) {
+  const unsigned generation = __atomic_load_n(&g_comm_generation, __ATOMIC_ACQUIRE);
+  if (comm == tl_memo_comm && tl_memo_comm_generation == generation) return tl_memo_comm_info;
+  CommInfo* ci;
+  {
+    StateLock lock;
+    ci = comm_info(comm);
+  }
+  if (ci != nullptr) {
+    tl_memo_comm = comm;
+    tl_memo_comm_info = ci;
+    tl_memo_comm_generation = generation;
+  }
+  return ci;
+}
 
 }  // namespace scalefuzz::inject

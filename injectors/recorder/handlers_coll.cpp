@@ -83,10 +83,6 @@ Event coll_event(const Call& c, const CommInfo* ci, Volumes& v) {
   return e;
 }
 
-CommInfo* locked_comm(MPI_Comm comm) {
-  StateLock lock;
-  return comm_info(comm);
-}
 }  // namespace
 
 SCALEFUZZ_HANDLER(coll) {

@@ -65,7 +65,7 @@ void capture(const MPI_Request* slots, int n, Known* out, std::uint64_t* ids) {
   StateLock lock;
   RequestTable<RequestInfo>& table = g_state->requests;
   for (int i = 0; i < n; ++i) {
-    out[i] = Known{};
+    out[i].found = false;  // info is read only when found (zeroing it cost ~30 instructions per request)
     ids[i] = 0;
     MPI_Request h = slots[i];
     if (h == MPI_REQUEST_NULL) continue;
@@ -85,18 +85,7 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
   State& s = *g_state;
   const RequestInfo& info = known.info;
   bool found = known.found;
-  if (found) {
-    if (info.persistent && !info.active) return;  // inactive persistent request: completes trivially
-    StateLock lock;
-    if (RequestInfo* p = s.requests.find(handle, info.id)) {
-      if (p->persistent)
-        p->active = false;
-      else
-        s.requests.erase(handle, info.id);
-    }
-    LiveWrite w;
-    pending_remove(info.id);
-  }
+  if (found && info.persistent && !info.active) return;  // inactive persistent request: completes trivially
   Event e = blank_event();
   e.op = c.op;
   e.op_class = static_cast<std::uint8_t>(OpClass::RequestDone);
@@ -115,8 +104,7 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
       if (info.comm == nullptr && st.MPI_SOURCE >= 0) {  // Imrecv: source known from its probe
         e.status_source = info.peer;
         e.status_tag = st.MPI_TAG;
-        int n = 0;
-        if (PMPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) e.status_bytes = n;
+        e.status_bytes = received_bytes(st);
       } else {
         store_status(e, st, info.comm);
       }
@@ -133,14 +121,22 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
       }
     }
   }
+  if (found) {
+    // Request table and live state in one section (before the record, as
+    // the pending list always was).
+    StateLock lock;
+    if (!info.persistent) {
+      s.requests.erase(handle, info.id);
+    } else if (RequestInfo* p = s.requests.find(handle, info.id)) {
+      p->active = false;
+    }
+    if (e.status_bytes > 0) add_received(info.site, e.status_bytes);
+    LiveWrite w;
+    pending_remove(info.id);
+    if (e.status_bytes > 0) s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);
+  }
   child_record(a, e, true, t);
   if (found && is_receive(info.cls) && e.status_source >= 0) noise_on_receive();
-  if (e.status_bytes > 0) {
-    StateLock lock;
-    add_received(info.site, e.status_bytes);
-    LiveWrite w;
-    s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);
-  }
 }
 
 Event completion_event(const Call& c, std::uint64_t request) {

@@ -13,10 +13,6 @@ using trace::OpClass;
 namespace {
 std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
-CommInfo* locked_comm(MPI_Comm comm) {
-  StateLock lock;
-  return comm_info(comm);
-}
 
 Event send_event(const Call& c, const CommInfo* ci, bool* contiguous = nullptr) {
   Event e = blank_event();
@@ -437,8 +433,7 @@ SCALEFUZZ_HANDLER(mrecv) {
     if (c.status->MPI_SOURCE >= 0) {
       a.ev->status_source = e.peer;
       a.ev->status_tag = c.status->MPI_TAG;
-      int n = 0;
-      if (PMPI_Get_count(c.status, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) a.ev->status_bytes = n;
+      a.ev->status_bytes = received_bytes(*c.status);
     } else {
       store_status(*a.ev, *c.status, nullptr);
     }

@@ -117,11 +117,12 @@ void note_stack_buffers(const Call& c, std::uint64_t seq, std::uint32_t site) {
   // Cheap first: both buffers below the caller's stack pointer are not on
   // this thread's stack (heap and globals lie below the stack on Linux).
   if (sb < sp && rb < sp) return;
-  const std::uintptr_t hi = stack_hi();
-  if (hi <= 1 || !((sb >= sp && sb < hi) || (rb >= sp && rb < hi))) return;
+  // Then the loop case: this site's line is already written for this frame.
   const auto fp = *static_cast<const std::uintptr_t*>(c.frame);
   Last& last = g_last[site & 255u];
   if (last.site == site && last.sp == sp && last.fp == fp) return;
+  const std::uintptr_t hi = stack_hi();
+  if (hi <= 1 || !((sb >= sp && sb < hi) || (rb >= sp && rb < hi))) return;
   last = Last{site, sp, fp};
   char line[96];
   const int n = std::snprintf(line, sizeof line, "%llu %u %lx %lx\n", static_cast<unsigned long long>(seq), site,

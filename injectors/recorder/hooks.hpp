@@ -49,8 +49,12 @@ struct NoiseHooks {
 // path, before the application's first send.
 void install_noise_hooks(const NoiseHooks* hooks);
 
-// Currently installed hooks, or nullptr.
-const NoiseHooks* noise_hooks();
+// Currently installed hooks, or nullptr (inline: asked 1-3 times per call).
+namespace hooks_detail {
+extern constinit NoiseHooks g_hooks;
+extern constinit bool g_hooks_set;
+}  // namespace hooks_detail
+inline const NoiseHooks* noise_hooks() { return hooks_detail::g_hooks_set ? &hooks_detail::g_hooks : nullptr; }
 
 inline void noise_after_call(std::uint16_t op, std::uint8_t op_class) {
   const NoiseHooks* h = noise_hooks();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -78,6 +79,28 @@ bool replace_file(const char* path, Fill&& fill) {
 }
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;        // file grows 1 MiB at a time
+
+// Writes `bytes` zero bytes at `offset` (extending the file).
+bool write_zeros(int fd, off_t offset, std::size_t bytes) {
+  static const unsigned char zeros[64 << 10] = {};  // .bss: reading it maps the shared zero page
+  iovec parts[16];
+  for (iovec& v : parts) v = iovec{const_cast<unsigned char*>(zeros), sizeof zeros};
+  while (bytes > 0) {
+    int n = 0;
+    std::size_t total = 0;
+    for (; n < 16 && total < bytes; ++n) {
+      parts[n].iov_len = bytes - total < sizeof zeros ? bytes - total : sizeof zeros;
+      total += parts[n].iov_len;
+    }
+    ssize_t w = ::pwritev(fd, parts, n, offset);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    offset += w;
+    bytes -= static_cast<std::size_t>(w);
+    for (iovec& v : parts) v.iov_len = sizeof zeros;
+  }
+  return true;
+}
 constexpr std::size_t kReserveBytes = std::size_t{16} << 30;     // 16 GiB of address space: ~178 M events
 constexpr std::size_t kHeader = sizeof(trace::FileHeader);
 }  // namespace
@@ -128,9 +151,13 @@ bool EventLog::grow_to(std::uint64_t records) {
   std::size_t need = kHeader + records * sizeof(trace::Event);
   while (mapped_bytes_ < need) {
     if (mapped_bytes_ + kChunkBytes > kReserveBytes) return false;
-    if (::ftruncate(fd_, static_cast<off_t>(mapped_bytes_ + kChunkBytes)) != 0) return false;
-    // Allocate the blocks now (no per-page delayed allocation on the hot path).
-    (void)::fallocate(fd_, 0, static_cast<off_t>(mapped_bytes_), static_cast<off_t>(kChunkBytes));
+    // The chunk is written as zeros rather than extended sparse (ftruncate)
+    // or preallocated (fallocate): the kernel then creates its page-cache
+    // pages in bulk, ~0.9 µs of CPU per 4 KiB page on this VM (ext4, Linux
+    // 6.x, 2026-11-24) against ~3.9 µs when each page is created by a write
+    // fault (MADV_POPULATE_WRITE) on a fallocated range; the 1-rank p2p
+    // microbench's system time fell from 160-210 to 30-65 ns per call.
+    if (!write_zeros(fd_, static_cast<off_t>(mapped_bytes_), kChunkBytes)) return false;
     void* p = ::mmap(base_ + mapped_bytes_, kChunkBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
                      static_cast<off_t>(mapped_bytes_));
     if (p == MAP_FAILED) return false;

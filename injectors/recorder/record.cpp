@@ -118,9 +118,22 @@ void store_status(Event& ev, const MPI_Status& st, const CommInfo* comm) {
   }
   ev.status_source = world_peer(comm, st.MPI_SOURCE);
   ev.status_tag = st.MPI_TAG;
+  ev.status_bytes = received_bytes(st);
+}
+
+std::int32_t received_bytes(const MPI_Status& st) {
+#if defined(MPICH_VERSION)
+  // MPICH keeps the byte count in the status (MPIR_STATUS_GET_COUNT, the
+  // value MPI_Get_count(MPI_BYTE) divides by 1): ~70 instructions less per
+  // completed receive than the call.
+  const std::uint64_t n = (static_cast<std::uint64_t>(static_cast<unsigned>(st.count_hi_and_cancelled) >> 1) << 32) +
+                          static_cast<unsigned>(st.count_lo);
+  return n <= 0x7FFFFFFFu ? static_cast<std::int32_t>(n) : 0;
+#else
   int n = 0;
   if (PMPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
-  ev.status_bytes = n;
+  return n;
+#endif
 }
 
 void add_received(std::uint32_t site, std::int64_t bytes) {
@@ -130,13 +143,17 @@ void add_received(std::uint32_t site, std::int64_t bytes) {
 }
 
 namespace {
-// Writes `e` (seq stored last) into the next slot; null if the log is full.
-inline Event* write_record(State& s, Event e, std::uint64_t& seq) {
+// The records are written straight into their slot (an Event is two cache
+// lines; every copy through the stack cost ~30 instructions) and published by
+// storing seq last.
+inline void publish(Event* ev, std::uint64_t seq) { __atomic_store_n(&ev->seq, seq, __ATOMIC_RELEASE); }
+
+// Copies `proto` into the next slot with seq 0 (unpublished); null if the log is full.
+inline Event* place(State& s, const Event& proto, std::uint64_t& seq) {
   Event* ev = s.events.reserve(seq);
   if (ev != nullptr) {
-    e.seq = 0;
-    *ev = e;
-    __atomic_store_n(&ev->seq, seq, __ATOMIC_RELEASE);  // the record exists from here on
+    *ev = proto;
+    ev->seq = 0;
   }
   return ev;
 }
@@ -170,7 +187,8 @@ inline void account_call(State& s, const Call& c, const Event& e, std::uint32_t 
   if (bytes_out > 0) l->bytes_sent += static_cast<std::uint64_t>(bytes_out);
 }
 
-inline Event entry_record(const Call& c, Event e, std::uint32_t site, std::uint64_t t) {
+// The entry fields of a call's record.
+inline void fill_entry(Event& e, const Call& c, std::uint32_t site, std::uint64_t t) {
   e.t_enter_ns = t;
   e.t_exit_ns = 0;
   e.op = c.op;
@@ -178,7 +196,6 @@ inline Event entry_record(const Call& c, Event e, std::uint32_t site, std::uint6
   e.flags |= c.flags;
   e.callsite = site;
   e.repeats = 0;
-  return e;
 }
 
 // The thread's latest unsuccessful polls, records with consecutive seqs
@@ -205,27 +222,33 @@ inline void remember_failed_poll(Event* ev, std::uint64_t seq, std::uint64_t key
 }
 }  // namespace
 
-Active begin_call(const Call& c, Event e, std::int64_t bytes_out) {
+Active begin_call(const Call& c, const Event& proto, std::int64_t bytes_out) {
   State& s = *g_state;
   Active a;
   std::uint64_t t = now_ns();
   StateLock lock;
   a.site = c.site != Call::kNoSite ? c.site : s.sites.current(c.op);
-  e = entry_record(c, e, a.site, t);
-  a.ev = write_record(s, e, a.seq);
+  a.ev = place(s, proto, a.seq);
+  if (a.ev != nullptr) {
+    fill_entry(*a.ev, c, a.site, t);
+    publish(a.ev, a.seq);
+    account_call(s, c, *a.ev, a.site, a.seq, t, bytes_out);
+  } else {
+    Event e = proto;
+    fill_entry(e, c, a.site, t);
+    account_call(s, c, e, a.site, a.seq, t, bytes_out);
+  }
   tl_current = a.ev;
-  account_call(s, c, e, a.site, a.seq, t, bytes_out);
   note_stack_buffers(c, a.seq, a.site);
   return a;
 }
 
-Poll begin_poll(const Call& c, Event e, std::uint64_t key) {
+Poll begin_poll(const Call& c, const Event& proto, std::uint64_t key) {
   State& s = *g_state;
   Poll p;
   std::uint64_t t = now_ns();
   StateLock lock;
   p.a.site = c.site != Call::kNoSite ? c.site : s.sites.current(c.op);
-  e = entry_record(c, e, p.a.site, t);
   p.key = (key ^ (static_cast<std::uint64_t>(c.op) << 48) ^ p.a.site) * 0x9E3779B97F4A7C15ull;
   // Fold only into one of this thread's latest polls, finished and
   // unsuccessful, with the same key, when every record after it (by any
@@ -237,15 +260,25 @@ Poll begin_poll(const Call& c, Event e, std::uint64_t key) {
           (w.ev->flags & trace::kFlagTestFailed) == 0 || w.ev->repeats == 0xFFFFFFFFu)
         continue;
       p.folded = w.ev;
-      p.entry = e;
+      p.entry = proto;
+      fill_entry(p.entry, c, p.a.site, t);
       tl_current = nullptr;
-      account_call(s, c, e, p.a.site, w.seq, t, 0);
+      account_call(s, c, p.entry, p.a.site, w.seq, t, 0);
       return p;
     }
   }
-  p.a.ev = write_record(s, e, p.a.seq);
+  p.a.ev = place(s, proto, p.a.seq);
+  const Event* e = p.a.ev;
+  if (p.a.ev != nullptr) {
+    fill_entry(*p.a.ev, c, p.a.site, t);
+    publish(p.a.ev, p.a.seq);
+  } else {
+    p.entry = proto;
+    fill_entry(p.entry, c, p.a.site, t);
+    e = &p.entry;
+  }
   tl_current = p.a.ev;
-  account_call(s, c, e, p.a.site, p.a.seq, t, 0);
+  account_call(s, c, *e, p.a.site, p.a.seq, t, 0);
   return p;
 }
 
@@ -260,7 +293,8 @@ void poll_result(Poll& p, bool failed, int rc, std::uint64_t t) {
     }
     // This poll succeeded after folded failures: it gets its own record.
     tl_npolls = 0;
-    p.a.ev = write_record(s, p.entry, p.a.seq);
+    p.a.ev = place(s, p.entry, p.a.seq);
+    if (p.a.ev != nullptr) publish(p.a.ev, p.a.seq);
     tl_current = p.a.ev;
     LiveWrite w;
     s.live->current_seq = p.a.seq;
@@ -289,34 +323,30 @@ void end_poll(Poll& p, int rc, std::uint64_t t) {
   end_call(p.a, rc, 0, t);
 }
 
-void child_record(const Active& parent, Event e, bool complete, std::uint64_t t_exit) {
+void child_record(const Active& parent, const Event& proto, bool complete, std::uint64_t t_exit) {
   State& s = *g_state;
   std::uint64_t seq = 0;
   StateLock lock;
-  Event* ev = s.events.reserve(seq);
+  Event* ev = place(s, proto, seq);
   if (ev == nullptr) return;
-  e.flags |= trace::kFlagChild;
-  e.callsite = parent.site;
-  if (e.t_enter_ns == 0) e.t_enter_ns = parent.ev != nullptr ? parent.ev->t_enter_ns : now_ns();
-  if (complete && e.t_exit_ns == 0) e.t_exit_ns = t_exit != 0 ? t_exit : now_ns();
-  e.seq = 0;
-  *ev = e;
-  __atomic_store_n(&ev->seq, seq, __ATOMIC_RELEASE);
+  ev->flags |= trace::kFlagChild;
+  ev->callsite = parent.site;
+  if (ev->t_enter_ns == 0) ev->t_enter_ns = parent.ev != nullptr ? parent.ev->t_enter_ns : now_ns();
+  if (complete && ev->t_exit_ns == 0) ev->t_exit_ns = t_exit != 0 ? t_exit : now_ns();
+  publish(ev, seq);
 }
 
-Event* open_child(const Active& parent, Event e) {
+Event* open_child(const Active& parent, const Event& proto) {
   State& s = *g_state;
   std::uint64_t seq = 0;
   StateLock lock;
-  Event* ev = s.events.reserve(seq);
+  Event* ev = place(s, proto, seq);
   if (ev == nullptr) return nullptr;
-  e.flags |= trace::kFlagChild;
-  e.callsite = parent.site;
-  e.t_enter_ns = parent.ev != nullptr ? parent.ev->t_enter_ns : now_ns();
-  e.t_exit_ns = 0;
-  e.seq = 0;
-  *ev = e;
-  __atomic_store_n(&ev->seq, seq, __ATOMIC_RELEASE);
+  ev->flags |= trace::kFlagChild;
+  ev->callsite = parent.site;
+  ev->t_enter_ns = parent.ev != nullptr ? parent.ev->t_enter_ns : now_ns();
+  ev->t_exit_ns = 0;
+  publish(ev, seq);
   return ev;
 }
 

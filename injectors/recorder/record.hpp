@@ -20,7 +20,7 @@ struct Active {
 // seq are filled here) with t_exit_ns = 0 and seq stored last, and updates
 // the live state, the Markov edge from the previous call and the site's
 // features (calls, bytes_sent = `bytes_out`).
-Active begin_call(const Call& c, trace::Event proto, std::int64_t bytes_out);
+Active begin_call(const Call& c, const trace::Event& proto, std::int64_t bytes_out);
 
 // Polls (Test*, Iprobe, Improbe): repeated unsuccessful polls of one thread
 // with the same key (op, call site, requests or envelope) fold into the first
@@ -32,10 +32,10 @@ Active begin_call(const Call& c, trace::Event proto, std::int64_t bytes_out);
 struct Poll {
   Active a;                         // a.ev null while folded (until poll_result)
   trace::Event* folded = nullptr;   // the record this call folds into
-  trace::Event entry{};             // this call's record, written if it succeeds after all
+  trace::Event entry;               // this call's record, written if it succeeds after all (set only when folded)
   std::uint64_t key = 0;
 };
-Poll begin_poll(const Call& c, trace::Event proto, std::uint64_t key);
+Poll begin_poll(const Call& c, const trace::Event& proto, std::uint64_t key);
 // `failed`: nothing completed / no message; flags the record kFlagTestFailed.
 void poll_result(Poll& p, bool failed, int rc, std::uint64_t t);
 void end_poll(Poll& p, int rc, std::uint64_t t);
@@ -43,9 +43,9 @@ void end_poll(Poll& p, int rc, std::uint64_t t);
 // A complete child record (kFlagChild is set here) written after its parent.
 // `t_exit` (0: now) lets the completion handlers read the clock once for the
 // children and the parent's exit.
-void child_record(const Active& parent, trace::Event proto, bool complete, std::uint64_t t_exit = 0);
+void child_record(const Active& parent, const trace::Event& proto, bool complete, std::uint64_t t_exit = 0);
 // A child written at the parent's entry and completed by finish_child().
-trace::Event* open_child(const Active& parent, trace::Event proto);
+trace::Event* open_child(const Active& parent, const trace::Event& proto);
 void finish_child(trace::Event* ev, const MPI_Status& st, const CommInfo* comm, int rc, std::uint64_t t_exit);
 
 // Exit: stores `rc`, then t_exit_ns; live state back to "not in a call".
@@ -54,6 +54,8 @@ void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit = 0
 
 // Completion status fields of `ev` from an MPI status of a receive on `comm`.
 void store_status(trace::Event& ev, const MPI_Status& st, const CommInfo* comm);
+// Bytes a receive completed with `st` received (MPI_Get_count in MPI_BYTE; 0 if undefined).
+std::int32_t received_bytes(const MPI_Status& st);
 
 // Live-state pending list (call inside a LiveWrite).
 void pending_add(const RequestInfo& r, trace::OpClass cls);

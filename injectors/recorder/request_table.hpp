@@ -26,7 +26,7 @@ class RequestTable {
  public:
   void add(std::int64_t handle, const Info& info) {
     if (first_.find(handle) == nullptr)
-      first_.insert(handle, info);
+      first_.insert_absent(handle, info);
     else
       more_.push_back(Shared{handle, info});
   }

@@ -30,9 +30,14 @@ constinit bool g_zero_buffer = false;
 thread_local constinit int tl_depth = 0;
 State* g_state = nullptr;
 
-namespace {
+namespace hooks_detail {
 constinit NoiseHooks g_hooks{};
 constinit bool g_hooks_set = false;
+}  // namespace hooks_detail
+using hooks_detail::g_hooks;
+using hooks_detail::g_hooks_set;
+
+namespace {
 
 constexpr std::size_t kSiteCapacity = 16384;     // distinct call sites per rank
 constexpr std::size_t kMarkovCapacity = 1 << 15;  // edge slots (70% usable: ~22,900 edges)
@@ -256,7 +261,6 @@ void install_noise_hooks(const NoiseHooks* hooks) {
   if (hooks != nullptr) g_hooks = *hooks;
   g_hooks_set = hooks != nullptr;
 }
-const NoiseHooks* noise_hooks() { return g_hooks_set ? &g_hooks : nullptr; }
 
 void write_modules() {
   State& s = *g_state;

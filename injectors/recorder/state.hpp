@@ -159,6 +159,7 @@ bool address_known(std::uintptr_t a);
 
 // Communicators (comms.cpp).
 CommInfo* comm_info(MPI_Comm comm);  // registers unknown communicators lazily
+CommInfo* locked_comm(MPI_Comm comm);  // comm_info() under the state lock, memoized per thread
 void register_new_comm(MPI_Comm newcomm);
 void forget_comm(MPI_Comm comm);
 void setup_world_comms();
