@@ -166,9 +166,7 @@ TEST(CliExitCodes, InterruptedRunExits130) {
              "detectors: [races]\n");
   const fs::path out = tmp.path() / "out";
   const pid_t harness = start_scalefuzz({"run", file.string(), "--out", out.string()}, tmp.path() / "log");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
-  while (std::chrono::steady_clock::now() < deadline && count_children_with(out / "runs", "spec.json") < 1)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  wait_until([&] { return count_children_with(out / "runs", "spec.json") >= 1; }, std::chrono::seconds(180));
   ASSERT_EQ(kill(harness, SIGINT), 0);
   int status = 0;
   ASSERT_EQ(waitpid(harness, &status, 0), harness);

@@ -29,13 +29,8 @@ int ready_count(const fs::path& dir) {
 
 // Processes mentioning `marker` still alive after up to `patience`.
 std::vector<pid_t> survivors_after(const std::string& marker, std::chrono::milliseconds patience) {
-  const auto deadline = std::chrono::steady_clock::now() + patience;
   std::vector<pid_t> left;
-  do {
-    left = processes_mentioning(marker);
-    if (left.empty()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  } while (std::chrono::steady_clock::now() < deadline);
+  wait_until([&] { return (left = processes_mentioning(marker)).empty(); }, patience, std::chrono::milliseconds(50));
   return left;
 }
 
@@ -77,9 +72,7 @@ TEST(IssueDefect7, SigkilledHarnessLeavesNoSurvivorWithinFiveSeconds) {
   const pid_t harness = start_scalefuzz(
       {"exec", "--out", out.string(), "--timeout", "300s", "--", "mpiexec", "-n", "2", program(), ready.string()},
       tmp.path() / "log");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (ready_count(ready) < 4 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  wait_until([&] { return ready_count(ready) >= 4; }, std::chrono::seconds(120));
   ASSERT_EQ(ready_count(ready), 4) << read_file(tmp.path() / "log" / "stderr.txt");
   ASSERT_GE(processes_mentioning(out.string()).size(), 7u) << "mpiexec, proxy, 2 ranks, 4 detached processes";
   ASSERT_EQ(kill(harness, SIGKILL), 0);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,13 @@ std::vector<pid_t> processes_mentioning(const std::string& marker);
 
 // Number of files named `name` one level below `dir` (e.g. runs/*/outcome.json).
 int count_children_with(const fs::path& dir, const std::string& name);
+
+// Splits a printed command line (a replay line): words separated by spaces,
+// '...' quoting as shell_quote() writes it.
+std::vector<std::string> split_shell_words(const std::string& line);
+
+// Checks `done()` every `poll` until it holds (true) or `timeout` passed (false).
+bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds timeout,
+                std::chrono::milliseconds poll = std::chrono::milliseconds(20));
 
 }  // namespace scalefuzz::e2e

@@ -270,13 +270,9 @@ TEST(CliResume, SigkilledHarnessResumesToExactlyTheFullSet) {
 
   const pid_t harness_pid = start_scalefuzz(args, tmp.path() / "first");
   // Wait until some runs finished but not all, then kill -9 the harness.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
   int finished = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    finished = count_children_with(out / "runs", "outcome.json");
-    if (finished >= 2) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  wait_until([&] { return (finished = count_children_with(out / "runs", "outcome.json")) >= 2; },
+             std::chrono::seconds(240));
   ASSERT_GE(finished, 2) << read_file(tmp.path() / "first" / "stderr.txt");
   ASSERT_LT(finished, 8) << "the campaign finished before it could be killed";
   ASSERT_EQ(kill(harness_pid, SIGKILL), 0);
@@ -339,9 +335,8 @@ TEST(CliInterrupt, SigintKillsTheInFlightRunAndExits130ThenResumeFinishes) {
   const fs::path out = tmp.path() / "out";
   const pid_t harness_pid = start_scalefuzz({"run", file.string(), "--out", out.string()}, tmp.path() / "first");
   // Wait until the first deadlock run's ranks are up (their trace files exist).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline && count_children_with(out / "runs", "ranks") == 0)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  wait_until([&] { return count_children_with(out / "runs", "ranks") > 0; }, std::chrono::seconds(60),
+             std::chrono::milliseconds(50));
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // well inside the hang
   ASSERT_FALSE(processes_mentioning(out.string()).empty()) << "the hung run is not running";
 

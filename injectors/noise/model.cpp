@@ -46,6 +46,14 @@ std::uint64_t VirtualBufferQueue::offer(std::uint64_t now, std::uint64_t bytes) 
   return due > now ? due - now : 0;
 }
 
+std::uint64_t HeldVbqClock::offer(VirtualBufferQueue& q, std::uint64_t now, std::uint64_t bytes) {
+  const std::uint64_t clock = now - held_;
+  if (q.length(clock) == 0) held_at_empty_ = held_;
+  const std::uint64_t due_in = q.offer(clock, bytes);
+  const std::uint64_t already = held_ - held_at_empty_;
+  return due_in > already ? due_in - already : 0;
+}
+
 std::vector<std::size_t> split_send_sets(const std::vector<std::uint64_t>& t, std::uint64_t min_noise) {
   std::vector<std::size_t> starts;
   for (std::size_t k = 0; k < t.size(); ++k)

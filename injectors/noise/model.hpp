@@ -55,6 +55,25 @@ class VirtualBufferQueue {
   std::deque<std::uint64_t> q_;  // departure times, in enqueue order
 };
 
+// The VBQ seen from one sending thread that waits out its nonblocking sends'
+// short delays itself (runtime.cpp) where the reference's MPI_Isend hands
+// them to its send thread and returns at once (PRUNERS/NINJA src/ninj.cpp):
+// the queue runs on the clock without those holds, and a send's delay is
+// what the reference's would be less what this thread was already held since
+// the queue was last empty. A burst of small sends is then out one packet
+// time after it began, as in the reference; the held caller would otherwise
+// show the queue each next send one hold later and chain the delays.
+class HeldVbqClock {
+ public:
+  // The delay of a message of `bytes` sent at real time `now`.
+  std::uint64_t offer(VirtualBufferQueue& q, std::uint64_t now, std::uint64_t bytes);
+  // The caller was held `ns` for a nonblocking send's delay.
+  void held(std::uint64_t ns) { held_ += ns; }
+
+ private:
+  std::uint64_t held_ = 0, held_at_empty_ = 0;
+};
+
 // A message id: tag + communicator (the recorder's comm id).
 using MsgId = std::pair<std::int32_t, std::uint32_t>;
 

@@ -24,17 +24,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Result {
-  int rc = 0;
-  std::string out, err;
-  fs::path dir;
-};
-
 // Runs `inject_scenarios args` on `n` ranks; recorded when `record` is set.
 Result run(const std::string& name, int n, std::vector<std::string> args, bool record,
            std::vector<std::string> env = {}, bool preload_mpiexec = false) {
-  Result r;
-  r.dir = fresh_dir(name);
+  const fs::path dir = fresh_dir(name);
   Launch l;
   l.argv = {SCALEFUZZ_MPIEXEC, "-n", std::to_string(n)};
   if (record && !preload_mpiexec) l.argv.insert(l.argv.end(), {"-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB});
@@ -42,14 +35,21 @@ Result run(const std::string& name, int n, std::vector<std::string> args, bool r
   l.argv.insert(l.argv.end(), args.begin(), args.end());
   l.env = std::move(env);
   l.env.push_back("MPIEXEC_TIMEOUT=120");
-  if (record) l.env.push_back("SCALEFUZZ_RUN_DIR=" + r.dir.string());
+  if (record) l.env.push_back("SCALEFUZZ_RUN_DIR=" + dir.string());
   if (preload_mpiexec) l.env.push_back(std::string("LD_PRELOAD=") + SCALEFUZZ_INJECT_LIB);
-  l.stdout_file = r.dir / "stdout";
-  l.stderr_file = r.dir / "stderr";
-  r.rc = wait_exit(spawn(l), 180s);
-  r.out = slurp(l.stdout_file);
-  r.err = slurp(l.stderr_file);
-  return r;
+  return run_launch(std::move(l), dir, 180s);
+}
+
+// Runs `args` bare, then recorded (with `env`) into `rec`: both exit 0 and the
+// recorded run prints exactly what the bare one printed. Call it inside
+// ASSERT_NO_FATAL_FAILURE.
+void run_recorded_like_bare(const std::string& name, int n, const std::vector<std::string>& args, Result& rec,
+                            std::vector<std::string> env = {}, bool preload_mpiexec = false) {
+  Result bare = run(name + "_bare", n, args, false);
+  ASSERT_EQ(bare.rc, 0) << bare.err;
+  rec = run(name, n, args, true, std::move(env), preload_mpiexec);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  EXPECT_EQ(rec.out, bare.out);
 }
 
 bool is_child(const Event& e) { return (e.flags & kFlagChild) != 0; }
@@ -211,35 +211,37 @@ void check_p2p(const RunTrace& run, int n) {
 
 }  // namespace
 
-class P2p : public ::testing::TestWithParam<const char*> {};
+// Programs run with SCALEFUZZ_OVERSUBSCRIBE off and on (the parameter).
+class Oversubscribed : public ::testing::TestWithParam<const char*> {
+ protected:
+  // run_recorded_like_bare() with this test's SCALEFUZZ_OVERSUBSCRIBE.
+  void run_recorded_like_bare(const std::string& name, int n, const std::vector<std::string>& args, Result& rec) {
+    const std::string mode = GetParam();
+    ::run_recorded_like_bare(name + "_" + mode, n, args, rec, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
+  }
+};
+
+class P2p : public Oversubscribed {};
 
 TEST_P(P2p, RecordsWhatTheProgramDoesAndOutputIsUnchanged) {
   const int n = 4;
-  std::string mode = GetParam();
-  Result bare = run("p2p_bare_" + mode, n, {"p2p"}, false);
-  ASSERT_EQ(bare.rc, 0) << bare.err;
-  Result rec = run("p2p_" + mode, n, {"p2p"}, true, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  EXPECT_EQ(rec.out, bare.out);
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("p2p", n, {"p2p"}, rec));
   EXPECT_NE(rec.out.find("p2p checksum"), std::string::npos);
   check_p2p(read_run(rec.dir), n);
 }
 
 INSTANTIATE_TEST_SUITE_P(Oversubscription, P2p, ::testing::Values("off", "on"));
 
-class More : public ::testing::TestWithParam<const char*> {};
+class More : public Oversubscribed {};
 
 // The remaining wrapper families (Sendrecv_replace, Cancel, Improbe/Imrecv,
 // Test{all,any,some}, Request_free of an active send, Comm_create,
 // Comm_split_type, nonblocking collectives).
 TEST_P(More, RemainingFamiliesRecordAndMatch) {
   const int n = 3;
-  std::string mode = GetParam();
-  Result bare = run("more_bare_" + mode, n, {"more"}, false);
-  ASSERT_EQ(bare.rc, 0) << bare.err;
-  Result rec = run("more_" + mode, n, {"more"}, true, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  EXPECT_EQ(rec.out, bare.out);
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("more", n, {"more"}, rec));
   RunTrace run = read_run(rec.dir);
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
@@ -332,14 +334,12 @@ TEST(Threads, MultipleThreadsRecordEveryCallAndMatch) {
 
 // Issue 20: eager Isends completing at once share one MPI handle under MPICH;
 // every completion must still name its own request (peer, tag, size).
-class Eager : public ::testing::TestWithParam<const char*> {};
+class Eager : public Oversubscribed {};
 
 TEST_P(Eager, EveryCompletionNamesItsOwnRequest) {
   const int n = 8;
-  Result bare = run("eager_bare", n, {"eager"}, false);
-  Result rec = run("eager", n, {"eager"}, true, {std::string("SCALEFUZZ_OVERSUBSCRIBE=") + GetParam()});
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  EXPECT_EQ(rec.out, bare.out);
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("eager", n, {"eager"}, rec));
   RunTrace run = read_run(rec.dir);
   ASSERT_EQ(run.ranks.size(), static_cast<std::size_t>(n));
   for (const auto& rt : run.ranks) {
@@ -523,10 +523,8 @@ TEST(TraceFiles, FinishedRanksArePackedAndReadAsTheirRawRecords) {
 
 TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
   const int n = 4;
-  Result bare = run("coll_bare", n, {"coll"}, false);
-  Result rec = run("coll", n, {"coll"}, true);
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  EXPECT_EQ(rec.out, bare.out);
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("coll", n, {"coll"}, rec));
   RunTrace run = read_run(rec.dir);
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
@@ -565,10 +563,8 @@ TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
 // bytes = how far the position moved.
 TEST(Packing, PackAndUnpackRecordWhatMovedWhere) {
   const int n = 3;
-  Result bare = run("pack_bare", n, {"pack"}, false);
-  Result rec = run("pack", n, {"pack"}, true);
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  EXPECT_EQ(rec.out, bare.out);
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("pack", n, {"pack"}, rec));
   RunTrace run = read_run(rec.dir);
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
@@ -746,10 +742,8 @@ TEST(Errors, TruncatedReceiveIsRecordedBeforeTheAbort) {
 }
 
 TEST(Processes, MpiexecAndProxyUnaffectedByThePreload) {
-  Result bare = run("preload_bare", 2, {"p2p"}, false);
-  Result rec = run("preload_all", 2, {"p2p"}, true, {}, /*preload_mpiexec=*/true);
-  ASSERT_EQ(rec.rc, 0) << rec.err;
-  EXPECT_EQ(rec.out, bare.out);
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("preload_all", 2, {"p2p"}, rec, {}, /*preload_mpiexec=*/true));
   std::set<std::string> files;
   for (const auto& e : fs::directory_iterator(rec.dir / "ranks")) files.insert(e.path().filename().string());
   std::set<std::string> want;

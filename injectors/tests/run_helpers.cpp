@@ -26,6 +26,17 @@ Launch recording_launch(const std::filesystem::path& dir, int nprocs, const std:
   return l;
 }
 
+Result run_launch(Launch l, const std::filesystem::path& dir, std::chrono::milliseconds timeout) {
+  Result r;
+  r.dir = dir;
+  l.stdout_file = dir / "stdout";
+  l.stderr_file = dir / "stderr";
+  r.rc = wait_exit(spawn(l), timeout);
+  r.out = slurp(l.stdout_file);
+  r.err = slurp(l.stderr_file);
+  return r;
+}
+
 pid_t spawn(const Launch& l) {
   pid_t pid = fork();
   if (pid != 0) return pid;

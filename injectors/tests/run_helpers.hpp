@@ -24,6 +24,16 @@ struct Launch {
 Launch recording_launch(const std::filesystem::path& dir, int nprocs, const std::vector<std::string>& program,
                         int mpiexec_timeout_s = 60);
 
+// What a finished launch left: exit code (-1 on timeout), output, and its directory.
+struct Result {
+  int rc = 0;
+  std::string out, err;
+  std::filesystem::path dir;
+};
+
+// Runs `l` with its output in dir/stdout and dir/stderr, waiting up to `timeout`.
+Result run_launch(Launch l, const std::filesystem::path& dir, std::chrono::milliseconds timeout);
+
 pid_t spawn(const Launch& l);
 // Waits up to `timeout`; kills the process group and returns -1 on timeout.
 int wait_exit(pid_t pid, std::chrono::milliseconds timeout);

@@ -52,10 +52,8 @@ static int worker_receive(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   long rounds = 3, items = 3, victim = 1;
   struct int_option opts[] = {{"--rounds", &rounds, 2}, {"--items", &items, 1}, {"--victim", &victim, 1}};
   if (parse_int_options(argc, argv, opts, 3) != 0 || size < 2 || victim >= size) {

@@ -27,10 +27,8 @@
 #include "../spine/common_args.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   long rounds = 3, leaver = size - 1, finalize = 0;
   struct int_option opts[] = {{"--rounds", &rounds, 1}, {"--leaver", &leaver, 1}, {"--finalize", &finalize, 0}};
   if (parse_int_options(argc, argv, opts, 3) != 0 || size < 2 || leaver >= size || finalize > 1) {

@@ -24,10 +24,8 @@
 #include "../spine/common_args.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   long iterations = 4, bad_rank = 1, count = 8;
   struct int_option opts[] = {{"--iterations", &iterations, 1}, {"--bad-rank", &bad_rank, 0}, {"--count", &count, 1}};
   if (parse_int_options(argc, argv, opts, 3) != 0 || bad_rank >= size) {

@@ -23,10 +23,8 @@
 #include "../spine/common_args.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   long iterations = 3, count = 100, recv_count = 10, sender = 0, receiver = 1;
   struct int_option opts[] = {{"--iterations", &iterations, 1}, {"--count", &count, 1},
                                    {"--recv-count", &recv_count, 0}, {"--sender", &sender, 0},

@@ -105,10 +105,8 @@ static void pio_flush(int rank, int size, const int* data, int count, int* inbox
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   long instances = 2, large = 256, small = 8, distinct_tags = 0;
   struct int_option opts[] = {{"--instances", &instances, 1}, {"--large", &large, 1}, {"--small", &small, 1},
                                    {"--distinct-tags", &distinct_tags, 0}};

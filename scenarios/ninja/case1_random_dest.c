@@ -60,14 +60,7 @@ static int permuted_destination(const struct ninja_options* o, long it, int rout
     MPI_Isend(out + k * kPayloadInts, kPayloadInts, MPI_INT, dest, tag, MPI_COMM_WORLD, &requests[k]); \
     ninja_busy(o->overhead_us); \
   } \
-  for (long k = 0; k < o->messages; ++k) { \
-    int in[kPayloadInts]; \
-    MPI_Recv(in, kPayloadInts, MPI_INT, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); \
-    ninja_busy(o->overhead_us); \
-    ninja_check("case1", tally, in, routine, it, rank); \
-  } \
-  for (long k = 0; k < o->messages; ++k) MPI_Wait(&requests[k], MPI_STATUS_IGNORE); \
-  ninja_busy(o->overhead_us);
+  NINJA_RECEIVE_ANY_THEN_WAIT("case1", o, tally, tag, o->messages, routine, it, rank, requests);
 
 static void __attribute__((noinline)) routine_a(const struct ninja_options* o, long it, int rank, int size, int* perm,
                        int* out, MPI_Request* requests, struct ninja_tally* tally) {
@@ -81,34 +74,21 @@ static void __attribute__((noinline)) routine_b(const struct ninja_options* o, l
   ROUTINE_BODY(routine);
 }
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  struct ninja_options o = {.iterations = 1000, .messages = 1, .compute_us = 1000, .seed = 1};
-  if (ninja_parse(argc, argv, &o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
-  if (o.safe && 100 + 2 * o.iterations + 1 > 32767) {
-    if (rank == 0) fprintf(stderr, "case1: --safe needs --iterations <= 16333 (unique tags below 32768)\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  int* perm = malloc(sizeof(int) * (size_t)size);
-  int* out = malloc(sizeof(int) * kPayloadInts * (size_t)o.messages);
-  MPI_Request* requests = malloc(sizeof(MPI_Request) * (size_t)o.messages);
-  struct ninja_tally tally = {0, -1};
+/* Unique tags (--safe) must stay below MPI's guaranteed 32768. */
+static int check_tags(const struct ninja_options* o, int rank) {
+  if (!o->safe || 100 + 2 * o->iterations + 1 <= 32767) return 0;
+  if (rank == 0) fprintf(stderr, "case1: --safe needs --iterations <= 16333 (unique tags below 32768)\n");
+  return -1;
+}
 
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double start = ninja_now_us();
-  for (long it = 0; it < o.iterations; ++it) {
-    routine_a(&o, it, rank, size, perm, out, requests, &tally);
-    ninja_busy(o.compute_us); /* Routine X */
-    routine_b(&o, it, rank, size, perm, out, requests, &tally);
-  }
-  const double loop_us = ninja_now_us() - start;
-  ninja_finish("case1", &tally, o.iterations, loop_us, rank, size);
-  free(perm);
-  free(out);
-  free(requests);
-  MPI_Finalize();
-  return 0;
+static void iteration(const struct ninja_options* o, long it, int rank, int size, struct ninja_buffers* b,
+                      struct ninja_tally* tally) {
+  routine_a(o, it, rank, size, b->per_rank, b->out, b->requests, tally);
+  ninja_busy(o->compute_us); /* Routine X */
+  routine_b(o, it, rank, size, b->per_rank, b->out, b->requests, tally);
+}
+
+int main(int argc, char** argv) {
+  const struct ninja_options defaults = {.iterations = 1000, .messages = 1, .compute_us = 1000, .seed = 1};
+  return ninja_main(argc, argv, "case1", defaults, check_tags, iteration);
 }

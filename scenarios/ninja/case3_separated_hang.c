@@ -52,14 +52,7 @@ static void __attribute__((noinline)) routine_a(const struct ninja_options* o, l
     ninja_busy(o->overhead_us);
   }
   MPI_Allreduce(counts, totals, size, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  for (int k = 0; k < totals[rank]; ++k) {
-    int in[kPayloadInts];
-    MPI_Recv(in, kPayloadInts, MPI_INT, MPI_ANY_SOURCE, kTagA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    ninja_busy(o->overhead_us);
-    ninja_check("case3", tally, in, kRoutineA, it, rank);
-  }
-  for (long k = 0; k < o->messages; ++k) MPI_Wait(&requests[k], MPI_STATUS_IGNORE);
-  ninja_busy(o->overhead_us);
+  NINJA_RECEIVE_ANY_THEN_WAIT("case3", o, tally, kTagA, totals[rank], kRoutineA, it, rank, requests);
 }
 
 static void __attribute__((noinline)) routine_x(const struct ninja_options* o, int rank, int size) {
@@ -89,34 +82,16 @@ static void __attribute__((noinline)) routine_b(const struct ninja_options* o, l
   ninja_busy(o->overhead_us);
 }
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  struct ninja_options o = {.iterations = 100, .messages = 2, .compute_us = 200, .x_rounds = 1, .seed = 1};
-  if (ninja_parse(argc, argv, &o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
-  int* counts = malloc(sizeof(int) * (size_t)size);
-  int* totals = malloc(sizeof(int) * (size_t)size);
-  int* out = malloc(sizeof(int) * kPayloadInts * (size_t)o.messages);
-  MPI_Request* requests = malloc(sizeof(MPI_Request) * (size_t)o.messages);
-  struct ninja_tally tally = {0, -1};
+static void iteration(const struct ninja_options* o, long it, int rank, int size, struct ninja_buffers* b,
+                      struct ninja_tally* tally) {
+  routine_a(o, it, rank, size, b->per_rank, b->totals, b->out, b->requests, tally);
+  routine_x(o, rank, size);
+  routine_b(o, it, rank, size, b->out, b->requests, tally);
+  long checksum = tally->wrong, total = 0;
+  MPI_Allreduce(&checksum, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+}
 
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double start = ninja_now_us();
-  for (long it = 0; it < o.iterations; ++it) {
-    routine_a(&o, it, rank, size, counts, totals, out, requests, &tally);
-    routine_x(&o, rank, size);
-    routine_b(&o, it, rank, size, out, requests, &tally);
-    long checksum = tally.wrong, total = 0;
-    MPI_Allreduce(&checksum, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  }
-  const double loop_us = ninja_now_us() - start;
-  ninja_finish("case3", &tally, o.iterations, loop_us, rank, size);
-  free(counts);
-  free(totals);
-  free(out);
-  free(requests);
-  MPI_Finalize();
-  return 0;
+int main(int argc, char** argv) {
+  const struct ninja_options defaults = {.iterations = 100, .messages = 2, .compute_us = 200, .x_rounds = 1, .seed = 1};
+  return ninja_main(argc, argv, "case3", defaults, NULL, iteration);
 }

@@ -43,6 +43,30 @@ static int ninja_parse(int argc, char** argv, struct ninja_options* o) {
   return parse_options(argc, argv, known, 5, switches, 2, seed, 1);
 }
 
+/* The buffers the routines reuse every iteration. */
+struct ninja_buffers {
+  int* per_rank;         /* one int per rank: case 1's permutation, the send counts of cases 2 and 3 */
+  int* totals;           /* cases 2 and 3: the messages each rank receives (MPI_Allreduce of the counts) */
+  int* out;              /* --messages payloads */
+  MPI_Request* requests; /* one per payload */
+};
+
+static struct ninja_buffers ninja_alloc(const struct ninja_options* o, int size) {
+  struct ninja_buffers b;
+  b.per_rank = malloc(sizeof(int) * (size_t)size);
+  b.totals = malloc(sizeof(int) * (size_t)size);
+  b.out = malloc(sizeof(int) * kPayloadInts * (size_t)o->messages);
+  b.requests = malloc(sizeof(MPI_Request) * (size_t)o->messages);
+  return b;
+}
+
+static void ninja_free(struct ninja_buffers* b) {
+  free(b->per_rank);
+  free(b->totals);
+  free(b->out);
+  free(b->requests);
+}
+
 static uint64_t ninja_mix(uint64_t x) { /* splitmix64 */
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -101,6 +125,20 @@ static void ninja_check(const char* scenario, struct ninja_tally* t, const int* 
   fflush(stderr);
 }
 
+/* Receives `receives` payloads from MPI_ANY_SOURCE with `tag`, checking each
+ * against (routine, it), then waits for this routine's --messages sends. A
+ * macro, not a function: expanded inside routine_a/routine_b, the MPI calls
+ * keep that routine's name and line in reports. */
+#define NINJA_RECEIVE_ANY_THEN_WAIT(scenario, o, tally, tag, receives, routine, it, rank, requests) \
+  for (long k = 0; k < (receives); ++k) { \
+    int in[kPayloadInts]; \
+    MPI_Recv(in, kPayloadInts, MPI_INT, MPI_ANY_SOURCE, (tag), MPI_COMM_WORLD, MPI_STATUS_IGNORE); \
+    ninja_busy((o)->overhead_us); \
+    ninja_check((scenario), (tally), in, (routine), (it), (rank)); \
+  } \
+  for (long k = 0; k < (o)->messages; ++k) MPI_Wait(&(requests)[k], MPI_STATUS_IGNORE); \
+  ninja_busy((o)->overhead_us)
+
 /* Sums the tallies and prints rank 0's verdict line:
  *   "<scenario>: OK ranks=N iterations=I us_per_iteration=T"
  *   "<scenario>: WRONG MATCH first_iteration=F wrong_matches=W ranks=N ..."
@@ -123,6 +161,34 @@ static int ninja_finish(const char* scenario, const struct ninja_tally* t, long 
     fflush(stdout);
   }
   return wrong == 0 ? 0 : 1;
+}
+
+/* One iteration of a case: its routines in order. */
+typedef void (*ninja_iteration)(const struct ninja_options* o, long it, int rank, int size, struct ninja_buffers* b,
+                                struct ninja_tally* tally);
+/* A case's own check of its options: 0 when they are fine (rank 0 prints why not). */
+typedef int (*ninja_options_check)(const struct ninja_options* o, int rank);
+
+/* A case's whole main(): MPI start, the options (`defaults` overridden by
+ * argv; bad ones abort with code 2), the buffers, `iteration` --iterations
+ * times from a common start, then the verdict line of ninja_finish. */
+static int ninja_main(int argc, char** argv, const char* scenario, struct ninja_options defaults,
+                      ninja_options_check check, ninja_iteration iteration) {
+  struct ninja_options o = defaults;
+  int rank = 0, size = 0;
+  scenario_init(&argc, &argv, &rank, &size);
+  if (ninja_parse(argc, argv, &o) != 0 || (check != NULL && check(&o, rank) != 0)) MPI_Abort(MPI_COMM_WORLD, 2);
+  struct ninja_buffers b = ninja_alloc(&o, size);
+  struct ninja_tally tally = {0, -1};
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = ninja_now_us();
+  for (long it = 0; it < o.iterations; ++it) iteration(&o, it, rank, size, &b, &tally);
+  const double loop_us = ninja_now_us() - start;
+  ninja_finish(scenario, &tally, o.iterations, loop_us, rank, size);
+  ninja_free(&b);
+  MPI_Finalize();
+  return 0;
 }
 
 #endif

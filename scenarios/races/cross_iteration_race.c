@@ -20,11 +20,8 @@
 
 int main(int argc, char** argv) {
   struct race_options o = {100, 1, 8, 0, 0, 0, 0, 0};
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (race_parse(argc, argv, &o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
+  race_start(&argc, &argv, &o, &rank, &size);
   const int workers = size - 1;
   const long ints = o.bytes / (long)sizeof(int);
   int* buf = calloc((size_t)(ints * (workers > 0 ? workers : 1)), sizeof(int));

@@ -72,6 +72,15 @@ static int race_parse(int argc, char** argv, struct race_options* o) {
   return 0;
 }
 
+/* MPI_Init, this rank and the world's size, then the options (a bad one
+ * aborts with code 2): how every main() here starts. */
+static void race_start(int* argc, char*** argv, struct race_options* o, int* rank, int* size) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (race_parse(*argc, *argv, o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
 static void race_busy_us(long us) {
   if (us <= 0) return;
   struct timespec t0, t;

@@ -1,10 +1,12 @@
-/* Tiny "--name value" argument reader shared by the spine, MPI-PD, DMTracker and NINJA scenarios.
+/* Tiny "--name value" argument reader shared by the spine, MPI-PD, DMTracker and NINJA scenarios,
+ * and the MPI start their main()s share.
  * Unknown or malformed arguments abort with a message naming them, so a
  * campaign typo shows up as a failed run with a readable stderr. */
 #ifndef SCALEFUZZ_SCENARIOS_SPINE_COMMON_ARGS_H
 #define SCALEFUZZ_SCENARIOS_SPINE_COMMON_ARGS_H
 
 #include <errno.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,13 @@ static inline int parse_options(int argc, char** argv, const struct int_option* 
 
 static inline int parse_int_options(int argc, char** argv, const struct int_option* options, int count) {
   return parse_options(argc, argv, options, count, NULL, 0, NULL, 0);
+}
+
+/* MPI_Init, then this process's rank and the world's size: how every scenario's main() starts. */
+static inline void scenario_init(int* argc, char*** argv, int* rank, int* size) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
 }
 
 #endif

@@ -36,10 +36,8 @@ static double compute_local_update(double* values, long count, long iteration, i
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
 
   long crash_rank = 1, crash_iteration = 3, iterations = 20, count = 1024;
   struct int_option options[] = {{"--crash-rank", &crash_rank, 0},

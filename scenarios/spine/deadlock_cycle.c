@@ -33,10 +33,8 @@ static void send_then_receive(int* out, int* in, int count, int right, int left)
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
 
   long warmup = 3, count = 16;
   struct int_option options[] = {{"--warmup", &warmup, 0}, {"--count", &count, 1}};

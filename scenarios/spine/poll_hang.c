@@ -59,10 +59,8 @@ static void halo_step(int it, long bug_iteration, int* out, int* in, int count, 
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   long iterations = 50, bug_iteration = 20, count = 64;
   struct int_option options[] = {
       {"--iterations", &iterations, 1}, {"--bug-iteration", &bug_iteration, -1}, {"--count", &count, 1}};

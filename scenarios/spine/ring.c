@@ -23,10 +23,8 @@ static int payload(int sender, long iteration, long index) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
 
   long iterations = 100, count = 64;
   struct int_option options[] = {{"--iterations", &iterations, 1}, {"--count", &count, 1}};

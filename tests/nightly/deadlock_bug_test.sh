@@ -5,12 +5,7 @@
 # seeds round-trip through jq and its junit.xml parses with junitparser.
 # usage: deadlock_bug_test.sh BUILD_DIR SOURCE_DIR PYTHON
 set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-python="$3"
-work="$(mktemp -d "${TMPDIR:-/tmp}/scalefuzz-deadlock-bug.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/test_lib.sh" deadlock-bug "$@"
 
 status=0
 "$build/scalefuzz" run "$src/configs/scenarios/deadlock_cycle.yaml" --out "$work/out" --build "$build" \
@@ -24,4 +19,4 @@ jq -e '.bugs[0] | .occurrence_count == 3 and (.runs | length) == 3 and .detector
        and (.related_findings | length) >= 3' "$f" > /dev/null ||
   { jq '.bugs[0] | del(.occurrences)' "$f"; fail "the bug is not the hang in send_then_receive with 3 occurrences"; }
 echo "ok: $(jq -r '.bugs[0] | .fingerprint + " " + .signature + ", " + (.occurrence_count | tostring) + " occurrences"' "$f")"
-"$python" "$src/tests/nightly/check_outputs.py" "$work/out" "$src/docs/findings.schema.json"
+check_outputs "$work/out"

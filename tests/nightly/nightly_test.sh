@@ -10,14 +10,9 @@
 #    round-trip through jq, junit.xml parses with junitparser.
 # usage: nightly_test.sh BUILD_DIR SOURCE_DIR PYTHON
 set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-python="$3"
-work="$(mktemp -d "${TMPDIR:-/tmp}/scalefuzz-nightly-test.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/test_lib.sh" nightly-test "$@"
 root="$work/nights"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 campaign() { sed "s/TYPE_SIZE/$1/" "$src/tests/nightly/toggle.yaml" > "$work/toggle.yaml"; echo "$work/toggle.yaml"; }
 # night DATE TYPE_SIZE EXPECTED_EXIT [nightly.sh args...]   (tests/nightly/toggle.yaml)
 night() {
@@ -58,7 +53,7 @@ jq -e --arg fp "$bug_fp" '.bugs[] | select(.fingerprint == $fp) | .detector == "
   "$root/2026-01-06/findings.json" > /dev/null || fail "the new bug is not the scale anomaly in sf_allgather"
 [[ "$(jq .counts.gone "$root/2026-01-06/diff.json")" == 0 ]] || fail "bugs gone when the overflow was switched on"
 grep -q "reusing the stored model" "$work/2026-01-06.log" || fail "the bug night did not reuse the model"
-"$python" "$src/tests/nightly/check_outputs.py" "$root/2026-01-06" "$src/docs/findings.schema.json"
+check_outputs "$root/2026-01-06"
 echo "ok: the switched-on bug $bug_fp ($(jq -r '.new[0].signature' "$root/2026-01-06/diff.json")) is the one new bug"
 
 # Switched off: gone, nothing new.

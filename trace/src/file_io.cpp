@@ -17,6 +17,24 @@ std::string errno_text(const std::filesystem::path& file, const char* what) {
   return file.string() + ": " + what + ": " + std::strerror(errno);
 }
 
+// Moves `size` bytes between `fd` and `p` with `io` (::read or ::write),
+// retrying interrupted calls; stops early when `io` returns 0 (end of file).
+// Returns the bytes moved.
+template <typename Io, typename Byte>
+std::size_t transfer(Io io, int fd, Byte* p, std::size_t size, const std::filesystem::path& file, const char* failed) {
+  std::size_t done = 0;
+  while (done < size) {
+    ssize_t n = io(fd, p + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw TraceError(errno_text(file, failed));
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
 struct Fd {
   int fd;
   ~Fd() {
@@ -33,17 +51,7 @@ std::vector<unsigned char> read_file_prefix(const std::filesystem::path& file, s
   if (::fstat(f.fd, &st) != 0) throw TraceError(errno_text(file, "cannot stat"));
   size = static_cast<std::uintmax_t>(st.st_size);
   std::vector<unsigned char> bytes(std::min<std::size_t>(max_bytes, static_cast<std::size_t>(st.st_size)));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(f.fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw TraceError(errno_text(file, "read failed"));
-    }
-    if (n == 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  bytes.resize(done);
+  bytes.resize(transfer(::read, f.fd, bytes.data(), bytes.size(), file, "read failed"));
   return bytes;
 }
 
@@ -69,16 +77,8 @@ RecordStream::~RecordStream() {
 std::size_t RecordStream::read(void* out, std::size_t max) {
   auto* p = static_cast<unsigned char*>(out);
   const std::size_t want = max * record_size_;
-  std::size_t done = 0;
-  while (done < want) {
-    ssize_t n = ::read(fd_, p + done, want - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw TraceError(errno_text(file_, "read failed"));
-    }
-    if (n == 0) break;  // end of file (or it shrank while reading: keep what we got)
-    done += static_cast<std::size_t>(n);
-  }
+  // Fewer at the end of the file (or when it shrank while reading: keep what we got).
+  const std::size_t done = transfer(::read, fd_, p, want, file_, "read failed");
   std::size_t whole = done / record_size_;
   if (done < want) {
     tail_ = done - whole * record_size_;
@@ -101,15 +101,8 @@ ReplacementFile::~ReplacementFile() {
 
 void ReplacementFile::write(const void* data, std::size_t size) {
   const auto* p = static_cast<const unsigned char*>(data);
-  std::size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::write(fd_, p + done, size - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw TraceError(errno_text(tmp_, "write failed"));
-    }
-    done += static_cast<std::size_t>(n);
-  }
+  if (transfer(::write, fd_, p, size, tmp_, "write failed") < size)
+    throw TraceError(tmp_.string() + ": write failed: nothing written");
 }
 
 void ReplacementFile::commit() {

@@ -35,6 +35,20 @@ std::optional<FileHeader> header_of(const fs::path& file, FileKind kind, int ran
   return h;
 }
 
+// Reads `in`'s records in blocks and calls `take(record)` on each until it
+// returns false. Returns whether `take` stopped it (false: all were read).
+template <typename Record, typename Take>
+bool read_records_until(detail::RecordStream& in, Take take) {
+  constexpr std::size_t kBlock = 4096;
+  std::vector<Record> block(kBlock);
+  for (;;) {
+    const std::size_t n = in.read(block.data(), kBlock);
+    for (std::size_t k = 0; k < n; ++k)
+      if (!take(block[k])) return true;
+    if (n < kBlock) return false;
+  }
+}
+
 // Raw events -> packed, up to the last complete record (where read_rank
 // stops). Returns "" or why the file is left raw.
 std::string pack_events(const fs::path& file, const FileHeader& raw_header) {
@@ -49,27 +63,21 @@ std::string pack_events(const fs::path& file, const FileHeader& raw_header) {
   };
   packed::Encoder encoder;
   detail::RecordStream in(file, sizeof(FileHeader), sizeof(Event));
-  constexpr std::size_t kBlock = 4096;
-  std::vector<Event> block(kBlock);
   std::uint64_t next_seq = 1;
-  for (;;) {
-    const std::size_t n = in.read(block.data(), kBlock);
-    for (std::size_t k = 0; k < n; ++k, ++next_seq) {
-      if (block[k].seq == next_seq) {
-        encoder.add(block[k], sink);
-        continue;
-      }
-      // seq 0: never written, or being written when the rank stopped: the
-      // end of the trace. Any other value is damage that read_rank reports.
-      if (block[k].seq != 0)
-        return "record " + std::to_string(next_seq - 1) + " is out of sequence (readers report it)";
-      encoder.finish(sink);
-      out.commit();
-      return "";
+  std::string damage;
+  const bool stopped = read_records_until<Event>(in, [&](const Event& e) {
+    if (e.seq == next_seq) {
+      encoder.add(e, sink);
+      ++next_seq;
+      return true;
     }
-    if (n < kBlock) break;
-  }
-  if (in.partial_tail_nonzero()) return "a record is cut (readers report it)";
+    // seq 0: never written, or being written when the rank stopped: the
+    // end of the trace. Any other value is damage that read_rank reports.
+    if (e.seq != 0) damage = "record " + std::to_string(next_seq - 1) + " is out of sequence (readers report it)";
+    return false;
+  });
+  if (!damage.empty()) return damage;
+  if (!stopped && in.partial_tail_nonzero()) return "a record is cut (readers report it)";
   encoder.finish(sink);
   out.commit();
   return "";
@@ -124,16 +132,12 @@ void cut_unwritten_sites(const fs::path& sites_file, const fs::path& features_fi
 // preallocated rest (160 MiB apparent) is cut.
 void cut_unwritten_allocs(const fs::path& file) {
   detail::RecordStream in(file, sizeof(FileHeader), sizeof(AllocRecord));
-  constexpr std::size_t kBlock = 4096;
-  std::vector<AllocRecord> block(kBlock);
   std::uintmax_t used = 0;
-  for (;;) {
-    const std::size_t n = in.read(block.data(), kBlock);
-    std::size_t k = 0;
-    while (k < n && block[k].t_ns != 0) ++k;
-    used += k;
-    if (k < n || n < kBlock) break;
-  }
+  read_records_until<AllocRecord>(in, [&](const AllocRecord& a) {
+    if (a.t_ns == 0) return false;
+    ++used;
+    return true;
+  });
   cut_to(file, sizeof(FileHeader) + used * sizeof(AllocRecord));
 }
 

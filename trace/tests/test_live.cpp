@@ -17,6 +17,7 @@ namespace {
 
 using testing::RankBuilder;
 using testing::TempRunDir;
+using testing::has_warning;
 
 void write_with_live(const TempRunDir& dir, std::uint64_t version) {
   RankBuilder b(0, 1);
@@ -26,12 +27,6 @@ void write_with_live(const TempRunDir& dir, std::uint64_t version) {
   live.calls = 3;
   b.rt.live = live;
   write_rank(dir.path(), b.rt);
-}
-
-bool has_warning(const RankTrace& rt, const std::string& needle) {
-  for (const auto& w : rt.warnings)
-    if (w.find(needle) != std::string::npos) return true;
-  return false;
 }
 
 TEST(TraceLive, StableEvenVersionReadsCleanly) {

@@ -1,6 +1,9 @@
 // match_messages over hand-built traces.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "scalefuzz/trace/model.hpp"
 #include "trace_test_util.hpp"
 
@@ -15,11 +18,13 @@ RunTrace make_run(std::vector<RankBuilder> builders) {
   return run;
 }
 
-// The matched message whose receive was posted at (rank, index).
-const MatchedMessage* by_recv(const Matching& m, int rank, std::size_t index) {
+// The matched message whose receive was posted at (rank, index); a test
+// without one fails (the exception) instead of reading through a null pointer.
+const MatchedMessage& by_recv(const Matching& m, int rank, std::size_t index) {
   for (const auto& msg : m.messages)
-    if (msg.recv_post == EventRef{rank, index}) return &msg;
-  return nullptr;
+    if (msg.recv_post == EventRef{rank, index}) return msg;
+  throw std::runtime_error("no message matched to the receive posted at rank " + std::to_string(rank) + " event " +
+                           std::to_string(index));
 }
 
 TEST(TraceMatch, NonOvertakingSameTag) {
@@ -30,12 +35,11 @@ TEST(TraceMatch, NonOvertakingSameTag) {
   Matching m = match_messages(make_run({r0, r1}));
   ASSERT_EQ(m.messages.size(), 3u);
   for (int i = 0; i < 3; ++i) {
-    const MatchedMessage* msg = by_recv(m, 1, r[i]);
-    ASSERT_NE(msg, nullptr);
-    EXPECT_EQ(msg->send, (EventRef{0, s[i]}));
-    EXPECT_EQ(msg->recv_done, msg->recv_post);
-    EXPECT_EQ(msg->bytes, 8 * (i + 1));
-    EXPECT_EQ(msg->tag, 5);
+    const MatchedMessage& msg = by_recv(m, 1, r[i]);
+    EXPECT_EQ(msg.send, (EventRef{0, s[i]}));
+    EXPECT_EQ(msg.recv_done, msg.recv_post);
+    EXPECT_EQ(msg.bytes, 8 * (i + 1));
+    EXPECT_EQ(msg.tag, 5);
   }
   EXPECT_TRUE(m.unmatched_sends.empty());
   EXPECT_TRUE(m.unmatched_recvs.empty());
@@ -47,8 +51,8 @@ TEST(TraceMatch, DifferentTagsMayCross) {
   std::size_t rb = r1.recv(0, 2, 0, 2), ra = r1.recv(0, 1, 0, 1);
   Matching m = match_messages(make_run({r0, r1}));
   ASSERT_EQ(m.messages.size(), 2u);
-  EXPECT_EQ(by_recv(m, 1, rb)->send, (EventRef{0, sb}));
-  EXPECT_EQ(by_recv(m, 1, ra)->send, (EventRef{0, sa}));
+  EXPECT_EQ(by_recv(m, 1, rb).send, (EventRef{0, sb}));
+  EXPECT_EQ(by_recv(m, 1, ra).send, (EventRef{0, sa}));
   // messages are listed per destination in receive-posting order
   EXPECT_EQ(m.messages[0].recv_post, (EventRef{1, rb}));
 }
@@ -60,9 +64,9 @@ TEST(TraceMatch, AnySourceResolvedByStatus) {
   std::size_t second = r0.recv(kAnySource, kAnyTag, 1, 7);
   Matching m = match_messages(make_run({r0, r1, r2}));
   ASSERT_EQ(m.messages.size(), 2u);
-  EXPECT_EQ(by_recv(m, 0, first)->send, (EventRef{2, s2}));
-  EXPECT_EQ(by_recv(m, 0, second)->send, (EventRef{1, s1}));
-  EXPECT_EQ(by_recv(m, 0, first)->tag, 7);
+  EXPECT_EQ(by_recv(m, 0, first).send, (EventRef{2, s2}));
+  EXPECT_EQ(by_recv(m, 0, second).send, (EventRef{1, s1}));
+  EXPECT_EQ(by_recv(m, 0, first).tag, 7);
 }
 
 TEST(TraceMatch, SendrecvRing) {
@@ -79,9 +83,8 @@ TEST(TraceMatch, SendrecvRing) {
   Matching m = match_messages(make_run(ranks));
   ASSERT_EQ(m.messages.size(), static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) {
-    const MatchedMessage* msg = by_recv(m, r, 1);
-    ASSERT_NE(msg, nullptr);
-    EXPECT_EQ(msg->send, (EventRef{(r + n - 1) % n, 0}));
+    const MatchedMessage& msg = by_recv(m, r, 1);
+    EXPECT_EQ(msg.send, (EventRef{(r + n - 1) % n, 0}));
   }
   EXPECT_TRUE(m.unmatched_sends.empty());
   EXPECT_TRUE(m.unmatched_recvs.empty());
@@ -104,10 +107,9 @@ TEST(TraceMatch, PersistentRequestsAcrossSeveralStarts) {
   Matching m = match_messages(make_run({r0, r1}));
   ASSERT_EQ(m.messages.size(), 3u);
   for (int i = 0; i < 3; ++i) {
-    const MatchedMessage* msg = by_recv(m, 1, starts1[i]);
-    ASSERT_NE(msg, nullptr);
-    EXPECT_EQ(msg->send, (EventRef{0, starts0[i]}));
-    EXPECT_EQ(msg->recv_done, (EventRef{1, dones1[i]}));
+    const MatchedMessage& msg = by_recv(m, 1, starts1[i]);
+    EXPECT_EQ(msg.send, (EventRef{0, starts0[i]}));
+    EXPECT_EQ(msg.recv_done, (EventRef{1, dones1[i]}));
   }
   EXPECT_TRUE(m.unmatched_recvs.empty());
 }
@@ -124,10 +126,10 @@ TEST(TraceMatch, IsendIrecvWithWaitallChildrenMatchInPostingOrder) {
   std::size_t d1 = r1.done(10, 0, 3);
   Matching m = match_messages(make_run({r0, r1}));
   ASSERT_EQ(m.messages.size(), 2u);
-  EXPECT_EQ(by_recv(m, 1, p1)->send, (EventRef{0, s1}));
-  EXPECT_EQ(by_recv(m, 1, p1)->recv_done, (EventRef{1, d1}));
-  EXPECT_EQ(by_recv(m, 1, p2)->send, (EventRef{0, s2}));
-  EXPECT_EQ(by_recv(m, 1, p2)->recv_done, (EventRef{1, d2}));
+  EXPECT_EQ(by_recv(m, 1, p1).send, (EventRef{0, s1}));
+  EXPECT_EQ(by_recv(m, 1, p1).recv_done, (EventRef{1, d1}));
+  EXPECT_EQ(by_recv(m, 1, p2).send, (EventRef{0, s2}));
+  EXPECT_EQ(by_recv(m, 1, p2).recv_done, (EventRef{1, d2}));
 }
 
 TEST(TraceMatch, UnmatchedSendsAndReceives) {

@@ -14,6 +14,7 @@ namespace {
 
 using testing::RankBuilder;
 using testing::TempRunDir;
+using testing::has_warning;
 
 RankTrace sample_rank(int rank, int world) {
   RankBuilder b(rank, world);
@@ -52,12 +53,6 @@ RankTrace sample_rank(int rank, int world) {
 void append_bytes(const std::filesystem::path& file, const void* data, std::size_t n) {
   std::ofstream out(file, std::ios::binary | std::ios::app);
   out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
-}
-
-bool has_warning(const RankTrace& rt, const std::string& needle) {
-  for (const auto& w : rt.warnings)
-    if (w.find(needle) != std::string::npos) return true;
-  return false;
 }
 
 TEST(TraceReader, RoundTripAllFiles) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "scalefuzz/testing/errors.hpp"
 #include "scalefuzz/trace/model.hpp"
 
 namespace scalefuzz::trace::testing {
@@ -111,12 +112,14 @@ inline void set_header_version(const std::filesystem::path& file, std::uint32_t 
 
 // What read_rank() throws for `rank` of `run_dir` ("" if it reads fine).
 inline std::string read_rank_error(const std::filesystem::path& run_dir, int rank) {
-  try {
-    read_rank(run_dir, rank);
-  } catch (const TraceError& e) {
-    return e.what();
-  }
-  return "";
+  return scalefuzz::testing::error_of<TraceError>([&] { read_rank(run_dir, rank); });
+}
+
+// Whether one of the reader's warnings for `rt` contains `needle`.
+inline bool has_warning(const RankTrace& rt, const std::string& needle) {
+  for (const auto& w : rt.warnings)
+    if (w.find(needle) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace scalefuzz::trace::testing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "scalefuzz/detectors/dmtracker_hash.hpp"
 #include "scalefuzz/trace/allocs.hpp"
@@ -76,6 +77,27 @@ std::uint64_t site_hash(const trace::RankTrace& r, const Event& e) {
   return e.callsite < r.sites.size() ? r.sites[e.callsite].stable_hash : mix(0x5173, e.callsite);
 }
 
+// Appends the movement `movement_of(rank, event)` makes of each event of
+// every rank (nullopt: none) with its site, times and reference; it has no
+// receive side.
+template <typename MovementOf>
+void add_local_moves(const trace::RunTrace& run, RunMovements& out, MovementOf movement_of) {
+  for (const trace::RankTrace& r : run.ranks) {
+    if (r.rank < 0) continue;
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+      const Event& e = r.events[i];
+      std::optional<Movement> mv = movement_of(r, e);
+      if (!mv) continue;
+      mv->site = site_hash(r, e);
+      mv->t_read = e.t_enter_ns;
+      mv->t_write = e.t_exit_ns != 0 ? e.t_exit_ns : e.t_enter_ns;
+      mv->ref = make_ref(r.rank, i);
+      out.moves.push_back(std::move(*mv));
+      out.recv_refs.push_back(SIZE_MAX);
+    }
+  }
+}
+
 }  // namespace
 
 RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) {
@@ -122,57 +144,39 @@ RunMovements run_movements(const trace::RunTrace& run, const fs::path& run_dir) 
   // Collectives: this rank's contribution leaves its send buffer and the
   // result lands in its receive buffer (format 2's rbuffer; the same buffer
   // for MPI_IN_PLACE). Without a receive side a chain ends there.
-  for (const trace::RankTrace& r : run.ranks) {
-    if (r.rank < 0) continue;
-    for (std::size_t i = 0; i < r.events.size(); ++i) {
-      const Event& e = r.events[i];
-      auto cls = static_cast<OpClass>(e.op_class);
-      if ((cls != OpClass::Collective && cls != OpClass::Icollective) || e.error != 0) continue;
-      if ((e.flags & trace::kFlagChild) != 0) continue;
-      Movement mv;
-      mv.kind = OpKind::Coll;
-      mv.site = site_hash(r, e);
-      if (e.buffer != 0 && e.bytes > 0) mv.src = BufferRange{r.rank, e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
-      std::uint64_t rbuf = (e.flags & trace::kFlagInPlace) != 0 ? e.buffer : e.rbuffer;
-      std::int64_t rbytes = 0;
-      if (const trace::TypeEntry* t = trace::find_type(r, e.rdtype); t != nullptr && e.rcount_arg > 0)
-        rbytes = t->size * e.rcount_arg;
-      if (rbuf != 0 && rbytes > 0) mv.dst = BufferRange{r.rank, rbuf, static_cast<std::uint64_t>(rbytes), 0};
-      if (mv.src.rank < 0 && mv.dst.rank < 0) continue;
-      mv.t_read = e.t_enter_ns;
-      mv.t_write = e.t_exit_ns != 0 ? e.t_exit_ns : e.t_enter_ns;
-      mv.ref = make_ref(r.rank, i);
-      moves.push_back(mv);
-      out.recv_refs.push_back(SIZE_MAX);
-    }
-  }
+  add_local_moves(run, out, [](const trace::RankTrace& r, const Event& e) -> std::optional<Movement> {
+    auto cls = static_cast<OpClass>(e.op_class);
+    if ((cls != OpClass::Collective && cls != OpClass::Icollective) || e.error != 0) return std::nullopt;
+    if ((e.flags & trace::kFlagChild) != 0) return std::nullopt;
+    Movement mv;
+    mv.kind = OpKind::Coll;
+    if (e.buffer != 0 && e.bytes > 0) mv.src = BufferRange{r.rank, e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
+    std::uint64_t rbuf = (e.flags & trace::kFlagInPlace) != 0 ? e.buffer : e.rbuffer;
+    std::int64_t rbytes = 0;
+    if (const trace::TypeEntry* t = trace::find_type(r, e.rdtype); t != nullptr && e.rcount_arg > 0)
+      rbytes = t->size * e.rcount_arg;
+    if (rbuf != 0 && rbytes > 0) mv.dst = BufferRange{r.rank, rbuf, static_cast<std::uint64_t>(rbytes), 0};
+    if (mv.src.rank < 0 && mv.dst.rank < 0) return std::nullopt;
+    return mv;
+  });
 
   // MPI_Pack / MPI_Unpack: buffer is what was read, rbuffer what was written
   // (the packed side at the position the call started from). The typed side
   // is typed_range's.
-  for (const trace::RankTrace& r : run.ranks) {
-    if (r.rank < 0) continue;
-    for (std::size_t i = 0; i < r.events.size(); ++i) {
-      const Event& e = r.events[i];
-      auto cls = static_cast<OpClass>(e.op_class);
-      if ((cls != OpClass::Pack && cls != OpClass::Unpack) || e.error != 0 || e.t_exit_ns == 0 || e.bytes <= 0)
-        continue;
-      const bool packing = cls == OpClass::Pack;
-      BufferRange typed = typed_range(r, e.dtype, e.count, packing ? e.buffer : e.rbuffer, static_cast<std::uint64_t>(e.bytes));
-      BufferRange packed{r.rank, packing ? e.rbuffer : e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
-      Movement mv;
-      mv.kind = packing ? OpKind::Pack : OpKind::Unpack;
-      mv.site = site_hash(r, e);
-      mv.src = packing ? typed : packed;
-      mv.dst = packing ? packed : typed;
-      mv.segments = pack_segments(r, e);
-      mv.t_read = e.t_enter_ns;
-      mv.t_write = e.t_exit_ns;
-      mv.ref = make_ref(r.rank, i);
-      moves.push_back(mv);
-      out.recv_refs.push_back(SIZE_MAX);
-    }
-  }
+  add_local_moves(run, out, [](const trace::RankTrace& r, const Event& e) -> std::optional<Movement> {
+    auto cls = static_cast<OpClass>(e.op_class);
+    if ((cls != OpClass::Pack && cls != OpClass::Unpack) || e.error != 0 || e.t_exit_ns == 0 || e.bytes <= 0)
+      return std::nullopt;
+    const bool packing = cls == OpClass::Pack;
+    BufferRange typed = typed_range(r, e.dtype, e.count, packing ? e.buffer : e.rbuffer, static_cast<std::uint64_t>(e.bytes));
+    BufferRange packed{r.rank, packing ? e.rbuffer : e.buffer, static_cast<std::uint64_t>(e.bytes), 0};
+    Movement mv;
+    mv.kind = packing ? OpKind::Pack : OpKind::Unpack;
+    mv.src = packing ? typed : packed;
+    mv.dst = packing ? packed : typed;
+    mv.segments = pack_segments(r, e);
+    return mv;
+  });
 
   // Allocation sites: one sweep per rank over its heap-block log.
   for (Movement& mv : moves) {

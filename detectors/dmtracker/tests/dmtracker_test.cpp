@@ -287,76 +287,72 @@ TEST(DmtrackerCd, Equations3To5) {
   EXPECT_DOUBLE_EQ(late[0][1], 1.0);
 }
 
-TEST(DmtrackerCd, StuckRankIsTheOnlyOutlierAndIdenticalRanksGiveNone) {
-  // 8 ranks with the same mix of two groups; rank 5 mostly retries (group 2).
+namespace {
+// Chains of the CD tests with their groups: chains[i] is in g.group_of[i].
+struct GroupedChains {
+  explicit GroupedChains(std::size_t groups) { g.groups.resize(groups); }
+  // A chain of `rank` starting at `t`, in group `group`.
+  void add(int rank, std::uint64_t t, std::size_t group) {
+    chains.push_back(Chain{{}, rank, t});
+    g.group_of.push_back(group);
+  }
   std::vector<Chain> chains;
   Grouping g;
-  g.groups.resize(3);
+};
+}  // namespace
+
+TEST(DmtrackerCd, StuckRankIsTheOnlyOutlierAndIdenticalRanksGiveNone) {
+  // 8 ranks with the same mix of two groups; rank 5 mostly retries (group 2).
+  GroupedChains c(3);
   std::uint64_t t = 0;
   for (int r = 0; r < 8; ++r)
-    for (int i = 0; i < 40; ++i) {
-      chains.push_back(Chain{{}, r, ++t});
-      g.group_of.push_back(i % 4 == 0 ? 1 : (i % 4 == 1 ? 2 : 0));  // every rank retries now and then
-    }
+    for (int i = 0; i < 40; ++i)
+      c.add(r, ++t, i % 4 == 0 ? 1 : (i % 4 == 1 ? 2 : 0));  // every rank retries now and then
   Parameters p;
-  auto clean = cd_outliers(chains, g, {}, p);
+  auto clean = cd_outliers(c.chains, c.g, {}, p);
   EXPECT_EQ(clean.k, 2u);  // n/4
   EXPECT_TRUE(clean.outliers.empty());
-  for (int i = 0; i < 200; ++i) {
-    chains.push_back(Chain{{}, 5, ++t});
-    g.group_of.push_back(2);
-  }
-  auto res = cd_outliers(chains, g, {}, p);
+  for (int i = 0; i < 200; ++i) c.add(5, ++t, 2);
+  auto res = cd_outliers(c.chains, c.g, {}, p);
   ASSERT_EQ(res.outliers.size(), 1u);
   EXPECT_EQ(res.outliers[0].rank, 5);
   EXPECT_EQ(res.outliers[0].top_group, 2u);
   EXPECT_GT(res.outliers[0].distance_k, 5 * res.average);
   // A subset without rank 5 (master/worker style) has none.
-  EXPECT_TRUE(cd_outliers(chains, g, {0, 1, 2, 3, 4, 6, 7}, p).outliers.empty());
+  EXPECT_TRUE(cd_outliers(c.chains, c.g, {0, 1, 2, 3, 4, 6, 7}, p).outliers.empty());
   // Known-good runs where rank 5 was just as far away suppress it.
   std::vector<double> good(8, 0.0);
   good[5] = res.outliers[0].distance_k;
-  EXPECT_TRUE(cd_outliers(chains, g, {}, p, good).outliers.empty());
+  EXPECT_TRUE(cd_outliers(c.chains, c.g, {}, p, good).outliers.empty());
 }
 
 TEST(DmtrackerCd, LastPhaseHalvingFindsALateOutlier) {
   // Identical ranks for a long time; in the last eighth rank 3 only retries.
-  std::vector<Chain> chains;
-  Grouping g;
-  g.groups.resize(2);
+  GroupedChains c(2);
   std::uint64_t t = 0;
   for (int r = 0; r < 8; ++r)
-    for (int i = 0; i < 2; ++i) {  // every rank retried twice at the start
-      chains.push_back(Chain{{}, r, t});
-      g.group_of.push_back(1);
-    }
+    for (int i = 0; i < 2; ++i) c.add(r, t, 1);  // every rank retried twice at the start
   for (int i = 0; i < 1000; ++i)
     for (int r = 0; r < 8; ++r) {
-      chains.push_back(Chain{{}, r, t});
-      g.group_of.push_back(0);
+      c.add(r, t, 0);
       ++t;
     }
-  for (int i = 0; i < 60; ++i) {
-    chains.push_back(Chain{{}, 3, t++});
-    g.group_of.push_back(1);
-  }
+  for (int i = 0; i < 60; ++i) c.add(3, t++, 1);
   Parameters p;
   p.halving_rounds = 0;
   // Over the whole run rank 3 has 62 of 1062 chains in group 1: 0.11 away,
   // the others are identical (distance 0): the paper's rule flags it anyway.
-  auto whole = cd_outliers(chains, g, {}, p);
+  auto whole = cd_outliers(c.chains, c.g, {}, p);
   ASSERT_EQ(whole.outliers.size(), 1u);
   EXPECT_EQ(whole.outliers[0].round, 0);
   // With a noisy background the whole-run view hides it; halving finds it.
   for (int r = 0; r < 8; ++r)
-    for (int i = 0; i < 20 + 10 * r; ++i) {
-      chains.push_back(Chain{{}, r, static_cast<std::uint64_t>(i)});
-      g.group_of.push_back(1);
-    }
-  auto hidden = cd_outliers(chains, g, {}, p);
+    for (int i = 0; i < 20 + 10 * r; ++i)
+      c.add(r, static_cast<std::uint64_t>(i), 1);
+  auto hidden = cd_outliers(c.chains, c.g, {}, p);
   EXPECT_TRUE(hidden.outliers.empty());
   p.halving_rounds = 4;
-  auto found = cd_outliers(chains, g, {}, p);
+  auto found = cd_outliers(c.chains, c.g, {}, p);
   ASSERT_EQ(found.outliers.size(), 1u);
   EXPECT_EQ(found.outliers[0].rank, 3);
   EXPECT_GT(found.outliers[0].round, 0);
@@ -364,20 +360,12 @@ TEST(DmtrackerCd, LastPhaseHalvingFindsALateOutlier) {
 
 TEST(DmtrackerCd, AProcessWithARoleOfItsOwnIsNotAnOutlier) {
   // Rank 0 is the source of a pipeline: it alone starts group 1 chains.
-  std::vector<Chain> chains;
-  Grouping g;
-  g.groups.resize(2);
+  GroupedChains c(2);
   std::uint64_t t = 0;
-  for (int i = 0; i < 100; ++i) {
-    chains.push_back(Chain{{}, 0, ++t});
-    g.group_of.push_back(1);
-  }
-  for (int r = 0; r < 8; ++r) {
-    chains.push_back(Chain{{}, r, ++t});
-    g.group_of.push_back(0);
-  }
+  for (int i = 0; i < 100; ++i) c.add(0, ++t, 1);
+  for (int r = 0; r < 8; ++r) c.add(r, ++t, 0);
   Parameters p;
-  auto res = cd_outliers(chains, g, {}, p);
+  auto res = cd_outliers(c.chains, c.g, {}, p);
   EXPECT_GT(res.distance_k[0], p.outlier_factor * res.average);  // far away by the paper's rule alone
   EXPECT_TRUE(res.outliers.empty());
 }

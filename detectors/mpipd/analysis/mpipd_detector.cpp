@@ -45,7 +45,6 @@ class MpipdDetector : public analysis::Detector {
     }
     return out;
   }
-  std::vector<Finding> finish() override { return {}; }
 };
 
 }  // namespace

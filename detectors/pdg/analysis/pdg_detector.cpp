@@ -70,7 +70,6 @@ class PdgDetector : public analysis::Detector {
     }
     return out;
   }
-  std::vector<Finding> finish() override { return {}; }
 
  private:
   PdgOptions options_;

@@ -16,6 +16,21 @@ constexpr EnumName<PathClass> kPathClassNames[] = {
 
 const char* to_string(PathClass c) { return name_of(kPathClassNames, c); }
 
+void merge_transitions(std::vector<Transition>& transitions) {
+  std::sort(transitions.begin(), transitions.end(), [](const Transition& a, const Transition& b) {
+    return a.from != b.from ? a.from < b.from : a.to < b.to;
+  });
+  std::size_t w = 0;
+  for (std::size_t r = 0; r < transitions.size(); ++r) {
+    if (w > 0 && transitions[w - 1].from == transitions[r].from && transitions[w - 1].to == transitions[r].to) {
+      transitions[w - 1].count += transitions[r].count;
+    } else {
+      transitions[w++] = transitions[r];
+    }
+  }
+  transitions.resize(w);
+}
+
 MarkovChain::MarkovChain(std::size_t states, std::span<const Transition> transitions) {
   std::vector<Transition> edges;
   edges.reserve(transitions.size());
@@ -27,19 +42,7 @@ MarkovChain::MarkovChain(std::size_t states, std::span<const Transition> transit
     }
     if (t.count > 0) edges.push_back(t);
   }
-  std::sort(edges.begin(), edges.end(), [](const Transition& a, const Transition& b) {
-    return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
-  // Merge repeated pairs.
-  std::size_t w = 0;
-  for (std::size_t r = 0; r < edges.size(); ++r) {
-    if (w > 0 && edges[w - 1].from == edges[r].from && edges[w - 1].to == edges[r].to) {
-      edges[w - 1].count += edges[r].count;
-    } else {
-      edges[w++] = edges[r];
-    }
-  }
-  edges.resize(w);
+  merge_transitions(edges);
 
   out_offset_.assign(states + 1, 0);
   in_offset_.assign(states + 1, 0);

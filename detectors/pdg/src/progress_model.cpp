@@ -139,18 +139,7 @@ std::uint32_t ProgressModelBuilder::map_sites_and_model(const trace::RankTrace& 
     if (from == kNoSite || to == kNoSite) continue;
     scratch_.push_back({from, to, e.count});
   }
-  std::sort(scratch_.begin(), scratch_.end(), [](const Transition& a, const Transition& b) {
-    return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
-  std::size_t w = 0;  // two local sites with one stable hash merge into one state
-  for (std::size_t r = 0; r < scratch_.size(); ++r) {
-    if (w > 0 && scratch_[w - 1].from == scratch_[r].from && scratch_[w - 1].to == scratch_[r].to) {
-      scratch_[w - 1].count += scratch_[r].count;
-    } else {
-      scratch_[w++] = scratch_[r];
-    }
-  }
-  scratch_.resize(w);
+  merge_transitions(scratch_);  // two local sites with one stable hash merge into one state
   std::uint32_t model_index = kNoSite;
   std::vector<std::uint32_t>& same_hash = models_by_hash_[hash_transitions(scratch_)];
   for (std::uint32_t m : same_hash) {

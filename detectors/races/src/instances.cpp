@@ -49,22 +49,25 @@ std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run)
   return rounds;
 }
 
+std::vector<std::vector<long>> message_of_event(const trace::RunTrace& run, const trace::Matching& matching,
+                                                trace::EventRef trace::MatchedMessage::*side) {
+  std::vector<std::vector<long>> out(run.ranks.size());
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) out[r].assign(run.ranks[r].events.size(), -1);
+  for (std::size_t i = 0; i < matching.messages.size(); ++i) {
+    const trace::EventRef& at = matching.messages[i].*side;
+    out[static_cast<std::size_t>(at.rank)][at.index] = static_cast<long>(i);
+  }
+  return out;
+}
+
 std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
   const auto rounds = event_rounds(run);
   const std::size_t n = matching.messages.size();
   // Instance numbers count every send and receive post of a rank in event
   // order, matched or not: a run cut short (an abort, a crash) leaves some
   // unmatched, and numbering only the matched ones would shift the rest.
-  std::vector<std::vector<long>> as_send(run.ranks.size()), as_recv(run.ranks.size());
-  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-    as_send[r].assign(run.ranks[r].events.size(), -1);
-    as_recv[r].assign(run.ranks[r].events.size(), -1);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& m = matching.messages[i];
-    as_send[static_cast<std::size_t>(m.send.rank)][m.send.index] = static_cast<long>(i);
-    as_recv[static_cast<std::size_t>(m.recv_post.rank)][m.recv_post.index] = static_cast<long>(i);
-  }
+  const auto as_send = message_of_event(run, matching, &trace::MatchedMessage::send);
+  const auto as_recv = message_of_event(run, matching, &trace::MatchedMessage::recv_post);
   std::vector<ObservedMatch> out(n);
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
     std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;

@@ -13,6 +13,11 @@ bool ends_round(const trace::Event& e);
 // Per rank: the round of every event (index == event index).
 std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run);
 
+// Per rank, per event: the index in matching.messages of the message whose
+// `side` (send, recv_post or recv_done) that event is; -1 for none.
+std::vector<std::vector<long>> message_of_event(const trace::RunTrace& run, const trace::Matching& matching,
+                                                trace::EventRef trace::MatchedMessage::*side);
+
 // Every matched message with its instances, in matching.messages order.
 std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching);
 

@@ -42,18 +42,9 @@ struct Clocks {
 Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching, bool keep_send_clocks) {
   const std::size_t n = run.ranks.size();
   const std::size_t msgs = matching.messages.size();
-  std::vector<std::vector<long>> send_of(n), done_of(n), post_of(n);
-  for (std::size_t r = 0; r < n; ++r) {
-    send_of[r].assign(run.ranks[r].events.size(), -1);
-    done_of[r].assign(run.ranks[r].events.size(), -1);
-    post_of[r].assign(run.ranks[r].events.size(), -1);
-  }
-  for (std::size_t i = 0; i < msgs; ++i) {
-    const auto& m = matching.messages[i];
-    send_of[static_cast<std::size_t>(m.send.rank)][m.send.index] = static_cast<long>(i);
-    done_of[static_cast<std::size_t>(m.recv_done.rank)][m.recv_done.index] = static_cast<long>(i);
-    post_of[static_cast<std::size_t>(m.recv_post.rank)][m.recv_post.index] = static_cast<long>(i);
-  }
+  const auto send_of = message_of_event(run, matching, &trace::MatchedMessage::send);
+  const auto done_of = message_of_event(run, matching, &trace::MatchedMessage::recv_done);
+  const auto post_of = message_of_event(run, matching, &trace::MatchedMessage::recv_post);
   // Blocking collectives: the k-th one on a communicator is the same call on every member.
   std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> coll_key(n);
   std::map<std::pair<std::uint32_t, std::uint64_t>, CollectiveArrivals> colls;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/testing/files.hpp"
 #include "scalefuzz/trace/writer.hpp"
 
 namespace {
@@ -67,18 +68,12 @@ void write_run(const fs::path& dir, bool rank2_first) {
 
 class RacesStreaming : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("sf-races-streaming-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
   RunRecord run(const std::string& id, scalefuzz::noise::Mode mode, bool rank2_first) {
     RunRecord r;
     r.spec.run_id = id;
     r.spec.nprocs = 3;
     r.spec.noise.mode = mode;
-    r.dir = root_ / id;
+    r.dir = tmp_.path() / id;
     write_run(r.dir, rank2_first);
     r.outcome.emplace();
     r.outcome->kind = OutcomeKind::Ok;
@@ -97,7 +92,7 @@ class RacesStreaming : public ::testing::Test {
     return out;
   }
 
-  fs::path root_;
+  scalefuzz::testing::TempDir tmp_{"sf-races-streaming"};
 };
 
 TEST_F(RacesStreaming, NoisyRunsBeforeTheQuietOnesAreJudgedAgainstAllOfThem) {

@@ -116,7 +116,6 @@ class UsageDetector : public analysis::Detector {
     for (auto& f : crashes) out.push_back(std::move(f));
     return out;
   }
-  std::vector<Finding> finish() override { return {}; }
 };
 
 }  // namespace

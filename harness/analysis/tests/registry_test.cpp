@@ -7,6 +7,7 @@
 #include <set>
 
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/testing/errors.hpp"
 
 namespace {
 
@@ -35,13 +36,10 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
 std::string load_error(const std::string& detectors_line) {
   harness::LoadOptions options;
   options.detectors = analysis::detector_names();
-  try {
+  return scalefuzz::testing::error_of<harness::CampaignError>([&] {
     harness::parse_campaign("campaign: t\napp: { command: [x] }\nscales: [2]\n" + detectors_line, "/c/t.yaml",
                             options);
-  } catch (const harness::CampaignError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(DetectorRegistry, CampaignNamesAreCheckedAgainstIt) {

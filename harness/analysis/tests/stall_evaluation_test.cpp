@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "scalefuzz/testing/files.hpp"
 
 namespace {
 
@@ -18,19 +19,13 @@ using scalefuzz::harness::RunRecord;
 
 class StallEvaluationTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("sf-stall-eval-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
   // A finished run of 8 ranks that planned a stall of `rank`; `fired` writes the marker.
   RunRecord run(const std::string& id, int rank, bool fired, OutcomeKind kind = OutcomeKind::Hang) {
     RunRecord r;
     r.spec.run_id = id;
     r.spec.nprocs = 8;
     r.spec.stall = scalefuzz::harness::StallPoint{rank, 12};
-    r.dir = root_ / id;
+    r.dir = tmp_.path() / id;
     fs::create_directories(r.dir);
     if (fired) std::ofstream(r.dir / "stall") << "rank " << rank << " call 12\n";
     r.outcome.emplace();
@@ -44,7 +39,7 @@ class StallEvaluationTest : public ::testing::Test {
     f.ranks = std::move(ranks);
     return f;
   }
-  fs::path root_;
+  scalefuzz::testing::TempDir tmp_{"sf-stall-eval"};
 };
 
 TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {

@@ -14,6 +14,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
 using testing::data_dir;
+using testing::expect_load_errors;
 using testing::parse;
 using testing::parse_error;
 
@@ -165,12 +166,13 @@ TEST(LoadCampaign, OversubscribeStallAndDetectors) {
   EXPECT_TRUE(parse(head + "stall: { enabled: true }\n").stall.enabled);
   EXPECT_EQ(parse(head + "stall: { enabled: true }\n").stall.calls, 50);
   EXPECT_EQ(parse(head + "stall: { enabled: true, calls: 7 }\n").stall.calls, 7);
-  EXPECT_THAT(parse_error(head + "stall: { enabled: true, calls: 0 }\n"),
-              HasSubstr("inline.yaml:4:32: stall.calls must be between 1 and 100000000, got 0"));
-  EXPECT_THAT(parse_error(head + "stall: { enabled: sometimes }\n"),
-              HasSubstr("inline.yaml:4:19: expected true or false for stall.enabled"));
-  EXPECT_THAT(parse_error(head + "stall: { probability: 0.5 }\n"),
-              HasSubstr("inline.yaml:4:10: unknown key 'probability' in stall"));
+  expect_load_errors(head, {
+      {"stall: { enabled: true, calls: 0 }\n",
+       "inline.yaml:4:32: stall.calls must be between 1 and 100000000, got 0"},
+      {"stall: { enabled: sometimes }\n",
+       "inline.yaml:4:19: expected true or false for stall.enabled"},
+      {"stall: { probability: 0.5 }\n",
+       "inline.yaml:4:10: unknown key 'probability' in stall"}});
   EXPECT_TRUE(parse(head + "detectors: []\n").detectors.empty());
   Campaign jobs_only = parse(head + "scheduler: { jobs: 3 }\n");  // type defaults to local
   EXPECT_EQ(jobs_only.scheduler.type, "local");
@@ -204,12 +206,13 @@ mpiexec: ["mpiexec", "-n", "{nprocs}"]
 
 TEST(LoadCampaign, EnvRejectsHarnessVariablesAndBadNames) {
   const std::string head = "campaign: t\napp:\n  command: [x]\n  env:\n";
-  EXPECT_THAT(parse_error(head + "    SCALEFUZZ_NOISE: x\nscales: [2]\n"),
-              HasSubstr("inline.yaml:5:5: app.env may not set SCALEFUZZ_NOISE"));
-  EXPECT_THAT(parse_error(head + "    1BAD: x\nscales: [2]\n"),
-              HasSubstr("inline.yaml:5:5: '1BAD' is not a valid environment variable name"));
-  EXPECT_THAT(parse_error(head + "    TAG: \"{colour}\"\nscales: [2]\n"),
-              HasSubstr("inline.yaml:5:10: unknown placeholder {colour} in app.env.TAG"));
+  expect_load_errors(head, {
+      {"    SCALEFUZZ_NOISE: x\nscales: [2]\n",
+       "inline.yaml:5:5: app.env may not set SCALEFUZZ_NOISE"},
+      {"    1BAD: x\nscales: [2]\n",
+       "inline.yaml:5:5: '1BAD' is not a valid environment variable name"},
+      {"    TAG: \"{colour}\"\nscales: [2]\n",
+       "inline.yaml:5:10: unknown placeholder {colour} in app.env.TAG"}});
 }
 
 TEST(LoadCampaign, OnlyOneDocument) {
@@ -219,11 +222,11 @@ TEST(LoadCampaign, OnlyOneDocument) {
 
 TEST(LoadCampaign, DuplicateParameterValuesAndNoiseProfiles) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
-  EXPECT_THAT(parse_error(head + "parameters: { count: [1, 2, 1] }\n"),
-              HasSubstr("inline.yaml:4:29: duplicate value '1' in parameters.count"));
-  EXPECT_THAT(parse_error(head + "noise:\n  - { mode: system, latency: 1us }\n"
-                                 "  - { mode: system, latency: 1000ns }\n"),
-              HasSubstr("inline.yaml:6:5: noise[1] repeats noise[0] (system-latency1us)"));
+  expect_load_errors(head, {
+      {"parameters: { count: [1, 2, 1] }\n",
+       "inline.yaml:4:29: duplicate value '1' in parameters.count"},
+      {"noise:\n  - { mode: system, latency: 1us }\n  - { mode: system, latency: 1000ns }\n",
+       "inline.yaml:6:5: noise[1] repeats noise[0] (system-latency1us)"}});
 }
 
 TEST(LoadCampaign, DmtrackerSection) {
@@ -241,16 +244,17 @@ TEST(LoadCampaign, DmtrackerSection) {
   std::filesystem::remove_all(out);
   EXPECT_THAT(parse_error(head + "dmtracker: { reference: " + out.string() + " }\n"),
               HasSubstr("inline.yaml:4:25: dmtracker.reference is not a campaign output directory (no scalefuzz.db)"));
-  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [1, 2, 4] }\n"),
-              HasSubstr("inline.yaml:4:28: rank 4 in dmtracker.ranks does not exist at the smallest scale 4"));
-  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [1, 2, 1] }\n"),
-              HasSubstr("inline.yaml:4:28: rank 1 appears twice in dmtracker.ranks"));
-  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [1, 2] }\n"),
-              HasSubstr("inline.yaml:4:21: dmtracker.ranks needs at least 3 ranks"));
-  EXPECT_THAT(parse_error(head + "dmtracker: { ranks: [-1, 2, 3] }\n"),
-              HasSubstr("inline.yaml:4:22: a rank in dmtracker.ranks must be between 0 and 999999"));
-  EXPECT_THAT(parse_error(head + "dmtracker: { rank: [1, 2, 3] }\n"),
-              HasSubstr("inline.yaml:4:14: unknown key 'rank' in dmtracker (did you mean 'ranks'?)"));
+  expect_load_errors(head, {
+      {"dmtracker: { ranks: [1, 2, 4] }\n",
+       "inline.yaml:4:28: rank 4 in dmtracker.ranks does not exist at the smallest scale 4"},
+      {"dmtracker: { ranks: [1, 2, 1] }\n",
+       "inline.yaml:4:28: rank 1 appears twice in dmtracker.ranks"},
+      {"dmtracker: { ranks: [1, 2] }\n",
+       "inline.yaml:4:21: dmtracker.ranks needs at least 3 ranks"},
+      {"dmtracker: { ranks: [-1, 2, 3] }\n",
+       "inline.yaml:4:22: a rank in dmtracker.ranks must be between 0 and 999999"},
+      {"dmtracker: { rank: [1, 2, 3] }\n",
+       "inline.yaml:4:14: unknown key 'rank' in dmtracker (did you mean 'ranks'?)"}});
 }
 
 TEST(LoadCampaign, ZeroBufferSwitchInEveryMode) {

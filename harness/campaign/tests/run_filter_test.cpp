@@ -30,49 +30,40 @@ std::vector<std::string> ids(const std::vector<RunSpec>& runs) {
   return out;
 }
 
-std::size_t count(const std::string& expr) { return filter_runs(sample_runs(), expr).size(); }
+// Filter expressions and how many of the 48 sample runs each keeps.
+struct Kept {
+  const char* expr;
+  std::size_t runs;
+};
+
+void expect_kept(std::initializer_list<Kept> table) {
+  const auto runs = sample_runs();
+  for (const auto& [expr, n] : table) EXPECT_EQ(filter_runs(runs, expr).size(), n) << expr;
+}
 
 TEST(RunFilter, EmptyExpressionKeepsEverything) {
   auto runs = sample_runs();
   ASSERT_EQ(runs.size(), 48u);
   EXPECT_EQ(ids(filter_runs(runs, "")), ids(runs));
-  EXPECT_EQ(count("   "), 48u);
+  expect_kept({{"   ", 48}});
 }
 
 TEST(RunFilter, ScaleTerms) {
-  EXPECT_EQ(count("np=8"), 12u);
-  EXPECT_EQ(count("nprocs=8"), 12u);
-  EXPECT_EQ(count("np>=8"), 24u);
-  EXPECT_EQ(count("np>4"), 24u);
-  EXPECT_EQ(count("np<4"), 12u);
-  EXPECT_EQ(count("np<=4"), 24u);
-  EXPECT_EQ(count("np!=2"), 36u);
-  EXPECT_EQ(count("np=2|16"), 24u);
+  expect_kept({{"np=8", 12}, {"nprocs=8", 12}, {"np>=8", 24}, {"np>4", 24}, {"np<4", 12}, {"np<=4", 24},
+               {"np!=2", 36}, {"np=2|16", 24}});
   for (const auto& run : filter_runs(sample_runs(), "np>=16")) EXPECT_EQ(run.nprocs, 16);
 }
 
 TEST(RunFilter, RoleNoiseRepAndParameters) {
-  EXPECT_EQ(count("role=test"), 24u);
-  EXPECT_EQ(count("role=train,np=4"), 12u);
-  EXPECT_EQ(count("role=train,np=8"), 0u);
-  EXPECT_EQ(count("noise=system"), 24u);
-  EXPECT_EQ(count("noise=system-scale1.2"), 24u);
-  EXPECT_EQ(count("noise=none|system"), 48u);
-  EXPECT_EQ(count("noise!=none"), 24u);
-  EXPECT_EQ(count("rep=0"), 24u);
-  EXPECT_EQ(count("count=512"), 16u);
-  EXPECT_EQ(count("count=512.0"), 16u);  // numeric equality
-  EXPECT_EQ(count("count>=512"), 32u);
-  EXPECT_EQ(count("label=x"), 48u);
-  EXPECT_EQ(count("label>1"), 0u);  // non-numeric values never satisfy an ordering
-  EXPECT_EQ(count(" np = 8 , count = 512 , noise = system , rep = 1 "), 1u);
+  expect_kept({{"role=test", 24}, {"role=train,np=4", 12}, {"role=train,np=8", 0}});
+  expect_kept({{"noise=system", 24}, {"noise=system-scale1.2", 24}, {"noise=none|system", 48}, {"noise!=none", 24}});
+  expect_kept({{"rep=0", 24}, {"count=512", 16}, {"count=512.0", 16} /* numeric equality */, {"count>=512", 32}});
+  expect_kept({{"label=x", 48}, {"label>1", 0} /* non-numeric values never satisfy an ordering */,
+               {" np = 8 , count = 512 , noise = system , rep = 1 ", 1}});
 }
 
 TEST(RunFilter, IdSubstrings) {
-  EXPECT_EQ(count("id~count1024"), 16u);
-  EXPECT_EQ(count("id~r1"), 24u);
-  EXPECT_EQ(count("id!~system"), 24u);
-  EXPECT_EQ(count("id~np16|np2-"), 24u);
+  expect_kept({{"id~count1024", 16}, {"id~r1", 24}, {"id!~system", 24}, {"id~np16|np2-", 24}});
   auto one = filter_runs(sample_runs(), "id=np16-count1024-labelx-system-scale1.2-r1");
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].repetition, 1);
@@ -86,12 +77,7 @@ TEST(RunFilter, KeepsInputOrder) {
 }
 
 std::string filter_error(const std::string& expr) {
-  try {
-    filter_runs(sample_runs(), expr);
-  } catch (const FilterError& e) {
-    return e.what();
-  }
-  return "";
+  return scalefuzz::testing::error_of<FilterError>([&] { filter_runs(sample_runs(), expr); });
 }
 
 TEST(RunFilter, BadExpressionsAreClearErrors) {

@@ -12,12 +12,7 @@
 namespace scalefuzz::harness::testing {
 
 using scalefuzz::testing::read_file;
-
-// A scratch directory below the system's temporary directory.
-class TempDir : public scalefuzz::testing::TempDir {
- public:
-  TempDir() : scalefuzz::testing::TempDir("scalefuzz-report-test") {}
-};
+using scalefuzz::testing::TempDir;
 
 // Text a careless reporter would break: markup, entities, quotes.
 inline const std::string kNasty = "<b>x & \"y\" 'z'</b>";

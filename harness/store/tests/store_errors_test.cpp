@@ -52,6 +52,16 @@ void make_store_with_runs(const fs::path& out, int runs) {
   }
 }
 
+// A store of many pages of runs with two pages in the middle overwritten;
+// `bytes` is what the file then holds. Call it inside ASSERT_NO_FATAL_FAILURE.
+void make_store_with_corrupt_pages(const fs::path& out, std::string& bytes) {
+  make_store_with_runs(out, 60);
+  bytes = read_file(out / "scalefuzz.db");
+  ASSERT_GT(bytes.size(), 8u * 4096u);
+  for (std::size_t i = 3 * 4096; i < 5 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));
+  write_bytes(out / "scalefuzz.db", bytes);
+}
+
 TEST(StoreErrors, GarbageFileIsNotTouched) {
   testing::TempDir tmp;
   std::string garbage;
@@ -93,21 +103,16 @@ TEST(StoreErrors, ForeignSqliteDatabaseIsRefused) {
 
 TEST(StoreErrors, CorruptPagesAreRefused) {
   testing::TempDir tmp;
-  make_store_with_runs(tmp.path(), 60);  // many pages of runs
-  auto bytes = read_file(tmp.path() / "scalefuzz.db");
-  ASSERT_GT(bytes.size(), 8u * 4096u);
-  for (std::size_t i = 3 * 4096; i < 5 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));
-  write_bytes(tmp.path() / "scalefuzz.db", bytes);
+  std::string bytes;
+  ASSERT_NO_FATAL_FAILURE(make_store_with_corrupt_pages(tmp.path(), bytes));
   expect_refused(tmp.path(), "alpha", "fp-a", "corrupt");
 }
 
 // Issue 19 defect 5: refusing a store leaves nothing beside it either.
 TEST(IssueDefect5, RefusedCorruptStoreLeavesNoShmOrWalBehind) {
   testing::TempDir tmp;
-  make_store_with_runs(tmp.path(), 60);
-  auto bytes = read_file(tmp.path() / "scalefuzz.db");
-  for (std::size_t i = 3 * 4096; i < 5 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));
-  write_bytes(tmp.path() / "scalefuzz.db", bytes);
+  std::string bytes;
+  ASSERT_NO_FATAL_FAILURE(make_store_with_corrupt_pages(tmp.path(), bytes));
   ASSERT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-wal"));
   ASSERT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-shm"));
   for (StoreAccess access : {StoreAccess::ReadOnly, StoreAccess::ReadWrite}) {

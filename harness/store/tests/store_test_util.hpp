@@ -10,12 +10,7 @@
 namespace scalefuzz::harness::testing {
 
 using scalefuzz::testing::read_file;
-
-// A scratch directory below the system's temporary directory.
-class TempDir : public scalefuzz::testing::TempDir {
- public:
-  TempDir() : scalefuzz::testing::TempDir("scalefuzz-store-test") {}
-};
+using scalefuzz::testing::TempDir;
 
 inline RunSpec sample_spec(const std::string& id, int nprocs = 4, const std::string& noise = "none", int rep = 0) {
   RunSpec s;

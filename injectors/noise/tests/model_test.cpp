@@ -87,6 +87,36 @@ TEST(NoiseModel, VbqIsExactAtWallClockTimes) {
   EXPECT_EQ(q.offer(now, 4096), 63u * (64 + 1000) * 2);  // Formula 1 over 63 packets: 134,064 ns
 }
 
+TEST(NoiseModel, HeldCallerDoesNotChainTheDelaysOfABurst) {
+  // Seven 8-byte sends 2 ns apart (the reference's MPI_Isend returns at once),
+  // the caller holding each delay itself. Packets take 110 ns.
+  auto burst = [](bool discount) {
+    VirtualBufferQueue q(params(1, 100));
+    HeldVbqClock clock;
+    std::uint64_t t = 1000, total = 0;
+    for (int i = 0; i < 7; ++i) {
+      const std::uint64_t d = discount ? clock.offer(q, t, 8) : q.offer(t, 8);
+      clock.held(d);
+      total += d;
+      t += d + 2;
+    }
+    return total;
+  };
+  // As in the reference: every delayed send is due when the first packets
+  // leave, one packet time after the burst began.
+  EXPECT_EQ(burst(true), 108u);
+  // A queue that sees the holds chains them: three packet times.
+  EXPECT_EQ(burst(false), 3u * 108);
+  // Once the queue drained, the held time no longer counts.
+  VirtualBufferQueue q(params(1, 100));
+  HeldVbqClock clock;
+  EXPECT_EQ(clock.offer(q, 0, 8), 0u);
+  EXPECT_EQ(clock.offer(q, 2, 8), 108u);
+  clock.held(108);
+  EXPECT_EQ(clock.offer(q, 100000, 8), 0u);
+  EXPECT_EQ(clock.offer(q, 100002, 8), 108u);
+}
+
 TEST(NoiseModel, SendSetsSplitWhereIntervalExceedsMinNoise) {
   // Two bursts separated by 100 ns; D_m = 10.
   std::vector<std::uint64_t> t{0, 5, 10, 110, 112};

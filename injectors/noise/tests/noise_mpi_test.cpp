@@ -18,28 +18,12 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Result {
-  int rc = 0;
-  std::string out, err;
-  fs::path dir;
-};
-
 Result run(const std::string& name, int n, const std::string& prog_mode, std::vector<std::string> env) {
-  Result r;
-  r.dir = fresh_dir(name);
-  Launch l;
-  l.argv = {SCALEFUZZ_MPIEXEC, "-n", std::to_string(n), "-genv", "LD_PRELOAD", SCALEFUZZ_INJECT_LIB,
-            SCALEFUZZ_NOISE_PROG, prog_mode};
-  l.env = std::move(env);
-  l.env.push_back("MPIEXEC_TIMEOUT=50");
-  l.env.push_back("SCALEFUZZ_RUN_DIR=" + r.dir.string());
+  const fs::path dir = fresh_dir(name);
+  Launch l = recording_launch(dir, n, {SCALEFUZZ_NOISE_PROG, prog_mode}, 50);
+  l.env.insert(l.env.begin(), env.begin(), env.end());  // the test's variables before the run's own, as before
   l.env.push_back("SCALEFUZZ_SEED=1234");
-  l.stdout_file = r.dir / "stdout";
-  l.stderr_file = r.dir / "stderr";
-  r.rc = wait_exit(spawn(l), 55s);
-  r.out = slurp(l.stdout_file);
-  r.err = slurp(l.stderr_file);
-  return r;
+  return run_launch(std::move(l), dir, 55s);
 }
 
 struct Delay {

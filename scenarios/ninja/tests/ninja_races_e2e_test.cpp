@@ -79,37 +79,32 @@ TEST(NinjaRacesE2E, Case2UnderNoiseYieldsARaceFindingNamingBothRoutines) {
   EXPECT_NE(html.find("routine_b"), std::string::npos);
 }
 
-TEST(NinjaRacesE2E, SafeTwinsHaveNoRaceUnderEveryNoiseMode) {
+// Campaign `name` of the scenarios `programs` ("[a, b]"), each run as
+// {build}/scenarios/{scenario} `args` on 4 ranks under every noise mode:
+// no race finding, and each of the `runs` runs ends ok (stdout matches `ok_regex`).
+void expect_race_free_under_every_noise(const std::string& name, const std::string& programs, const std::string& args,
+                                        const std::string& ok_regex, std::size_t runs) {
   TempDir tmp;
   const json doc = run_campaign(tmp,
-                                std::string("campaign: ninja-safe-twins\n"
-                                            "app:\n"
-                                            "  command: [\"{build}/scenarios/{scenario}\", \"--safe\", "
-                                            "\"--iterations\", \"60\", \"--seed\", \"{seed}\"]\n"
-                                            "  check: { stdout-must-match: \"^case[123]: OK ranks=\" }\n"
-                                            "scales: [4]\n"
-                                            "parameters: { scenario: [ninja_case1, ninja_case2, ninja_case3] }\n") +
-                                    kEveryNoiseMode + "timeout: 30s\ndetectors: [races]\n",
+                                "campaign: " + name + "\napp:\n  command: [\"{build}/scenarios/{scenario}\", " + args +
+                                    "]\n  check: { stdout-must-match: \"" + ok_regex + "\" }\nscales: [4]\n" +
+                                    "parameters: { scenario: " + programs + " }\n" + kEveryNoiseMode +
+                                    "timeout: 30s\ndetectors: [races]\n",
                                 0);
   EXPECT_TRUE(race_findings(doc).empty()) << doc.dump(2);
-  ASSERT_EQ(doc.at("runs").size(), 15u);
+  ASSERT_EQ(doc.at("runs").size(), runs);
   for (const auto& r : doc.at("runs")) EXPECT_EQ(r.at("outcome"), "ok") << r.dump();
 }
 
+TEST(NinjaRacesE2E, SafeTwinsHaveNoRaceUnderEveryNoiseMode) {
+  expect_race_free_under_every_noise("ninja-safe-twins", "[ninja_case1, ninja_case2, ninja_case3]",
+                                     R"("--safe", "--iterations", "60", "--seed", "{seed}")",
+                                     "^case[123]: OK ranks=", 15);
+}
+
 TEST(NinjaRacesE2E, CleanSpineScenariosHaveNoRaceUnderEveryNoiseMode) {
-  TempDir tmp;
-  const json doc = run_campaign(tmp,
-                                std::string("campaign: spine-under-noise\n"
-                                            "app:\n"
-                                            "  command: [\"{build}/scenarios/{scenario}\", \"--iterations\", \"50\"]\n"
-                                            "  check: { stdout-must-match: \"^(ring|stencil2d): OK ranks=\" }\n"
-                                            "scales: [4]\n"
-                                            "parameters: { scenario: [ring, stencil2d] }\n") +
-                                    kEveryNoiseMode + "timeout: 30s\ndetectors: [races]\n",
-                                0);
-  EXPECT_TRUE(race_findings(doc).empty()) << doc.dump(2);
-  ASSERT_EQ(doc.at("runs").size(), 10u);
-  for (const auto& r : doc.at("runs")) EXPECT_EQ(r.at("outcome"), "ok") << r.dump();
+  expect_race_free_under_every_noise("spine-under-noise", "[ring, stencil2d]", R"("--iterations", "50")",
+                                     "^(ring|stencil2d): OK ranks=", 10);
 }
 
 TEST(NinjaRacesE2E, ShippedCampaignFilesLoadAndExpand) {

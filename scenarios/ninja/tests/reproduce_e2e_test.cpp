@@ -13,28 +13,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace scalefuzz::e2e;  // TempDir, run_scalefuzz, read_file, ...
 
-// Splits a printed command line: words separated by spaces, '...' quoting.
-std::vector<std::string> split_shell_words(const std::string& line) {
-  std::vector<std::string> words;
-  std::string word;
-  bool quoted = false, any = false;
-  for (char c : line) {
-    if (c == '\'') {
-      quoted = !quoted;
-      any = true;
-    } else if (c == ' ' && !quoted) {
-      if (any) words.push_back(word);
-      word.clear();
-      any = false;
-    } else {
-      word += c;
-      any = true;
-    }
-  }
-  if (any) words.push_back(word);
-  return words;
-}
-
 TEST(ReproduceE2E, Case3HangIsFoundAndItsReplayCommandReproducesIt) {
   TempDir tmp;
   const fs::path file = tmp.path() / "case3.yaml", out = tmp.path() / "out";
@@ -109,15 +87,21 @@ fs::path failing_in_modes_campaign(const TempDir& tmp, const std::string& modes_
   return file;
 }
 
+// `scalefuzz reproduce --until crash --max-runs N` of that program; it must
+// reproduce (exit 1; the output is checked by the caller either way).
+scalefuzz::harness::ProcessResult reproduce_crash(const std::string& modes_that_pass, int max_runs) {
+  TempDir tmp;
+  auto r = run_scalefuzz({"reproduce", failing_in_modes_campaign(tmp, modes_that_pass).string(), "--until", "crash",
+                          "--max-runs", std::to_string(max_runs), "--out", (tmp.path() / "out").string()},
+                         std::chrono::seconds(120));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  return r;
+}
+
 // Without noise the seed decides nothing, so a quiet hit is only the
 // fallback: the noisy attempt that manifests is the one reported.
 TEST(ReproduceE2E, ANoisyHitIsReportedBeforeAQuietOne) {
-  TempDir tmp;
-  const fs::path out = tmp.path() / "out";
-  auto r = run_scalefuzz({"reproduce", failing_in_modes_campaign(tmp, "application").string(), "--until", "crash",
-                          "--max-runs", "4", "--out", out.string()},
-                         std::chrono::seconds(120));
-  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto r = reproduce_crash("application", 4);
   EXPECT_NE(r.err.find("try 0 manifested without noise"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("reproduced crash in try 1 of 4: run np2-system-scale1-r0-try1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--noise system"), std::string::npos) << r.out;
@@ -125,12 +109,7 @@ TEST(ReproduceE2E, ANoisyHitIsReportedBeforeAQuietOne) {
 }
 
 TEST(ReproduceE2E, AQuietHitIsReportedWhenNoNoisyRunManifests) {
-  TempDir tmp;
-  const fs::path out = tmp.path() / "out";
-  auto r = run_scalefuzz({"reproduce", failing_in_modes_campaign(tmp, "system|application").string(), "--until",
-                          "crash", "--max-runs", "3", "--out", out.string()},
-                         std::chrono::seconds(120));
-  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto r = reproduce_crash("system|application", 3);
   EXPECT_NE(r.out.find("only without noise"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("reproduced crash in try 0 of 3: run np2-none-r0-try0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--noise none"), std::string::npos) << r.out;

@@ -50,6 +50,39 @@ std::vector<RunVerdict> verdicts(const fs::path& out, const nlohmann::json& find
   return v;
 }
 
+// A campaign of one races scenario and its safe twin ({variant}: --races,
+// --safe) that counts wrong matches on stderr, 2 repetitions per point.
+std::string twin_campaign(const std::string& name, const std::string& command, int ranks, const std::string& noise) {
+  return "campaign: " + name + "\napp:\n  command: [" + command + ", \"--on-wrong\", \"count\", \"{variant}\"]\n" +
+         "  check: { stderr-regex: \"wrong match at loop\" }\n" + "scales: [" + std::to_string(ranks) + "]\n" +
+         "parameters: { variant: [\"--races\", \"--safe\"] }\n" + "noise: " + noise + "\n" +
+         "repetitions: 2\ntimeout: 60s\ndetectors: [races]\n";
+}
+
+// Runs `yaml` with `scalefuzz run --out OUT --build BUILD`; its findings.json
+// must exist. Call it inside ASSERT_NO_FATAL_FAILURE.
+void run_campaign(const TempDir& tmp, const std::string& yaml, const fs::path& out, std::chrono::seconds timeout) {
+  const fs::path file = tmp.path() / "campaign.yaml";
+  write_file(file, yaml);
+  auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--build", build_dir().string()}, timeout);
+  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+}
+
+// The verdicts of the racy program's runs; the safe twin's runs must have
+// seen no wrong match and have no Error.
+std::vector<RunVerdict> racy_verdicts(const fs::path& out, const nlohmann::json& findings) {
+  std::vector<RunVerdict> racy;
+  for (const RunVerdict& v : verdicts(out, findings)) {
+    if (!v.safe) {
+      racy.push_back(v);
+      continue;
+    }
+    EXPECT_FALSE(v.wrong) << v.id;
+    EXPECT_FALSE(v.error) << v.id << " (safe twin)";
+  }
+  return racy;
+}
+
 }  // namespace
 
 TEST(RacesE2E, ShippedCampaignFilesLoadAndExpand) {
@@ -124,29 +157,15 @@ TEST(RacesE2E, AbortCampaignExitsOneWithAJunitFailure) {
 // instances; the safe twin has no Error in any mode.
 TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
   TempDir tmp;
-  const fs::path file = tmp.path() / "textbook.yaml";
-  write_file(file, "campaign: races_textbook\n"
-                   "app:\n"
-                   "  command: [\"{build}/scenarios/races_same_site_race\", \"--iterations\", \"30\", \"--on-wrong\", "
-                   "\"count\", \"{variant}\"]\n"
-                   "  check: { stderr-regex: \"wrong match at loop\" }\n"
-                   "scales: [4]\n"
-                   "parameters: { variant: [\"--races\", \"--safe\"] }\n"
-                   "noise: [{ mode: none }, { mode: system }, { mode: application }]\n"
-                   "repetitions: 2\n"
-                   "timeout: 60s\n"
-                   "detectors: [races]\n");
   const fs::path out = tmp.path() / "out";
-  auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--build", build_dir().string()},
-                         std::chrono::seconds(390));
-  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+  ASSERT_NO_FATAL_FAILURE(run_campaign(
+      tmp,
+      twin_campaign("races_textbook", R"("{build}/scenarios/races_same_site_race", "--iterations", "30")", 4,
+                    "[{ mode: none }, { mode: system }, { mode: application }]"),
+      out, std::chrono::seconds(390)));
   const auto findings = findings_of(out);
   int wrong_runs = 0, potential_racy = 0;
-  for (const auto& [id, safe, wrong, error] : verdicts(out, findings)) {
-    if (safe) {
-      EXPECT_FALSE(wrong) << id;
-      EXPECT_FALSE(error) << id << " (safe twin)";
-    }
+  for (const auto& [id, safe, wrong, error] : racy_verdicts(out, findings)) {
     if (wrong) {
       ++wrong_runs;
       EXPECT_TRUE(error) << id << ": the program saw a wrong match, the detector did not";
@@ -169,32 +188,18 @@ TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
 // the release rank 0 sent after posting them). The safe twin: no Error.
 TEST(RacesE2E, CrossIterationRaceFoundWithoutACorrectQuietRun) {
   TempDir tmp;
-  const fs::path file = tmp.path() / "cross.yaml";
-  write_file(file, "campaign: races_cross\n"
-                   "app:\n"
-                   "  command: [\"{build}/scenarios/races_cross_iteration_race\", \"--iterations\", \"20\", "
-                   "\"--slow-first-us\", \"200000\", \"--on-wrong\", \"count\", \"{variant}\"]\n"
-                   "  check: { stderr-regex: \"wrong match at loop\" }\n"
-                   "scales: [3]\n"
-                   "parameters: { variant: [\"--races\", \"--safe\"] }\n"
-                   "noise: [{ mode: none }]\n"
-                   "repetitions: 2\n"
-                   "timeout: 60s\n"
-                   "detectors: [races]\n");
   const fs::path out = tmp.path() / "out";
-  auto r = run_scalefuzz({"run", file.string(), "--out", out.string(), "--build", build_dir().string()},
-                         std::chrono::seconds(170));
-  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+  ASSERT_NO_FATAL_FAILURE(run_campaign(tmp,
+                                       twin_campaign("races_cross",
+                                                     R"("{build}/scenarios/races_cross_iteration_race", )"
+                                                     R"("--iterations", "20", "--slow-first-us", "200000")",
+                                                     3, "[{ mode: none }]"),
+                                       out, std::chrono::seconds(170)));
   const auto findings = findings_of(out);
   int wrong_runs = 0;
-  for (const auto& [id, safe, wrong, error] : verdicts(out, findings)) {
-    if (safe) {
-      EXPECT_FALSE(wrong) << id;
-      EXPECT_FALSE(error) << id << " (safe twin)";
-    } else {
-      wrong_runs += wrong;
-      EXPECT_EQ(error, wrong) << id;
-    }
+  for (const auto& [id, safe, wrong, error] : racy_verdicts(out, findings)) {
+    wrong_runs += wrong;
+    EXPECT_EQ(error, wrong) << id;
   }
   EXPECT_EQ(wrong_runs, 2) << "the late starter makes loop 0 wrong in every run";
 }
@@ -211,22 +216,8 @@ TEST(RacesE2E, ReproduceFindsTheTextbookRaceAndItsReplayReproducesIt) {
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("replay:\\n  (.*)\\n"))) << r.out;
-  std::vector<std::string> words;
-  std::string line = m[1].str();
-  for (std::size_t i = 0; i < line.size();) {  // shell_quote()d words: '...' or bare
-    if (line[i] == ' ') { ++i; continue; }
-    std::string w;
-    while (i < line.size() && line[i] != ' ') {
-      if (line[i] == '\'') {
-        std::size_t end = line.find('\'', i + 1);
-        w += line.substr(i + 1, end - i - 1);
-        i = end + 1;
-      } else {
-        w += line[i++];
-      }
-    }
-    words.push_back(w);
-  }
+  const std::string line = m[1].str();
+  const std::vector<std::string> words = split_shell_words(line);
   ASSERT_GE(words.size(), 3u);
   ASSERT_EQ(words[1], "exec") << line;
   int reproduced = 0;

@@ -19,6 +19,9 @@ struct Transition {
   friend bool operator==(const Transition&, const Transition&) = default;
 };
 
+// Sorts `transitions` by (from, to) and sums the counts of repeated pairs into one.
+void merge_transitions(std::vector<Transition>& transitions);
+
 // The three columns of each probability in Table 1.
 enum class PathClass : std::uint8_t { Zero, Partial, One };
 const char* to_string(PathClass c);
