@@ -39,9 +39,9 @@ RIGHT_KINDS = {
     "ArgMismatch": {"type-mismatch", "collective-type-mismatch", "collective-root-mismatch", "collective-op-mismatch",
                     "overlapping-buffers", "mpi-error", "unmatched-send", "deadlock", "pending-request",
                     "buffer-overflow", "buffer-type-mismatch"},
-    "MisplacedCall": {"mpi-error", "deadlock", "collective-order-mismatch", "collective-missing", "pending-request",
+    "MisplacedCall": {"mpi-error", "deadlock", "potential-deadlock", "collective-order-mismatch", "collective-missing", "pending-request",
                       "buffer-modified", "missing-finalize"},
-    "MissingCall": {"pending-request", "unmatched-send", "missing-finalize", "leaked-handle", "leaked-request",
+    "MissingCall": {"pending-request", "potential-deadlock", "unmatched-send", "missing-finalize", "leaked-handle", "leaked-request",
                     "collective-missing", "deadlock", "mpi-error"},
 }
 STATED_LINE = re.compile(r"line[s]?\s*:?\s*(\d+)", re.I)

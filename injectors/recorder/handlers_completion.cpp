@@ -208,7 +208,10 @@ class StatusesSlot {
   StatusesSlot(MPI_Status*& statuses, int n, const MPI_Status* ignore)
       : slot_(statuses), user_(statuses), local_(n) {
     if (user_ == ignore) slot_ = local_.get();
-    for (int i = 0; i < n; ++i) slot_[i] = fresh_status();
+    // A null status is an argument error MPI reports (the call completes
+    // nothing): MPI must see it, and the bodies read no status then.
+    if (slot_ != nullptr)
+      for (int i = 0; i < n; ++i) slot_[i] = fresh_status();
   }
   StatusesSlot(const StatusesSlot&) = delete;
   StatusesSlot& operator=(const StatusesSlot&) = delete;
@@ -237,6 +240,7 @@ struct StatusArraySlot : StatusesSlot {
 // Shared body of Wait/Test.
 int one_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] { return !test && oversubscribed() ? poll_request(c.req, c.status) : call(); };
+  if (c.req == nullptr) return call();  // MPI reports the null argument; nothing to record or delay
   before_completion(c.req, 1);
   if (!g_state->recording) return mpi();
   MPI_Request handle = *c.req;
@@ -247,7 +251,7 @@ int one_common(Call& c, Invoke call, bool test) {
   Poll p = begin_completion(c, known.info.id, test, test ? poll_key(&handle, &id, 1) : 0);
   int rc = mpi();
   std::uint64_t t = now_ns();
-  bool done = test ? *c.flag != 0 : true;
+  bool done = (test ? c.flag != nullptr && *c.flag != 0 : true) && c.status != nullptr;
   if (test) poll_result(p, !done, rc, t);
   if (done) done_request(p.a, c, handle, known, *c.status, rc, t);
   end_completion(p, test, rc, t);
@@ -259,6 +263,7 @@ int one_common(Call& c, Invoke call, bool test) {
 // records what the call completed.
 template <class Slot, class Mpi, class Record>
 int multi_completion(Call& c, bool test, Mpi mpi, Record record) {
+  if (c.reqs == nullptr && c.nreq > 0) return mpi();  // MPI reports the null argument
   before_completion(c.reqs, c.nreq);
   if (!g_state->recording) return mpi();
   CapturedRequests r(c.reqs, c.nreq);
@@ -275,7 +280,7 @@ int multi_completion(Call& c, bool test, Mpi mpi, Record record) {
 int all_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] { return !test && oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : call(); };
   return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
-    bool done = test ? (rc != MPI_SUCCESS || *c.flag) : true;
+    bool done = (test ? (rc != MPI_SUCCESS || (c.flag != nullptr && *c.flag)) : true) && c.statuses != nullptr;
     if (test) poll_result(p, !done, rc, t);
     if (!done) return;
     for (int i = 0; i < c.nreq; ++i)
@@ -287,7 +292,7 @@ int all_common(Call& c, Invoke call, bool test) {
 int any_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] { return !test && oversubscribed() ? poll_any(c.nreq, c.reqs, c.index, c.status) : call(); };
   return multi_completion<StatusSlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
-    bool done = test ? *c.flag != 0 : true;
+    bool done = (test ? c.flag != nullptr && *c.flag != 0 : true) && c.status != nullptr && c.index != nullptr;
     if (test) poll_result(p, !done, rc, t);
     if (done && *c.index != MPI_UNDEFINED && *c.index >= 0 && *c.index < c.nreq)
       done_request(p.a, c, r.saved.get()[*c.index], r.known.get()[*c.index], *c.status, rc, t);
@@ -300,7 +305,7 @@ int some_common(Call& c, Invoke call, bool test) {
     return !test && oversubscribed() ? poll_some(c.nreq, c.reqs, c.outcount, c.indices, c.statuses) : call();
   };
   return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
-    int out = *c.outcount;
+    int out = c.outcount != nullptr && c.indices != nullptr && c.statuses != nullptr ? *c.outcount : 0;
     if (test) poll_result(p, out == 0, rc, t);
     if (out == MPI_UNDEFINED || out <= 0) return;
     for (int k = 0; k < out; ++k) {

@@ -128,6 +128,98 @@ bool flatten(MPI_Datatype t, Signature& out, int depth) {
   }
 }
 
+// The type map of one element, (primitive key, byte displacement) per basic
+// entry (MPI-4.0 §5.1), for the usage checks that compare a derived type with
+// the C struct its buffer holds. At most kMaxMapEntries entries (else unknown);
+// computed once per type, at its first use.
+constexpr std::size_t kMaxMapEntries = 64;
+using TypeMap = std::vector<std::pair<std::uint32_t, long long>>;
+
+bool map_of(MPI_Datatype t, long long disp, TypeMap& out, int depth);
+
+bool map_inner(MPI_Datatype inner, const std::vector<long long>& displacements, TypeMap& out, int depth) {
+  bool ok = true;
+  for (long long d : displacements)
+    if (!(ok = map_of(inner, d, out, depth + 1))) break;
+  int ni = 0, na = 0, nd = 0, comb = 0;
+  if (PMPI_Type_get_envelope(inner, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb != MPI_COMBINER_NAMED)
+    PMPI_Type_free(&inner);
+  return ok;
+}
+
+bool map_of(MPI_Datatype t, long long disp, TypeMap& out, int depth) {
+  if (depth > kMaxDepth) return false;
+  int ni = 0, na = 0, nd = 0, comb = 0;
+  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) return false;
+  if (comb == MPI_COMBINER_NAMED) {
+    if (out.size() >= kMaxMapEntries) return false;
+    out.emplace_back(named_key(t), disp);
+    return true;
+  }
+  std::vector<int> ints(static_cast<std::size_t>(ni));
+  std::vector<MPI_Aint> aints(static_cast<std::size_t>(na));
+  std::vector<MPI_Datatype> types(static_cast<std::size_t>(nd));
+  if (PMPI_Type_get_contents(t, ni, na, nd, ints.data(), aints.data(), types.data()) != MPI_SUCCESS) return false;
+  auto extent_of = [](MPI_Datatype x) {
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_get_extent(x, &lb, &extent);
+    return static_cast<long long>(extent);
+  };
+  // Element displacements of the inner type, bounded like the map itself.
+  std::vector<long long> at;
+  auto blocks = [&](long long start, long long blocklength, long long unit) {
+    for (long long j = 0; j < blocklength && at.size() <= kMaxMapEntries; ++j) at.push_back(start + j * unit);
+  };
+  bool ok = true;
+  switch (comb) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED:
+      blocks(disp, 1, 0);
+      break;
+    case MPI_COMBINER_CONTIGUOUS:
+      blocks(disp, ints[0], extent_of(types[0]));
+      break;
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR: {
+      const long long e = extent_of(types[0]);
+      const long long stride = comb == MPI_COMBINER_VECTOR ? ints[2] * e : static_cast<long long>(aints[0]);
+      for (long long i = 0; i < ints[0] && at.size() <= kMaxMapEntries; ++i) blocks(disp + i * stride, ints[1], e);
+      break;
+    }
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED: {
+      const long long e = extent_of(types[0]);
+      for (int i = 0; i < ints[0]; ++i)
+        blocks(disp + (comb == MPI_COMBINER_INDEXED ? ints[1 + ints[0] + i] * e : static_cast<long long>(aints[i])),
+               ints[1 + i], e);
+      break;
+    }
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK: {
+      const long long e = extent_of(types[0]);
+      for (int i = 0; i < ints[0]; ++i)
+        blocks(disp + (comb == MPI_COMBINER_INDEXED_BLOCK ? ints[2 + i] * e : static_cast<long long>(aints[i])),
+               ints[1], e);
+      break;
+    }
+    case MPI_COMBINER_STRUCT:
+      for (int i = 0; i < ints[0]; ++i) {
+        at.clear();
+        if (ok) blocks(disp + static_cast<long long>(aints[i]), ints[1 + i], extent_of(types[i]));
+        ok = map_inner(types[i], ok ? at : std::vector<long long>{}, out, depth) && ok;
+      }
+      return ok;
+    default:
+      ok = false;
+      break;
+  }
+  for (auto& inner : types) {
+    if (ok && at.size() <= kMaxMapEntries) ok = map_inner(inner, at, out, depth);
+    else map_inner(inner, {}, out, depth);  // frees it
+  }
+  return ok && at.size() <= kMaxMapEntries;
+}
+
 std::uint64_t signature_hash(const Signature& s) {
   std::uint64_t h = 1469598103934665603ull;
   auto mix = [&](std::uint64_t v) {
@@ -166,6 +258,17 @@ void write_type_line(std::uint32_t key, MPI_Datatype t, int size, bool predefine
       std::snprintf(buf, sizeof buf, " %x:%llu", r.first, static_cast<unsigned long long>(r.second));
       line += buf;
     }
+  if (!predefined) {
+    TypeMap map;
+    const bool mapped = map_of(t, 0, map, 0);
+    std::snprintf(buf, sizeof buf, " map %d", mapped ? static_cast<int>(map.size()) : -1);
+    line += buf;
+    if (mapped)
+      for (const auto& [prim, disp] : map) {
+        std::snprintf(buf, sizeof buf, " %x@%lld", prim, disp);
+        line += buf;
+      }
+  }
   line += "\n";
   if (fd_types >= 0) (void)!::write(fd_types, line.data(), line.size());
 }

@@ -389,6 +389,26 @@ void read_usage_files(const fs::path& run_dir, RankTrace& rt) {
       t.runs.emplace_back(static_cast<std::uint32_t>(std::stoul(run.substr(0, colon), nullptr, 16)),
                           std::stoull(run.substr(colon + 1)));
     }
+    std::string word;
+    int nmap = -1;
+    if (in >> word && word == "map" && in >> nmap && nmap >= 0 && nmap <= 64) {
+      t.map_known = true;
+      for (int i = 0; i < nmap && t.map_known; ++i) {
+        std::string entry;
+        auto at = std::string::npos;
+        if (!(in >> entry) || (at = entry.find('@')) == std::string::npos) {
+          t.map_known = false;
+          break;
+        }
+        try {
+          t.map.emplace_back(static_cast<std::uint32_t>(std::stoul(entry.substr(0, at), nullptr, 16)),
+                             std::stoll(entry.substr(at + 1)));
+        } catch (const std::exception&) {
+          t.map_known = false;
+        }
+      }
+      if (!t.map_known) t.map.clear();
+    }
     rt.types.push_back(std::move(t));
   }
   std::ifstream errors(base + ".errors");

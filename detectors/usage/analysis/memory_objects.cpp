@@ -46,6 +46,70 @@ bool type_of(Dwarf_Die* die, Dwarf_Die* out) {
   return dwarf_attr_integrate(die, DW_AT_type, &attr) != nullptr && dwarf_formref_die(&attr, out) != nullptr;
 }
 
+CType::Class class_of_base(Dwarf_Die* base) {
+  Dwarf_Attribute attr;
+  Dwarf_Word enc = 0;
+  if (dwarf_attr(base, DW_AT_encoding, &attr) != nullptr) dwarf_formudata(&attr, &enc);
+  switch (enc) {
+    case DW_ATE_signed: return CType::Class::Signed;
+    case DW_ATE_unsigned: return CType::Class::Unsigned;
+    case DW_ATE_float: return CType::Class::Float;
+    case DW_ATE_signed_char: case DW_ATE_unsigned_char: return CType::Class::Char;
+    case DW_ATE_boolean: return CType::Class::Bool;
+    default: return CType::Class::Other;
+  }
+}
+
+constexpr std::size_t kMaxMembers = 256;
+
+// Appends the scalar members of the (peeled) type `t` at `offset` (arrays
+// and nested structs expanded); false when the layout is not plain
+// (union, bit-field, too many members, unknown size).
+bool flatten_members(Dwarf_Die* t, std::int64_t offset, const std::string& name, std::vector<CType::Member>& out,
+                     int depth) {
+  if (depth > 8 || out.size() > kMaxMembers) return false;
+  Dwarf_Word bytes = 0;
+  const int tag = dwarf_tag(t);
+  if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
+    Dwarf_Die m;
+    if (dwarf_child(t, &m) != 0) return true;
+    do {
+      if (dwarf_tag(&m) != DW_TAG_member) continue;
+      Dwarf_Attribute attr;
+      Dwarf_Word at = 0;
+      if (dwarf_hasattr(&m, DW_AT_bit_size) || dwarf_attr(&m, DW_AT_data_member_location, &attr) == nullptr ||
+          dwarf_formudata(&attr, &at) != 0)
+        return false;
+      Dwarf_Die mt, peeled;
+      if (!type_of(&m, &mt) || dwarf_peel_type(&mt, &peeled) != 0) return false;
+      const char* mname = dwarf_diename(&m);
+      const std::string full = (name.empty() ? "" : name + ".") + (mname != nullptr ? mname : "?");
+      if (!flatten_members(&peeled, offset + static_cast<std::int64_t>(at), full, out, depth + 1)) return false;
+    } while (dwarf_siblingof(&m, &m) == 0);
+    return true;
+  }
+  if (tag == DW_TAG_array_type) {
+    Dwarf_Die et, peeled;
+    Dwarf_Word ebytes = 0;
+    if (dwarf_aggregate_size(t, &bytes) != 0 || !type_of(t, &et) || dwarf_peel_type(&et, &peeled) != 0 ||
+        dwarf_aggregate_size(&peeled, &ebytes) != 0 || ebytes == 0)
+      return false;
+    for (Dwarf_Word i = 0; i < bytes / ebytes; ++i)
+      if (!flatten_members(&peeled, offset + static_cast<std::int64_t>(i * ebytes),
+                           name + "[" + std::to_string(i) + "]", out, depth + 1))
+        return false;
+    return true;
+  }
+  if (dwarf_aggregate_size(t, &bytes) != 0) return false;
+  CType::Member member{offset, CType::Class::Other, static_cast<std::int64_t>(bytes), name};
+  if (tag == DW_TAG_base_type) member.cls = class_of_base(t);
+  else if (tag == DW_TAG_pointer_type) member.cls = CType::Class::Pointer;
+  else if (tag == DW_TAG_enumeration_type) member.cls = CType::Class::Signed;
+  else if (tag == DW_TAG_union_type) return false;
+  out.push_back(std::move(member));
+  return true;
+}
+
 // The element C type of a variable of type `type` (arrays give their
 // element type) and its total size.
 bool describe(Dwarf_Die* type, CType& element, std::uint64_t& size) {
@@ -53,14 +117,17 @@ bool describe(Dwarf_Die* type, CType& element, std::uint64_t& size) {
   if (dwarf_aggregate_size(type, &bytes) != 0 || bytes == 0) return false;
   size = bytes;
   Dwarf_Die t;
+  const char* alias = dwarf_tag(type) == DW_TAG_typedef ? dwarf_diename(type) : nullptr;  // typedef struct {..} cell_t
   if (dwarf_peel_type(type, &t) != 0) return false;
   if (dwarf_tag(&t) == DW_TAG_array_type) {
     Dwarf_Die elem;
-    if (!type_of(&t, &elem) || dwarf_peel_type(&elem, &t) != 0) return true;  // element unknown
+    if (!type_of(&t, &elem)) return true;  // element unknown
+    alias = dwarf_tag(&elem) == DW_TAG_typedef ? dwarf_diename(&elem) : nullptr;
+    if (dwarf_peel_type(&elem, &t) != 0) return true;
   }
   const int tag = dwarf_tag(&t);
   const char* name = dwarf_diename(&t);
-  element.name = name != nullptr ? name : "?";
+  element.name = name != nullptr ? name : alias != nullptr ? alias : "?";
   Dwarf_Word esize = 0;
   if (tag == DW_TAG_base_type) {
     Dwarf_Attribute attr;
@@ -77,7 +144,9 @@ bool describe(Dwarf_Die* type, CType& element, std::uint64_t& size) {
     }
   } else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) {
     element.cls = CType::Class::Struct;
-    element.name = std::string(tag == DW_TAG_union_type ? "union " : "struct ") + element.name;
+    if (name != nullptr) element.name = std::string(tag == DW_TAG_union_type ? "union " : "struct ") + element.name;
+    element.size = dwarf_aggregate_size(&t, &esize) == 0 ? static_cast<std::int64_t>(esize) : 0;
+    if (tag != DW_TAG_union_type && !flatten_members(&t, 0, "", element.members, 0)) element.members.clear();
   } else if (tag == DW_TAG_pointer_type) {
     element.cls = CType::Class::Pointer;
     element.name = "pointer";
@@ -201,6 +270,41 @@ class Module {
     return found;
   }
 
+  // The struct and arithmetic types that pointer variables (locals and
+  // parameters) of the function containing return address `pc` point to, by
+  // variable name; what a heap block handed to MPI from there holds. char
+  // (C's raw bytes), pointers and unions are left out.
+  std::vector<std::pair<std::string, CType>> pointed_types(Dwarf_Addr pc) const {
+    std::vector<std::pair<std::string, CType>> out;
+    Dwarf_Die cu;
+    const Dwarf_Addr in_call = pc - 1;
+    if (dwarf_addrdie(dbg_, in_call, &cu) == nullptr) return out;
+    Dwarf_Die* scopes = nullptr;
+    const int n = dwarf_getscopes(&cu, in_call, &scopes);
+    for (int i = 0; i < n; ++i) {
+      Dwarf_Die child;
+      if (dwarf_child(&scopes[i], &child) == 0) do {
+          const int tag = dwarf_tag(&child);
+          if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) continue;
+          Dwarf_Die type, peeled, pointee;
+          if (!type_of(&child, &type) || dwarf_peel_type(&type, &peeled) != 0 ||
+              dwarf_tag(&peeled) != DW_TAG_pointer_type || !type_of(&peeled, &pointee))
+            continue;
+          CType element;
+          std::uint64_t size = 0;
+          if (!describe(&pointee, element, size)) continue;
+          const bool plain = element.cls == CType::Class::Signed || element.cls == CType::Class::Unsigned ||
+                             element.cls == CType::Class::Float || element.cls == CType::Class::Bool;
+          if (!plain && (element.cls != CType::Class::Struct || element.members.empty())) continue;
+          const char* name = dwarf_diename(&child);
+          out.emplace_back(name != nullptr ? name : "?", std::move(element));
+        } while (dwarf_siblingof(&child, &child) == 0);
+      if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) break;
+    }
+    std::free(scopes);
+    return out;
+  }
+
   // The global or static variable holding module-relative `address`.
   std::optional<MemoryObject> global(std::uint64_t address) {
     if (!globals_built_) build_globals();
@@ -299,6 +403,7 @@ struct MemoryObjects::Impl {
   const trace::RunTrace& trace;
   std::map<int, Rank> ranks;
   std::map<std::string, std::unique_ptr<Module>> modules;
+  std::map<std::uint64_t, std::vector<std::pair<std::string, CType>>> pointed;  // by return address
   trace::Symbolizer symbolizer;
 
   Impl(const fs::path& run_dir, const trace::RunTrace& t) : trace(t) {
@@ -320,6 +425,8 @@ struct MemoryObjects::Impl {
     }
   }
 
+  void type_heap_block(Rank& r, const trace::RankTrace& rt, const trace::Event& e, std::uint64_t address,
+                       MemoryObject& obj);
   Module* module(const std::string& path) {
     auto it = modules.find(path);
     if (it == modules.end()) it = modules.emplace(path, std::make_unique<Module>(path)).first;
@@ -337,6 +444,32 @@ struct MemoryObjects::Impl {
 MemoryObjects::MemoryObjects(const fs::path& run_dir, const trace::RunTrace& trace)
     : impl_(std::make_unique<Impl>(run_dir, trace)) {}
 MemoryObjects::~MemoryObjects() = default;
+
+// A heap block's element type, inferred from the calling function's pointer
+// variables: when exactly one pointee type (struct or arithmetic) has a size
+// that divides the block and the buffer's offset in it, the block is taken
+// to hold those (malloc(n * sizeof(S)) assigned to an S*). Two candidate
+// types: unknown.
+void MemoryObjects::Impl::type_heap_block(Rank& r, const trace::RankTrace& rt, const trace::Event& e,
+                                          std::uint64_t address, MemoryObject& obj) {
+  if (e.callsite >= rt.sites.size() || rt.sites[e.callsite].frames.empty()) return;
+  const std::uint64_t ra = rt.sites[e.callsite].frames[0];
+  auto it = pointed.find(ra);
+  if (it == pointed.end()) {
+    auto [m, pc] = locate(r, ra);
+    it = pointed.emplace(ra, m != nullptr ? m->pointed_types(pc) : decltype(pointed)::mapped_type{}).first;
+  }
+  const std::pair<std::string, CType>* only = nullptr;
+  for (const auto& candidate : it->second) {
+    const auto size = static_cast<std::uint64_t>(candidate.second.size);
+    if (size == 0 || obj.size % size != 0 || (address - obj.begin) % size != 0) continue;
+    if (only != nullptr && only->second.name != candidate.second.name) return;  // two struct types: unknown
+    if (only == nullptr) only = &candidate;
+  }
+  if (only == nullptr) return;
+  obj.element = only->second;
+  obj.typed_by = "pointer variable '" + only->first + "'";
+}
 
 std::optional<MemoryObject> MemoryObjects::find(int rank, std::size_t event, std::uint64_t address) {
   auto rit = impl_->ranks.find(rank);
@@ -376,10 +509,26 @@ std::optional<MemoryObject> MemoryObjects::find(int rank, std::size_t event, std
         if (auto slash = f.rfind('/'); slash != std::string::npos) f = f.substr(slash + 1);
         obj.decl = f + ":" + std::to_string(frames[0].line);
       }
+      impl_->type_heap_block(r, rt, e, address, obj);
       return obj;
     }
   }
   // Globals and static locals of application modules.
+  const bool in_module = std::any_of(r.segments.begin(), r.segments.end(), [&](const trace::ModuleSegment& s) {
+    return address >= s.begin && address < s.end;
+  });
+  if (!in_module && !r.segments.empty()) {
+    // Neither stack, module nor a recorded block: a heap block below the
+    // allocator log's size threshold. Its size is unknown (0); it is an
+    // object only when the caller's pointer variables give it a struct type.
+    MemoryObject obj;
+    obj.kind = MemoryObject::Kind::Heap;
+    obj.begin = address;
+    obj.name = "small heap block";
+    impl_->type_heap_block(r, rt, e, address, obj);
+    if (obj.typed_by.empty()) return std::nullopt;
+    return obj;
+  }
   auto [m, rel] = impl_->locate(r, address);
   if (m == nullptr) return std::nullopt;
   auto obj = m->global(rel);

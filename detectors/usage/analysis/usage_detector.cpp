@@ -11,16 +11,30 @@ namespace scalefuzz::detectors::usage {
 
 namespace {
 
+// The application's MPI call a rank was inside when its fatal signal came
+// (the record at the signal's seq, never returned), or null.
+const trace::Event* call_at_signal(const trace::RankTrace& rt) {
+  const auto& fs = *rt.fatal_signal;
+  if (!fs.in_call || fs.seq == 0) return nullptr;
+  for (auto it = rt.events.rbegin(); it != rt.events.rend(); ++it)
+    if (it->seq == fs.seq) return (it->flags & trace::kFlagChild) == 0 && it->t_exit_ns == 0 ? &*it : nullptr;
+  return nullptr;
+}
+
 // A rank's own record of its fatal signal as a finding at the innermost
-// application frame of the stack it captured.
+// application frame of the stack it captured. A signal inside an MPI call
+// the application made is that call failing on its arguments (MPI-4.0 §9.3:
+// MPI need not detect erroneous arguments; MPICH dereferences them): an
+// invalid-argument at the call's site, not a bare crash.
 std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::RunTrace& trace) {
   std::vector<Finding> out;
   for (const auto& rt : trace.ranks) {
     if (rt.rank < 0 || !rt.fatal_signal) continue;
     const auto& fs = *rt.fatal_signal;
+    const trace::Event* call = call_at_signal(rt);
+    bool in_mpi_code = false;  // a frame of the MPI library (not libc) below the first application frame
     Finding f;
     f.detector = "usage";
-    f.kind = "fatal-signal";
     f.run_id = run.spec().run_id;
     f.ranks = {rt.rank};
     const char* name = sigabbrev_np(fs.signal);
@@ -35,6 +49,8 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
       for (const auto& fr : frames) {
         stack.push_back(trace::format_frame(fr));
         const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
+        if (f.location.empty() && !ours && trace::is_runtime_frame(fr) && fr.module.find("libc.so") == std::string::npos)
+          in_mpi_code = true;
         if (f.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
           f.location = trace::format_frame(fr);
           f.details["code"] = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line},
@@ -45,8 +61,23 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
     } catch (const std::exception&) {
       // no modules file: the finding keeps rank and signal
     }
-    f.title = run.spec().run_id + ": fatal-signal — rank " + std::to_string(rt.rank) + " died of " + sig +
-              (f.location.empty() ? "" : " at " + f.location) + " (recorded by the rank)";
+    // A crash in application code MPI called back (a user op, an error
+    // handler) is not an argument error.
+    if (!in_mpi_code) call = nullptr;
+    f.kind = call != nullptr ? "invalid-argument" : "fatal-signal";
+    if (call != nullptr) {
+      const std::string name = trace::op_name(call->op);
+      f.details["call"] = name;
+      f.details["seq"] = call->seq;
+      f.details["rule"] = "MPI calls must be given valid arguments; an implementation need not detect invalid ones";
+      f.details["section"] = "MPI-4.0 §9.3";
+      f.title = run.spec().run_id + ": invalid-argument — rank " + std::to_string(rt.rank) + " died of " + sig +
+                " inside " + name + (f.location.empty() ? "" : " called at " + f.location) +
+                ": MPI could not use an argument (recorded by the rank)";
+    } else {
+      f.title = run.spec().run_id + ": fatal-signal — rank " + std::to_string(rt.rank) + " died of " + sig +
+                (f.location.empty() ? "" : " at " + f.location) + " (recorded by the rank)";
+    }
     out.push_back(std::move(f));
   }
   return out;

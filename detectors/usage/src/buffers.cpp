@@ -9,8 +9,10 @@
 // allocator log, globals and stack variables from the debug information).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "comms.hpp"
 #include "scalefuzz/detectors/usage.hpp"
@@ -144,6 +146,97 @@ bool same_signedness(const Basic& b, const CType& c) {
   return (b.cls == CType::Class::Unsigned) == (c.cls == CType::Class::Unsigned);
 }
 
+bool character_type(const std::string& name) {
+  return name == "MPI_CHAR" || name == "MPI_SIGNED_CHAR" || name == "MPI_UNSIGNED_CHAR";
+}
+
+// The record that created datatype `key` on this rank (MPI_Type_create_struct
+// ...), or nullopt.
+std::optional<std::size_t> creation_of(const trace::RankTrace& rt, std::uint32_t key) {
+  for (std::size_t i = 0; i < rt.events.size(); ++i)
+    if (op_class(rt.events[i]) == OpClass::HandleNew && rt.events[i].dtype == key) return i;
+  return std::nullopt;
+}
+
+// The first entry of a derived datatype's type map that does not land on a
+// member of the struct the buffer holds with a fitting basic type (checked
+// for the first few elements, so an extent other than sizeof(struct) shows):
+// "MPI_DOUBLE at byte 5 of element 0 falls inside member 'c' (char, ...)".
+// Second: true when only the signedness differs.
+std::optional<std::pair<std::string, bool>> struct_misfit(const trace::RankTrace& rt, const trace::TypeEntry& t,
+                                                          std::int64_t count, std::uint64_t offset,
+                                                          const MemoryObject& obj) {
+  const CType& s = obj.element;
+  constexpr std::int64_t kElements = 4;
+  std::optional<std::pair<std::string, bool>> warning;
+  for (std::int64_t k = 0; k < std::min(count, kElements); ++k)
+    for (const auto& [prim, disp] : t.map) {
+      const trace::TypeEntry* p = trace::find_type(rt, prim);
+      if (p == nullptr) return std::nullopt;
+      const std::int64_t pos = static_cast<std::int64_t>(offset) + k * t.extent + disp;
+      if (pos < 0 || pos >= static_cast<std::int64_t>(obj.size)) continue;  // outside: the extent check's business
+      const std::int64_t at = pos % s.size;
+      const std::int64_t element = pos / s.size;
+      auto where = [&] {
+        return p->name + " at byte " + std::to_string(at) + " of " + s.name + " (element " + std::to_string(element) +
+               ", datatype element " + std::to_string(k) + ")";
+      };
+      auto m = std::find_if(s.members.begin(), s.members.end(), [&](const CType::Member& m) {
+        return at >= m.offset && at < m.offset + m.size;
+      });
+      if (m == s.members.end()) return std::make_pair(where() + " lands in padding, on no member", false);
+      if (p->name == "MPI_BYTE" || p->name == "MPI_PACKED") continue;  // raw bytes fit anything
+      const std::string member = "member '" + m->name + "' (" + std::to_string(m->size) + " bytes at byte " +
+                                 std::to_string(m->offset) + ")";
+      if (m->offset != at) return std::make_pair(where() + " starts inside " + member, false);
+      if (character_type(p->name)) {
+        if (m->size != 1) return std::make_pair(where() + " is a character type on " + member, false);
+        continue;
+      }
+      auto b = basic_of(p->name);
+      if (!b || m->cls == CType::Class::Pointer || m->cls == CType::Class::Other) continue;
+      if (m->cls == CType::Class::Char || !fits(*b, CType{m->cls, m->size, {}, {}}))
+        return std::make_pair(where() + " (" + std::to_string(b->size) + " bytes) does not fit " + member, false);
+      if (!same_signedness(*b, CType{m->cls, m->size, {}, {}}) && !warning)
+        warning = std::make_pair(where() + " has the other signedness than " + member, true);
+    }
+  return warning;
+}
+
+// A receive into a datatype whose type map names some bytes twice: what
+// lands there is undefined, and the standard makes it erroneous (MPI-4.0
+// §5.1: "the use of such a datatype in a receive operation is erroneous").
+void check_receive_overlap(const trace::RankTrace& rt, std::size_t i, const Use& u, const trace::TypeEntry& t,
+                           std::set<std::pair<std::uint32_t, std::string>>& reported, std::vector<Issue>& out) {
+  if (t.predefined || !t.map_known || t.map.size() < 2) return;
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::string>> spans;  // (begin, end, type)
+  for (const auto& [prim, disp] : t.map) {
+    const trace::TypeEntry* p = trace::find_type(rt, prim);
+    if (p == nullptr || p->size <= 0) return;
+    spans.emplace_back(disp, disp + p->size, p->name);
+  }
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t k = 1; k < spans.size(); ++k) {
+    const auto& [b0, e0, n0] = spans[k - 1];
+    const auto& [b1, e1, n1] = spans[k];
+    if (b1 >= e0) continue;
+    const trace::Event& e = rt.events[i];
+    if (!reported.insert({e.callsite, "invalid-argument"}).second) return;
+    Issue is;
+    is.kind = "invalid-argument";
+    is.section = "MPI-4.0 §5.1 (a datatype with overlapping entries must not be used in a receive)";
+    is.rule = "the type map of a receive buffer's datatype must not name any byte twice";
+    is.message = std::string(trace::op_name(e.op)) + " receive buffer on rank " + std::to_string(rt.rank) +
+                 ": datatype " + describe_type(rt, u.type, u.count) + " has " + n0 + " at bytes [" + std::to_string(b0) +
+                 ", " + std::to_string(e0) + ") and " + n1 + " at [" + std::to_string(b1) + ", " + std::to_string(e1) +
+                 ") of one element";
+    is.sides.push_back({rt.rank, i, "call"});
+    if (auto made = creation_of(rt, u.type)) is.sides.push_back({rt.rank, *made, "datatype created"});
+    out.push_back(std::move(is));
+    return;
+  }
+}
+
 std::string kind_text(MemoryObject::Kind k) {
   return k == MemoryObject::Kind::Heap ? "heap block" : k == MemoryObject::Kind::Global ? "global" : "local variable";
 }
@@ -165,12 +258,21 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
       for (const Use& u : uses(e, rt.rank, comm_size)) {
         const trace::TypeEntry* t = trace::find_type(rt, u.type);
         if (t == nullptr) continue;
+        if (u.receive) check_receive_overlap(rt, i, u, *t, reported, out);
         std::optional<MemoryObject> obj = resolve(rt.rank, i, u.address);
-        if (!obj || obj->size == 0 || u.address < obj->begin) continue;
+        if (!obj || u.address < obj->begin) continue;
+        // A heap block of unknown size typed by the caller's pointers: no
+        // extent check; a struct only with a datatype written for it (its
+        // extent is sizeof the struct), taken as count such structs.
+        const bool sized = obj->size != 0;
+        if (!sized) {
+          if (obj->element.cls == CType::Class::Struct && t->extent != obj->element.size) continue;
+          obj->size = static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(std::max<std::int64_t>(t->extent, 1));
+        }
         const std::string what = std::string(trace::op_name(e.op)) + (u.receive ? " receive buffer" : " send buffer");
         // Extent: only gap-free types starting at their address (predefined,
         // contiguous), whose count elements span exactly count x extent.
-        if (t->lb == 0 && t->size == t->extent && t->extent > 0) {
+        if (sized && t->lb == 0 && t->size == t->extent && t->extent > 0) {
           const std::uint64_t span = static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(t->extent);
           const std::uint64_t room = obj->begin + obj->size - u.address;
           if (span > room && reported.insert({e.callsite, "buffer-overflow"}).second) {
@@ -186,6 +288,27 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
                          " bytes" + (u.address == obj->begin ? "" : ", " + std::to_string(room) + " left") + ")" +
                          (obj->decl.empty() ? "" : ", declared at " + obj->decl);
             is.sides.push_back({rt.rank, i, "call"});
+            out.push_back(std::move(is));
+          }
+        }
+        // A derived datatype on a struct: its type map against the members.
+        if (obj->element.cls == CType::Class::Struct && !obj->element.members.empty() && obj->element.size > 0 &&
+            !t->predefined && t->map_known) {
+          auto misfit = struct_misfit(rt, *t, u.count, u.address - obj->begin, *obj);
+          if (misfit && reported.insert({e.callsite, "buffer-type-mismatch"}).second) {
+            Issue is;
+            is.kind = "buffer-type-mismatch";
+            if (misfit->second) is.severity = Severity::Warning;
+            is.section = "MPI-4.0 §5.1 (a datatype's type map: basic types at displacements), §3.3.1";
+            is.rule = "each entry of the datatype's type map must be the basic type of the struct member at its "
+                      "displacement";
+            is.message = what + " on rank " + std::to_string(rt.rank) + ": datatype " + describe_type(rt, u.type, u.count) +
+                         " on " + kind_text(obj->kind) + " '" + obj->name + "' of " + obj->element.name + " (" +
+                         std::to_string(obj->element.size) + " bytes" +
+                         (obj->typed_by.empty() ? "" : ", typed by the " + obj->typed_by) + "): " + misfit->first +
+                         (obj->decl.empty() ? "" : "; object from " + obj->decl);
+            is.sides.push_back({rt.rank, i, "call"});
+            if (auto made = creation_of(rt, u.type)) is.sides.push_back({rt.rank, *made, "datatype created"});
             out.push_back(std::move(is));
           }
         }
@@ -207,7 +330,8 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
             is.rule = "the datatype's basic types must be the C type of the variable the buffer points to";
             is.message = what + " on rank " + std::to_string(rt.rank) + ": " + prim->name + " (" +
                          std::to_string(b->size) + " bytes) on " + kind_text(obj->kind) + " '" + obj->name +
-                         "' of C type " + obj->element.name + " (" + std::to_string(obj->element.size) + " bytes)" +
+                         "' of C type " + obj->element.name + " (" + std::to_string(obj->element.size) + " bytes" +
+                         (obj->typed_by.empty() ? "" : ", typed by the " + obj->typed_by) + ")" +
                          (obj->decl.empty() ? "" : ", declared at " + obj->decl);
             is.sides.push_back({rt.rank, i, "call"});
             out.push_back(std::move(is));

@@ -120,6 +120,27 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
     if (rt.rank < 0 || rt.events.empty()) continue;
     // Hydra kills the other ranks when one exits without MPI_Finalize, so
     // the rank's own exit note decides, not the run's outcome.
+    if (rt.exited_without_finalize && rt.last_event_in_progress) {
+      // The process ended inside an MPI call: MPI terminated it (MPICH's
+      // internal assertions on arguments it does not check, e.g. a negative
+      // count) without reporting an MPI error; a reported one is mpi-error.
+      const std::size_t at = rt.events.size() - 1;
+      const Event& e = rt.events[at];
+      const bool reported = std::any_of(rt.errors.begin(), rt.errors.end(),
+                                        [](const trace::RecordedError& err) { return err.seq != 0; });
+      if (!reported && (e.flags & trace::kFlagChild) == 0 && cls(e) != OpClass::Abort &&
+          cls(e) != OpClass::Finalize && cls(e) != OpClass::Init) {
+        Issue is;
+        is.kind = "invalid-argument";
+        is.section = "MPI-4.0 §9.3 (MPI need not detect erroneous arguments)";
+        is.rule = "MPI calls must be given valid arguments; an implementation need not detect invalid ones";
+        is.message = rank_text(rt.rank) + " was terminated inside " + op(e) +
+                     " without an MPI error (the MPI library stopped on an argument it does not check)";
+        is.sides.push_back({rt.rank, at, "terminated inside this call"});
+        out.push_back(std::move(is));
+        continue;
+      }
+    }
     if (rt.exited_without_finalize || (options.run_completed && !finished(rt) && !rt.fatal_signal)) {
       Issue is;
       is.kind = "missing-finalize";
@@ -564,6 +585,66 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
     out.push_back(std::move(is));
   }
 }
+
+// MPI_PROC_NULL (-1 in MPICH) where the program meant a rank: the other side
+// of the message exists. A receive from MPI_PROC_NULL on the rank a message
+// was sent to, that message never received; or a send to MPI_PROC_NULL from
+// the rank a receive waits on, that receive never completed (MPI-4.0 §3.11:
+// communication with MPI_PROC_NULL has no effect).
+bool receive_class(OpClass c) { return c == OpClass::Recv || c == OpClass::Irecv || c == OpClass::RecvInit; }
+bool send_class(OpClass c) {
+  return c == OpClass::Send || c == OpClass::Isend || c == OpClass::SendInit || c == OpClass::Sendrecv;
+}
+std::optional<std::size_t> proc_null_partner(const trace::RankTrace& rt, bool receive, std::uint32_t comm,
+                                             std::int32_t tag) {
+  for (std::size_t i = 0; i < rt.events.size(); ++i) {
+    const Event& e = rt.events[i];
+    if (e.peer != trace::kProcNull || e.comm != comm || e.error != 0) continue;
+    if (!(receive ? receive_class(cls(e)) : send_class(cls(e)))) continue;
+    if (tag == trace::kAnyTag || e.tag == trace::kAnyTag || e.tag == tag) return i;
+  }
+  return std::nullopt;
+}
+
+void proc_null_meant_rank(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out) {
+  std::set<std::pair<int, std::uint32_t>> reported;  // (rank, site of the MPI_PROC_NULL call)
+  auto report = [&](int rank, std::size_t at, int other, std::size_t other_at, const std::string& what) {
+    const auto& rt = run.ranks[static_cast<std::size_t>(rank)];
+    if (!reported.insert({rank, rt.events[at].callsite}).second) return;
+    Issue is;
+    is.kind = "invalid-argument";
+    is.section = "MPI-4.0 §3.11 (communication with MPI_PROC_NULL has no effect), §3.2.3";
+    is.rule = "a send or receive meant to reach another process must name its rank; MPI_PROC_NULL (-1 in MPICH) "
+              "makes it a no-op";
+    is.message = op(rt.events[at]) + " on " + rank_text(rank) + " names MPI_PROC_NULL as its peer, but " + what;
+    is.sides = {{rank, at, "MPI_PROC_NULL here"}, {other, other_at, "meant partner"}};
+    out.push_back(std::move(is));
+  };
+  const int n = static_cast<int>(run.ranks.size());
+  for (const auto& ref : matching.unmatched_sends) {
+    const Event& s = run.ranks[static_cast<std::size_t>(ref.rank)].events[ref.index];
+    if (s.peer < 0 || s.peer >= n || s.error != 0 || run.ranks[static_cast<std::size_t>(s.peer)].rank < 0) continue;
+    if (auto r = proc_null_partner(run.ranks[static_cast<std::size_t>(s.peer)], true, s.comm, s.tag))
+      report(s.peer, *r, ref.rank, ref.index,
+             op(s) + " from " + rank_text(ref.rank) + " to this rank (tag " + std::to_string(s.tag) +
+                 ") was never received");
+  }
+  for (const auto& ref : matching.unmatched_recvs) {
+    const Event& r = run.ranks[static_cast<std::size_t>(ref.rank)].events[ref.index];
+    if (r.peer == trace::kProcNull || r.peer == trace::kNoPeer || r.error != 0 || !receive_class(cls(r))) continue;
+    for (int src = 0; src < n; ++src) {
+      if (src == ref.rank || run.ranks[static_cast<std::size_t>(src)].rank < 0) continue;
+      if (r.peer != trace::kAnySource && r.peer != src) continue;
+      if (auto s = proc_null_partner(run.ranks[static_cast<std::size_t>(src)], false, r.comm, r.tag)) {
+        report(src, *s, ref.rank, ref.index,
+               op(r) + " on " + rank_text(ref.rank) + " waits for a message from " +
+                   (r.peer == trace::kAnySource ? std::string("any rank") : rank_text(src)) + " (tag " +
+                   std::to_string(r.tag) + ") that never came");
+        break;
+      }
+    }
+  }
+}
 }  // namespace
 
 // ---- arguments MPI accepts but the standard forbids -------------------------------
@@ -650,6 +731,8 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   check_buffers(run, resolve, out);
   trace::Matching matching = trace::match_messages(run);
   check_p2p_types(run, matching, out);
+  proc_null_meant_rank(run, matching, out);
+  check_buffering(run, matching, options, out);
   if (options.run_completed) {
     const std::vector<Issue> so_far = out;
     unmatched_messages(run, matching, so_far, out);

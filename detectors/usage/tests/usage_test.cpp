@@ -1,6 +1,9 @@
 // Unit tests of the usage checks on hand-built traces (no MPI).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/ops.hpp"
 
@@ -354,7 +357,7 @@ MemoryObject variable(std::uint64_t begin, std::uint64_t size, CType::Class cls,
   o.begin = begin;
   o.size = size;
   o.name = "v";
-  o.element = CType{cls, esize, type};
+  o.element = CType{cls, esize, type, {}};
   return o;
 }
 
@@ -440,6 +443,158 @@ TEST(UsageBuffers, ModifiedSendIsAFindingAtItsPost) {
   ASSERT_EQ(out[0].sides.size(), 2u);
   EXPECT_EQ(out[0].sides[0].event, 1u);
   EXPECT_EQ(out[0].sides[1].event, 2u);
+}
+
+
+// A derived type (key 1) with the given type map over `base`.
+trace::TypeEntry derived(std::vector<std::pair<std::uint32_t, std::int64_t>> map, std::int64_t extent) {
+  trace::TypeEntry t;
+  t.key = 1;
+  t.extent = extent;
+  t.name = "-";
+  t.map_known = true;
+  t.map = std::move(map);
+  return t;
+}
+
+TEST(UsageBuffers, StructDatatypeAgainstTheStructMembers) {
+  // struct { int i; double d; }: 16 bytes, d at byte 8.
+  MemoryObject s = variable(0x1000, 64, CType::Class::Struct, 16, "struct cell");
+  s.element.members = {{0, CType::Class::Signed, 4, "i"}, {8, CType::Class::Float, 8, "d"}};
+  for (const auto& [map, extent, expect] :
+       std::vector<std::tuple<std::vector<std::pair<std::uint32_t, std::int64_t>>, std::int64_t, std::string>>{
+           {{{kInt, 0}, {kDouble, 8}}, 16, ""},                         // offsetof-built: clean
+           {{{kInt, 0}, {kDouble, 4}}, 16, "lands in padding"},         // displacements summed from sizeof
+           {{{kDouble, 0}, {kInt, 8}}, 16, "does not fit member 'i'"},  // member types swapped
+           {{{kInt, 0}}, 4, "datatype element 1"},                      // no resize: element 1 is read at byte 4
+       }) {
+    Builder b(1);
+    b.run.ranks[0].types.push_back(derived(map, extent));
+    b.coll(0, ops::Bcast, 1, 4, 0).buffer = 0x1000;
+    b.finalize();
+    std::vector<Issue> out;
+    check_buffers(b.run, objects({s}), out);
+    if (expect.empty()) {
+      EXPECT_TRUE(out.empty()) << out[0].message;
+    } else {
+      ASSERT_EQ(kinds(out), std::vector<std::string>{"buffer-type-mismatch"}) << expect;
+      EXPECT_NE(out[0].message.find(expect), std::string::npos) << out[0].message;
+    }
+  }
+}
+
+TEST(UsageBuffers, ReceiveIntoOverlappingDatatypeIsInvalid) {
+  Builder b(2);
+  for (auto& rt : b.run.ranks) rt.types.push_back(derived({{kInt, 0}, {kInt, 2}}, 8));  // bytes 2-3 twice
+  b.send(0, 1, 1, 1).buffer = 0x1000;  // sending through it is allowed
+  b.recv(1, 0, 1, 1).buffer = 0x1000;
+  b.finalize();
+  std::vector<Issue> out;
+  check_buffers(b.run, objects({}), out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"invalid-argument"});
+  EXPECT_EQ(out[0].sides[0].rank, 1);
+}
+
+TEST(UsageArguments, ProcNullWhereTheOtherSideExists) {
+  {
+    Builder b(2);  // rank 1 receives from MPI_PROC_NULL; rank 0's message stays unreceived
+    b.send(0, 1, kInt, 4, 5);
+    Event& r = b.recv(1, trace::kProcNull, kInt, 4, 5);
+    r.status_source = trace::kProcNull;
+    r.status_bytes = 0;
+    b.finalize();
+    auto issues = check_run(b.run);
+    auto k = kinds(issues);
+    ASSERT_NE(std::find(k.begin(), k.end(), "invalid-argument"), k.end());
+    const Issue& is = issues[static_cast<std::size_t>(std::find(k.begin(), k.end(), "invalid-argument") - k.begin())];
+    EXPECT_EQ(is.sides[0].rank, 1);
+    EXPECT_EQ(is.sides[1].rank, 0);
+  }
+  {
+    Builder b(3);  // boundary ranks talking to MPI_PROC_NULL, every real message received: clean
+    b.send(0, trace::kProcNull, kInt, 1, 5);
+    b.send(0, 1, kInt, 1, 5);
+    b.recv(1, 0, kInt, 1, 5);
+    Event& r = b.recv(2, trace::kProcNull, kInt, 1, 5);
+    r.status_source = trace::kProcNull;
+    b.finalize();
+    EXPECT_TRUE(check_run(b.run).empty());
+  }
+}
+
+TEST(UsageBuffering, SendSendExchangeReliesOnBuffering) {
+  Builder b(2);
+  for (int r = 0; r < 2; ++r) {
+    b.send(r, 1 - r, kInt, 4);
+    b.recv(r, 1 - r, kInt, 4);
+  }
+  b.finalize();
+  auto issues = check_run(b.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
+  EXPECT_EQ(issues[0].sides.size(), 2u);
+}
+
+TEST(UsageBuffering, OrderedExchangesAreSafe) {
+  Builder b(2);
+  b.send(0, 1, kInt, 4, 1);  // 0 sends first, 1 receives first
+  b.recv(1, 0, kInt, 4, 1);
+  b.send(1, 0, kInt, 4, 2);
+  b.recv(0, 1, kInt, 4, 2);
+  b.post(0, false, 1, 3, 77);  // Irecv before the blocking send on both sides
+  b.post(1, false, 0, 3, 78);
+  b.send(0, 1, kInt, 4, 3);
+  b.send(1, 0, kInt, 4, 3);
+  for (int r = 0; r < 2; ++r) {
+    b.add(r, ops::Wait, OpClass::Completion);
+    Event& done = b.add(r, ops::Wait, OpClass::RequestDone);
+    done.flags = trace::kFlagChild;
+    done.request = r == 0 ? 77 : 78;
+    done.status_source = 1 - r;
+    done.status_tag = 3;
+    done.status_bytes = 16;
+  }
+  for (int r = 0; r < 2; ++r) b.coll(r, ops::Barrier, trace::kTypeNone, 0);
+  b.finalize();
+  EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{});
+}
+
+TEST(UsageBuffering, SendBeforeACollectiveTheReceiverEntersFirst) {
+  Builder b(2);
+  b.send(1, 0, kInt, 1, 1);
+  b.send(1, 0, kInt, 1, 2);
+  b.coll(1, ops::Barrier, trace::kTypeNone, 0);
+  b.recv(0, 1, kInt, 1, 1);
+  b.coll(0, ops::Barrier, trace::kTypeNone, 0);
+  b.recv(0, 1, kInt, 1, 2);
+  b.finalize();
+  auto issues = check_run(b.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);  // the blocked send first
+  Options hung;
+  hung.run_completed = false;  // a hang or crash is not replayed
+  EXPECT_TRUE(check_run(b.run, hung).empty() || kinds(check_run(b.run, hung)) != std::vector<std::string>{"potential-deadlock"});
+}
+
+TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
+  Builder b(2);
+  b.coll(0, ops::Reduce, kDouble, -1, 0);
+  b.coll(1, ops::Reduce, kDouble, -1, 0).t_exit_ns = 0;  // never returned: MPICH's assertion ended the process
+  b.run.ranks[1].last_event_in_progress = true;
+  b.run.ranks[1].exited_without_finalize = true;
+  Options crashed;
+  crashed.run_completed = false;
+  auto issues = check_run(b.run, crashed);
+  ASSERT_FALSE(issues.empty());
+  EXPECT_EQ(issues[0].kind, "invalid-argument");
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[0].event, 1u);
+  // With the MPI error recorded, the error is the finding (mpi-error), and
+  // an exit outside any call is a missing MPI_Finalize.
+  b.run.ranks[1].errors.push_back({2, 1, 1, "Invalid count"});
+  EXPECT_EQ(kinds(check_run(b.run, crashed))[0], "mpi-error");
+  b.run.ranks[1].errors.clear();
+  b.run.ranks[1].last_event_in_progress = false;
+  EXPECT_EQ(kinds(check_run(b.run, crashed))[0], "missing-finalize");
 }
 
 }  // namespace

@@ -175,6 +175,10 @@ enum class ReduceOp : std::uint8_t {
 // run-length encoded (adjacent equal primitives merged, at most 32 runs; a
 // longer one keeps the hash only and nruns = -1). Primitive keys are the
 // predefined types' keys. A freed derived type's key is never reused.
+// Derived types' lines end with their type map (additive, readers ignore
+// it if absent): " map <n> [<prim-hex>@<byte displacement> ...]", one
+// entry per basic element of one instance in definition order; n = -1 when
+// longer than 64 entries or built by a combiner not followed (subarray, darray).
 //
 // ranks/N.signal (format 2, text): written by the rank's fatal-signal handler,
 // "<signal> <current seq> <in MPI call 0/1> <frame-hex> ...".

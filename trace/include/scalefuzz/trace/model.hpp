@@ -53,6 +53,11 @@ struct TypeEntry {
   std::uint64_t signature_hash = 0;
   bool signature_known = false;                             // runs hold the whole signature
   std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;  // (primitive key, repetitions) per element
+  // Derived types: the type map of one element, (primitive key, byte
+  // displacement) per basic entry in definition order (" map" tail; empty and
+  // map_known false when not recorded or longer than 64 entries).
+  bool map_known = false;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> map;
 };
 
 // One line of ranks/N.errors (format 2): an MPI error the injector saw.

@@ -45,6 +45,11 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
 void check_collectives(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out);
 void check_p2p_types(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out);
 void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out);
+// potential-deadlock: a completed run replayed with synchronous standard
+// sends and synchronizing collectives gets stuck with a rank in a send: the
+// program relies on MPI buffering (MPI-4.0 §3.5), src/buffering.cpp.
+void check_buffering(const trace::RunTrace& run, const trace::Matching& matching, const Options& options,
+                     std::vector<Issue>& out);
 
 // ---- buffer extent and C-type checks (memory objects from debug info) -------
 // The C type of a variable's elements as the debug information gives it.
@@ -53,6 +58,15 @@ struct CType {
   Class cls = Class::Unknown;
   std::int64_t size = 0;  // bytes of one element
   std::string name;       // "int", "double", "struct point" ...
+  // Structs: the scalar members, nested structs and arrays flattened, in
+  // offset order (empty: not known, e.g. unions and bit-fields).
+  struct Member {
+    std::int64_t offset = 0;
+    Class cls = Class::Unknown;
+    std::int64_t size = 0;
+    std::string name;  // "d", "pos[1]", "inner.x"
+  };
+  std::vector<Member> members;
 };
 // The memory object holding a buffer: a heap block (allocator log), a global
 // or a stack variable (DWARF).
@@ -63,6 +77,10 @@ struct MemoryObject {
   std::string name;          // variable name, or "heap block of 64 bytes"
   CType element;             // Unknown for heap blocks
   std::string decl;          // "file.c:12" of the declaration or allocation, if known
+  // Heap blocks: the struct type the element was inferred from (the only
+  // struct whose pointer variables the calling function has and whose size
+  // divides the block), e.g. "pointer variable 'buf'"; empty otherwise.
+  std::string typed_by;
 };
 // The object containing `address` as seen by rank `rank`'s record `event`
 // (its time, its frame), or nullopt when none is known.
