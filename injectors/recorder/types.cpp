@@ -273,6 +273,13 @@ void write_type_line(std::uint32_t key, MPI_Datatype t, int size, bool predefine
   if (fd_types >= 0) (void)!::write(fd_types, line.data(), line.size());
 }
 
+// A type of `size` bytes whose instances are gap-free and start at their
+// address (the buffer checks hash or measure such buffers as one range).
+bool contiguous(MPI_Datatype t, int size) {
+  MPI_Aint lb = 0, extent = 0;
+  return PMPI_Type_get_extent(t, &lb, &extent) == MPI_SUCCESS && lb == 0 && extent == size;
+}
+
 TypeInfo register_type(MPI_Datatype t) {
   TypeInfo info;
   int ni = 0, na = 0, nd = 0, comb = 0;
@@ -283,8 +290,7 @@ TypeInfo register_type(MPI_Datatype t) {
   int size = 0;
   PMPI_Type_size(t, &size);
   info.size = size;
-  MPI_Aint lb = 0, extent = 0;
-  info.contiguous = PMPI_Type_get_extent(t, &lb, &extent) == MPI_SUCCESS && lb == 0 && extent == size;
+  info.contiguous = contiguous(t, size);
   bool predefined = comb == MPI_COMBINER_NAMED;
   info.key = predefined ? named_key(t) : next_derived_key++;
   write_type_line(info.key, t, size, predefined);
@@ -298,9 +304,7 @@ TypeInfo register_type(MPI_Datatype t) {
           int psize = 0;
           PMPI_Type_size(prim, &psize);
           write_type_line(r.first, prim, psize, true);
-          MPI_Aint plb = 0, pextent = 0;
-          PMPI_Type_get_extent(prim, &plb, &pextent);
-          cache->insert(static_cast<std::int64_t>(r.first), TypeInfo{r.first, psize, plb == 0 && pextent == psize});
+          cache->insert(static_cast<std::int64_t>(r.first), TypeInfo{r.first, psize, contiguous(prim, psize)});
         }
   }
   cache->insert(static_cast<std::int64_t>(t), info);
