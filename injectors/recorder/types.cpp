@@ -313,17 +313,15 @@ TypeInfo register_type(MPI_Datatype t) {
 
 }  // namespace
 
-namespace {
-// The thread's last answer: a loop sends one datatype again and again (~30
-// instructions less per typed call than the locked map). forget_type() bumps
-// the generation, which invalidates every thread's memo.
+namespace types_detail {
 constinit unsigned g_type_generation = 1;
 thread_local constinit MPI_Datatype tl_memo_type = MPI_DATATYPE_NULL;
 thread_local constinit TypeInfo tl_memo{};
 thread_local constinit unsigned tl_memo_generation = 0;
-}  // namespace
+}  // namespace types_detail
+using namespace types_detail;
 
-TypeInfo type_info(MPI_Datatype t) {
+TypeInfo type_info_slow(MPI_Datatype t) {
   if (t == MPI_DATATYPE_NULL) return TypeInfo{trace::kTypeNull, 0, false};
   const unsigned generation = __atomic_load_n(&g_type_generation, __ATOMIC_ACQUIRE);
   if (t == tl_memo_type && tl_memo_generation == generation) return tl_memo;
@@ -353,7 +351,25 @@ void forget_type(MPI_Datatype t) {
   __atomic_fetch_add(&g_type_generation, 1, __ATOMIC_ACQ_REL);
 }
 
-std::uint8_t reduce_op_code(MPI_Op op) {
+#if defined(MPICH_VERSION)
+// reduce_op_code()'s inline range test (types.hpp).
+static_assert(static_cast<std::uint32_t>(MPI_MAX) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Max) &&
+              static_cast<std::uint32_t>(MPI_MIN) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Min) &&
+              static_cast<std::uint32_t>(MPI_SUM) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Sum) &&
+              static_cast<std::uint32_t>(MPI_PROD) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Prod) &&
+              static_cast<std::uint32_t>(MPI_LAND) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Land) &&
+              static_cast<std::uint32_t>(MPI_BAND) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Band) &&
+              static_cast<std::uint32_t>(MPI_LOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Lor) &&
+              static_cast<std::uint32_t>(MPI_BOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Bor) &&
+              static_cast<std::uint32_t>(MPI_LXOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Lxor) &&
+              static_cast<std::uint32_t>(MPI_BXOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Bxor) &&
+              static_cast<std::uint32_t>(MPI_MINLOC) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Minloc) &&
+              static_cast<std::uint32_t>(MPI_MAXLOC) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Maxloc) &&
+              static_cast<std::uint32_t>(MPI_REPLACE) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Replace) &&
+              static_cast<std::uint32_t>(MPI_NO_OP) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::NoOp));
+#endif
+
+std::uint8_t reduce_op_code_slow(MPI_Op op) {
   using trace::ReduceOp;
   ReduceOp r = ReduceOp::User;
   if (op == MPI_OP_NULL) r = ReduceOp::Null;
