@@ -84,7 +84,7 @@ thread_local constinit ThreadSites* tl_sites_raw = nullptr;
 
 struct ThreadSites {
   StackCache cache;
-  bool depth_one = false;  // the key is the whole stack: no re-checks
+  bool depth_one = false;  // the key is the whole stack: no re-checks (site_walk)
   std::uintptr_t stack_lo = 0, stack_hi = 0;  // this thread's stack; [0, 0) = unknown
   std::uint64_t hits = 0, misses = 0;
   // Thrash guard: when more than one call in 16 needs a slot-noting walk
@@ -258,14 +258,15 @@ __attribute__((noinline)) std::uint32_t site_walk(std::uint16_t op, void* return
 }  // namespace
 
 // The hit path, kept small (no frame, few registers): it runs on every
-// intercepted call.
+// intercepted call. (The wrappers pass their own return and frame address,
+// never null; every kRecheckEvery-th hit goes on to site_walk, which
+// re-checks it, or at depth 1 returns it.)
 std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_address) {
   ThreadSites* t = tl_sites_raw;
-  if (t != nullptr && return_address != nullptr && frame_address != nullptr &&
-      __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED) == WalkMode::Cached) [[likely]] {
+  if (t != nullptr && __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED) == WalkMode::Cached) [[likely]] {
     const std::uint32_t cached = t->cache.find(op, reinterpret_cast<std::uintptr_t>(return_address),
                                                reinterpret_cast<std::uintptr_t>(frame_address) + 2 * sizeof(void*));
-    if (cached != StackCache::kMiss && (t->depth_one || (++t->hits % kRecheckEvery) != 0)) return cached;
+    if (cached != StackCache::kMiss && (++t->hits % kRecheckEvery) != 0) return cached;
   }
   return site_walk(op, return_address, frame_address);
 }
