@@ -21,6 +21,10 @@ struct Volumes {
   std::int64_t count = 0;      // elements this rank contributes
   std::int64_t sent = 0;       // bytes this rank contributes
   std::int64_t received = 0;   // bytes this rank receives
+  // Format 2: datatype keys of the arguments. Looked up with volumes(),
+  // before the record is begun: the fill runs under the state lock, which
+  // type_info() may take.
+  std::uint32_t dtype = trace::kTypeNone, rdtype = trace::kTypeNone;
 };
 
 // Bytes moved by this rank in a collective, from the argument roles.
@@ -54,6 +58,8 @@ struct Volumes {
       v.received = type_bytes(c.rtype, c.rcount) * (c.per_rank_recv ? n : 1);
     }
   }
+  if (c.stype != MPI_DATATYPE_NULL || c.scount != 0) v.dtype = type_info(c.stype).key;
+  if (!c.shared_count && (c.rtype != MPI_DATATYPE_NULL || c.rcount != 0)) v.rdtype = type_info(c.rtype).key;
   return v;
 }
 
@@ -68,7 +74,8 @@ std::uintptr_t coll_buffer(const Call& c) {
   return reinterpret_cast<std::uintptr_t>(c.sbuf == MPI_IN_PLACE || c.sbuf == nullptr ? c.rbuf : c.sbuf);
 }
 
-// A collective's own record fields (the record is blank; ci non-null).
+// A collective's own record fields (the record is blank; ci non-null). Runs
+// under the state lock: takes no lock.
 void fill_coll(Event& e, const Call& c, const CommInfo& ci, const Volumes& v) {
   e.comm = ci.id;
   if (c.root >= 0) e.root = world_peer(&ci, c.root);
@@ -76,8 +83,8 @@ void fill_coll(Event& e, const Call& c, const CommInfo& ci, const Volumes& v) {
   e.bytes = v.sent;
   e.buffer = coll_buffer(c);
   // Format 2: arguments as passed, for the cross-rank agreement checks.
-  if (c.stype != MPI_DATATYPE_NULL || c.scount != 0) e.dtype = type_info(c.stype).key;
-  if (!c.shared_count && (c.rtype != MPI_DATATYPE_NULL || c.rcount != 0)) e.rdtype = type_info(c.rtype).key;
+  e.dtype = v.dtype;
+  e.rdtype = v.rdtype;
   e.scount_arg = c.scount;
   e.rcount_arg = c.rcount;
   e.rbuffer = reinterpret_cast<std::uintptr_t>(c.rbuf);
@@ -85,29 +92,19 @@ void fill_coll(Event& e, const Call& c, const CommInfo& ci, const Volumes& v) {
   if (c.has_rop) e.reduce_op = reduce_op_code(c.rop);
 }
 
-// begin_call for a collective on `ci` (null: an unknown communicator, a
-// blank record); `request` is its request id (0 for a blocking one).
-Active begin_collective(const Call& c, const CommInfo* ci, const Volumes& v, std::uint64_t request) {
-  return begin_call_in_place(
-      c,
-      [&](Event& e) {
-        if (ci != nullptr) fill_coll(e, c, *ci, v);
-        e.request = request;
-      },
-      v.sent);
-}
-
 }  // namespace
 
 SCALEFUZZ_HANDLER(coll) {
   before_collective(c);
   if (!g_state->recording) return run_blocking(call, nb, MPI_STATUS_IGNORE);
-  const CommInfo* ci = locked_comm(c.comm);
+  const CommInfo* ci = locked_comm(c.comm);  // null: an unknown communicator, a blank record
   const Volumes v = ci != nullptr ? volumes(c, *ci) : Volumes{};
-  Active a = begin_collective(c, ci, v, 0);
-  int rc = run_blocking(call, nb, MPI_STATUS_IGNORE);
-  end_call(a, rc, rc == MPI_SUCCESS ? v.received : 0);
-  return rc;
+  return record_blocking(
+      c,
+      [&](Event& e) {
+        if (ci != nullptr) fill_coll(e, c, *ci, v);
+      },
+      v.sent, v.received, call, nb);
 }
 
 SCALEFUZZ_HANDLER(icoll) {
@@ -121,7 +118,13 @@ SCALEFUZZ_HANDLER(icoll) {
     StateLock lock;
     request = g_state->next_request_id++;
   }
-  Active a = begin_collective(c, ci, v, request);
+  Active a = begin_call_in_place(
+      c,
+      [&](Event& e) {
+        if (ci != nullptr) fill_coll(e, c, *ci, v);
+        e.request = request;
+      },
+      v.sent);
   int rc = call();
   if (rc == MPI_SUCCESS) {
     RequestInfo info{request,        ci,           v.count, v.sent, ci != nullptr ? coll_buffer(c) : 0,

@@ -1,4 +1,5 @@
 #include "record.hpp"
+#include "oversub.hpp"
 #include "types.hpp"
 
 
@@ -262,12 +263,17 @@ Active begin_call(const Call& c, const Event& proto, std::int64_t bytes_out) {
   });
 }
 
+namespace {
+// A blank record (zeroed: a fresh slot, see begin_with) completed by `fill`.
+inline void fill_in_place(Event& e, bool zeroed, EventFill fill) {
+  if (!zeroed) e = Event{};
+  set_blank_fields(e);
+  fill(e);
+}
+}  // namespace
+
 Active begin_call_in_place(const Call& c, EventFill fill, std::int64_t bytes_out) {
-  return begin_with(c, bytes_out, [&](Event& e, bool zeroed) {
-    if (!zeroed) e = Event{};
-    set_blank_fields(e);
-    fill(e);
-  });
+  return begin_with(c, bytes_out, [&](Event& e, bool zeroed) { fill_in_place(e, zeroed, fill); });
 }
 
 Poll begin_poll(const Call& c, const Event& proto, std::uint64_t key) {
@@ -384,7 +390,9 @@ void finish_child(Event* ev, const MPI_Status& st, const CommInfo* comm, int rc,
   __atomic_store_n(&ev->t_exit_ns, t_exit, __ATOMIC_RELEASE);
 }
 
-void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
+namespace {
+// end_call's body (inline into record_blocking).
+[[gnu::always_inline]] inline void end_with(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
   State& s = *g_state;
   std::uint64_t t = t_exit != 0 ? t_exit : now_ns();
   StateLock lock;
@@ -401,6 +409,17 @@ void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
   l->t_update_ns = t;
   l->in_call = 0;
   if (bytes_in > 0) l->bytes_received += static_cast<std::uint64_t>(bytes_in);
+}
+}  // namespace
+
+void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) { end_with(a, rc, bytes_in, t_exit); }
+
+int record_blocking(const Call& c, EventFill fill, std::int64_t bytes_out, std::int64_t bytes_in, Invoke call,
+                    NbInvoke nb) {
+  Active a = begin_with(c, bytes_out, [&](Event& e, bool zeroed) { fill_in_place(e, zeroed, fill); });
+  const int rc = run_blocking(call, nb, MPI_STATUS_IGNORE);
+  end_with(a, rc, rc == MPI_SUCCESS ? bytes_in : 0, 0);
+  return rc;
 }
 
 }  // namespace scalefuzz::inject
