@@ -352,21 +352,17 @@ void forget_type(MPI_Datatype t) {
 }
 
 #if defined(MPICH_VERSION)
-// reduce_op_code()'s inline range test (types.hpp).
-static_assert(static_cast<std::uint32_t>(MPI_MAX) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Max) &&
-              static_cast<std::uint32_t>(MPI_MIN) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Min) &&
-              static_cast<std::uint32_t>(MPI_SUM) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Sum) &&
-              static_cast<std::uint32_t>(MPI_PROD) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Prod) &&
-              static_cast<std::uint32_t>(MPI_LAND) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Land) &&
-              static_cast<std::uint32_t>(MPI_BAND) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Band) &&
-              static_cast<std::uint32_t>(MPI_LOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Lor) &&
-              static_cast<std::uint32_t>(MPI_BOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Bor) &&
-              static_cast<std::uint32_t>(MPI_LXOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Lxor) &&
-              static_cast<std::uint32_t>(MPI_BXOR) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Bxor) &&
-              static_cast<std::uint32_t>(MPI_MINLOC) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Minloc) &&
-              static_cast<std::uint32_t>(MPI_MAXLOC) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Maxloc) &&
-              static_cast<std::uint32_t>(MPI_REPLACE) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::Replace) &&
-              static_cast<std::uint32_t>(MPI_NO_OP) == 0x58000000u + static_cast<unsigned>(trace::ReduceOp::NoOp));
+// reduce_op_code()'s inline range test (types.hpp): MPICH's predefined ops,
+// listed in trace::ReduceOp's order Max (1) .. NoOp (14), are 0x58000001 ..
+// 0x5800000e.
+constexpr bool mpich_ops_in_reduce_op_order() {
+  const MPI_Op in_order[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,  MPI_LOR,
+                             MPI_BOR,  MPI_LXOR, MPI_BXOR,   MPI_MINLOC, MPI_MAXLOC,  MPI_REPLACE, MPI_NO_OP};
+  for (unsigned i = 0; i < 14; ++i)
+    if (static_cast<std::uint32_t>(in_order[i]) != 0x58000001u + i) return false;
+  return static_cast<unsigned>(trace::ReduceOp::Max) == 1 && static_cast<unsigned>(trace::ReduceOp::NoOp) == 14;
+}
+static_assert(mpich_ops_in_reduce_op_order());
 #endif
 
 std::uint8_t reduce_op_code_slow(MPI_Op op) {
