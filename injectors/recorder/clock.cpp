@@ -70,10 +70,11 @@ std::uint64_t clock_detail::now_ns_slow() {
     } else if (tsc > c.first_tsc && ns > c.first_ns + 100000000) {  // refine over >= 100 ms
       c.ns_per_tick = static_cast<double>(ns - c.first_ns) / static_cast<double>(tsc - c.first_tsc);
     }
+    c.ns_per_tick_q32 = static_cast<std::uint64_t>(c.ns_per_tick * 4294967296.0);
     c.anchor_ns = ns;
     c.anchor_tsc = tsc;
   }
-  std::uint64_t t = c.anchor_ns + static_cast<std::uint64_t>(static_cast<double>(tsc - c.anchor_tsc) * c.ns_per_tick);
+  std::uint64_t t = c.anchor_ns + (((tsc - c.anchor_tsc) * c.ns_per_tick_q32) >> 32);
   if (t < c.last_ns) t = c.last_ns;
   c.last_ns = t;
   return t;

@@ -19,6 +19,11 @@ struct ThreadClock {
   std::uint64_t anchor_tsc, anchor_ns;  // last exact reading
   std::uint64_t last_ns;                // keeps the clock monotonic per thread
   double ns_per_tick;
+  // ns_per_tick in 32.32 fixed point: the hot path multiplies integers
+  // (~10 instructions less per reading than the conversions to and from
+  // double). Ticks since the anchor stay below g_resync_ticks (~1 ms), so
+  // the product stays below 2^53.
+  std::uint64_t ns_per_tick_q32;
 };
 extern thread_local constinit ThreadClock tl_clock;
 extern constinit bool g_use_tsc;
@@ -34,7 +39,7 @@ inline std::uint64_t now_ns() {
   std::uint64_t tsc;
   if (!g_use_tsc || c.first_ns == 0 || (tsc = __rdtsc()) - c.anchor_tsc > g_resync_ticks) [[unlikely]]
     return now_ns_slow();
-  std::uint64_t t = c.anchor_ns + static_cast<std::uint64_t>(static_cast<double>(tsc - c.anchor_tsc) * c.ns_per_tick);
+  std::uint64_t t = c.anchor_ns + (((tsc - c.anchor_tsc) * c.ns_per_tick_q32) >> 32);
   if (t < c.last_ns) t = c.last_ns;
   c.last_ns = t;
   return t;

@@ -6,14 +6,15 @@
 
 namespace scalefuzz::inject {
 
-namespace {
-// The thread's last communicator (locked_comm): a loop names one again and
-// again. Registering or forgetting a communicator bumps the generation,
-// which invalidates every thread's memo. CommInfo objects are never deleted.
+namespace comms_detail {
 constinit unsigned g_comm_generation = 1;
 thread_local constinit MPI_Comm tl_memo_comm = MPI_COMM_NULL;
 thread_local constinit CommInfo* tl_memo_comm_info = nullptr;
 thread_local constinit unsigned tl_memo_comm_generation = 0;
+}  // namespace comms_detail
+using namespace comms_detail;
+
+namespace {
 
 std::uint32_t mix(std::uint64_t h) {
   h ^= h >> 33;
@@ -138,9 +139,8 @@ void forget_comm(MPI_Comm comm) {
   __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }
 
-CommInfo* locked_comm(MPI_Comm comm) {
+CommInfo* locked_comm_slow(MPI_Comm comm) {
   const unsigned generation = __atomic_load_n(&g_comm_generation, __ATOMIC_ACQUIRE);
-  if (comm == tl_memo_comm && tl_memo_comm_generation == generation) return tl_memo_comm_info;
   CommInfo* ci;
   {
     StateLock lock;

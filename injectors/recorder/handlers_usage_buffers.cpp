@@ -34,8 +34,13 @@
 
 namespace scalefuzz::inject {
 
+namespace usage_detail {
+int g_fd_frames = -1;
+LastFrame g_last_frames[256];
+}  // namespace usage_detail
+using usage_detail::g_fd_frames;
+
 namespace {
-int fd_frames = -1;
 int fd_modified = -1;
 
 // This thread's stack top; 0 = not known yet, 1 = unknown.
@@ -53,12 +58,6 @@ std::uintptr_t stack_hi() {
   return tl_stack_hi;
 }
 
-// Last (sp, fp) written per call site (direct-mapped; callers hold the state lock).
-struct Last {
-  std::uint32_t site = 0xFFFFFFFFu;
-  std::uintptr_t sp = 0, fp = 0;
-};
-Last g_last[256];
 }  // namespace
 
 bool g_send_checksums = false;
@@ -70,7 +69,7 @@ void open_frames_file(const char* path) {
     const char* v = std::getenv(name);
     return v != nullptr && v[0] == '0';
   };
-  if (!off("SCALEFUZZ_FRAMES")) fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (!off("SCALEFUZZ_FRAMES")) g_fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (off("SCALEFUZZ_SEND_CHECKSUMS")) return;
   std::string modified = path;
   modified.replace(modified.size() - std::strlen("frames"), std::strlen("frames"), "modified");
@@ -110,24 +109,15 @@ void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq) 
   if (n > 0) (void)!::write(fd_modified, line, static_cast<std::size_t>(n));
 }
 
-void note_stack_buffers(const Call& c, std::uint64_t seq, std::uint32_t site) {
-  if (fd_frames < 0 || c.frame == nullptr) return;
-  const auto sp = reinterpret_cast<std::uintptr_t>(c.frame) + 2 * sizeof(void*);
-  const auto sb = reinterpret_cast<std::uintptr_t>(c.sbuf), rb = reinterpret_cast<std::uintptr_t>(c.rbuf);
-  // Cheap first: both buffers below the caller's stack pointer are not on
-  // this thread's stack (heap and globals lie below the stack on Linux).
-  if (sb < sp && rb < sp) return;
-  // Then the loop case: this site's line is already written for this frame.
-  const auto fp = *static_cast<const std::uintptr_t*>(c.frame);
-  Last& last = g_last[site & 255u];
-  if (last.site == site && last.sp == sp && last.fp == fp) return;
+void note_stack_frame(std::uint64_t seq, std::uint32_t site, std::uintptr_t sp, std::uintptr_t fp, std::uintptr_t sb,
+                      std::uintptr_t rb) {
   const std::uintptr_t hi = stack_hi();
   if (hi <= 1 || !((sb >= sp && sb < hi) || (rb >= sp && rb < hi))) return;
-  last = Last{site, sp, fp};
+  usage_detail::g_last_frames[site & 255u] = usage_detail::LastFrame{site, sp, fp};
   char line[96];
   const int n = std::snprintf(line, sizeof line, "%llu %u %lx %lx\n", static_cast<unsigned long long>(seq), site,
                               static_cast<unsigned long>(sp), static_cast<unsigned long>(fp));
-  if (n > 0) (void)!::write(fd_frames, line, static_cast<std::size_t>(n));
+  if (n > 0) (void)!::write(g_fd_frames, line, static_cast<std::size_t>(n));
 }
 
 }  // namespace scalefuzz::inject

@@ -1,4 +1,5 @@
 #include "record.hpp"
+#include "oversub.hpp"
 #include "types.hpp"
 
 
@@ -14,7 +15,9 @@ namespace {
 thread_local constinit std::uint32_t tl_prev_site = trace::kMarkovStart;
 thread_local constinit std::uint64_t tl_prev_exit_ns = 0;
 
-void markov_add(std::uint32_t from, std::uint32_t to, std::uint64_t dt) {
+// markov_add's hash-table probe, for an edge not found through markov_into.
+__attribute__((noinline)) void markov_probe(std::uint32_t from, std::uint32_t to, std::uint64_t dt,
+                                             std::uint32_t& into) {
   State& s = *g_state;
   std::uint64_t h = (static_cast<std::uint64_t>(from) << 32 | to) * 0x9E3779B97F4A7C15ull;
   std::size_t mask = s.markov_capacity - 1;
@@ -31,21 +34,40 @@ void markov_add(std::uint32_t from, std::uint32_t to, std::uint64_t dt) {
       e.total_ns = dt;
       __atomic_store_n(&e.count, 1, __ATOMIC_RELEASE);  // slot becomes visible last
       ++s.markov_used;
+      into = static_cast<std::uint32_t>(i + 1);
       return;
     }
+    if (e.from == from && e.to == to) {
+      e.total_ns += dt;
+      __atomic_store_n(&e.count, e.count + 1, __ATOMIC_RELEASE);
+      into = static_cast<std::uint32_t>(i + 1);
+      return;
+    }
+  }
+}
+
+// Counts the edge from -> to (the time between the calls: dt).
+inline void markov_add(std::uint32_t from, std::uint32_t to, std::uint64_t dt) {
+  State& s = *g_state;
+  std::uint32_t dummy = 0;
+  std::uint32_t& into = to < s.markov_into.size() ? s.markov_into[to] : dummy;
+  if (into != 0) {
+    trace::MarkovEdge& e = s.markov[into - 1];
     if (e.from == from && e.to == to) {
       e.total_ns += dt;
       __atomic_store_n(&e.count, e.count + 1, __ATOMIC_RELEASE);
       return;
     }
   }
+  markov_probe(from, to, dt, into);
 }
 
-bool counts_as_send(OpClass c) {
-  return c == OpClass::Send || c == OpClass::Isend || c == OpClass::Sendrecv;
-}
-bool counts_as_recv(OpClass c) { return c == OpClass::Recv || c == OpClass::Irecv; }
-bool counts_as_collective(OpClass c) { return c == OpClass::Collective || c == OpClass::Icollective; }
+// Which live-state counters a call of each class bumps: one bit test each.
+constexpr std::uint32_t class_bit(OpClass c) { return 1u << static_cast<unsigned>(c); }
+static_assert(static_cast<unsigned>(OpClass::Unpack) < 32, "OpClass bit sets hold 32 classes");
+constexpr std::uint32_t kSendClasses = class_bit(OpClass::Send) | class_bit(OpClass::Isend) | class_bit(OpClass::Sendrecv);
+constexpr std::uint32_t kRecvClasses = class_bit(OpClass::Recv) | class_bit(OpClass::Irecv) | class_bit(OpClass::Sendrecv);
+constexpr std::uint32_t kCollectiveClasses = class_bit(OpClass::Collective) | class_bit(OpClass::Icollective);
 }  // namespace
 
 void SpinLock::lock() {
@@ -88,18 +110,6 @@ void pending_remove(std::uint64_t request) {
       --l->npending;
       return;
     }
-}
-
-std::int64_t type_bytes(MPI_Datatype t, std::int64_t count) {
-  if (t == MPI_DATATYPE_NULL || count <= 0) return 0;
-#if defined(MPICH_VERSION)
-  // MPICH's builtin datatypes carry their size in the handle (0x4c00SSxx, as
-  // MPICH's own MPIR_Datatype_get_basic_size reads it): skips the lookup,
-  // ~100 instructions per call site on the hot path (twice per collective).
-  const auto h = static_cast<std::uint32_t>(t);
-  if ((h & 0xFC000000u) == 0x4C000000u) return static_cast<std::int64_t>((h >> 8) & 0xFFu) * count;
-#endif
-  return static_cast<std::int64_t>(type_info(t).size) * count;
 }
 
 std::int32_t world_peer(const CommInfo* comm, int peer) {
@@ -160,7 +170,7 @@ inline Event* place(State& s, const Event& proto, std::uint64_t& seq) {
 
 // Per-call bookkeeping of every call, recorded or folded: the site's features,
 // the Markov edge from the previous call, the live state.
-inline void account_call(State& s, const Call& c, const Event& e, std::uint32_t site, std::uint64_t seq,
+[[gnu::always_inline]] inline void account_call(State& s, const Call& c, const Event& e, std::uint32_t site, std::uint64_t seq,
                          std::uint64_t t, std::int64_t bytes_out) {
   if (site != kSiteOverflow) {
     trace::SiteFeature& f = s.features[site];
@@ -181,9 +191,10 @@ inline void account_call(State& s, const Call& c, const Event& e, std::uint32_t 
   l->tag = e.tag;
   l->comm = e.comm;
   ++l->calls;
-  if (counts_as_send(c.cls)) ++l->sends;
-  if (counts_as_recv(c.cls) || c.cls == OpClass::Sendrecv) ++l->recvs;
-  if (counts_as_collective(c.cls)) ++l->collectives;
+  const std::uint32_t cls = static_cast<unsigned>(c.cls) < 32 ? class_bit(c.cls) : 0;
+  if ((cls & kSendClasses) != 0) ++l->sends;
+  if ((cls & kRecvClasses) != 0) ++l->recvs;
+  if ((cls & kCollectiveClasses) != 0) ++l->collectives;
   if (bytes_out > 0) l->bytes_sent += static_cast<std::uint64_t>(bytes_out);
 }
 
@@ -222,25 +233,47 @@ inline void remember_failed_poll(Event* ev, std::uint64_t seq, std::uint64_t key
 }
 }  // namespace
 
-Active begin_call(const Call& c, const Event& proto, std::int64_t bytes_out) {
+// begin_call's body: `fill(slot, zeroed)` writes the record's own fields
+// into `slot`, which is zeroed when `zeroed` (a fresh events-file slot: the
+// file grows by zeros and every slot is reserved once) and uninitialized
+// otherwise (the log is full: the record is only accounted).
+template <class Fill>
+inline Active begin_with(const Call& c, std::int64_t bytes_out, Fill&& fill) {
   State& s = *g_state;
   Active a;
   std::uint64_t t = now_ns();
   StateLock lock;
   a.site = c.site != Call::kNoSite ? c.site : s.sites.current(c.op);
-  a.ev = place(s, proto, a.seq);
-  if (a.ev != nullptr) {
-    fill_entry(*a.ev, c, a.site, t);
-    publish(a.ev, a.seq);
-    account_call(s, c, *a.ev, a.site, a.seq, t, bytes_out);
-  } else {
-    Event e = proto;
-    fill_entry(e, c, a.site, t);
-    account_call(s, c, e, a.site, a.seq, t, bytes_out);
-  }
+  Event spare;
+  a.ev = s.events.reserve(a.seq);
+  Event* e = a.ev != nullptr ? a.ev : &spare;
+  fill(*e, a.ev != nullptr);
+  fill_entry(*e, c, a.site, t);
+  if (a.ev != nullptr) publish(a.ev, a.seq);
+  account_call(s, c, *e, a.site, a.seq, t, bytes_out);
   tl_current = a.ev;
   note_stack_buffers(c, a.seq, a.site);
   return a;
+}
+
+Active begin_call(const Call& c, const Event& proto, std::int64_t bytes_out) {
+  return begin_with(c, bytes_out, [&](Event& e, bool) {
+    e = proto;
+    e.seq = 0;
+  });
+}
+
+namespace {
+// A blank record (zeroed: a fresh slot, see begin_with) completed by `fill`.
+inline void fill_in_place(Event& e, bool zeroed, EventFill fill) {
+  if (!zeroed) e = Event{};
+  set_blank_fields(e);
+  fill(e);
+}
+}  // namespace
+
+Active begin_call_in_place(const Call& c, EventFill fill, std::int64_t bytes_out) {
+  return begin_with(c, bytes_out, [&](Event& e, bool zeroed) { fill_in_place(e, zeroed, fill); });
 }
 
 Poll begin_poll(const Call& c, const Event& proto, std::uint64_t key) {
@@ -357,7 +390,9 @@ void finish_child(Event* ev, const MPI_Status& st, const CommInfo* comm, int rc,
   __atomic_store_n(&ev->t_exit_ns, t_exit, __ATOMIC_RELEASE);
 }
 
-void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
+namespace {
+// end_call's body (inline into record_blocking).
+[[gnu::always_inline]] inline void end_with(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
   State& s = *g_state;
   std::uint64_t t = t_exit != 0 ? t_exit : now_ns();
   StateLock lock;
@@ -374,6 +409,17 @@ void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
   l->t_update_ns = t;
   l->in_call = 0;
   if (bytes_in > 0) l->bytes_received += static_cast<std::uint64_t>(bytes_in);
+}
+}  // namespace
+
+void end_call(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) { end_with(a, rc, bytes_in, t_exit); }
+
+int record_blocking(const Call& c, EventFill fill, std::int64_t bytes_out, std::int64_t bytes_in, Invoke call,
+                    NbInvoke nb) {
+  Active a = begin_with(c, bytes_out, [&](Event& e, bool zeroed) { fill_in_place(e, zeroed, fill); });
+  const int rc = run_blocking(call, nb, MPI_STATUS_IGNORE);
+  end_with(a, rc, rc == MPI_SUCCESS ? bytes_in : 0, 0);
+  return rc;
 }
 
 }  // namespace scalefuzz::inject

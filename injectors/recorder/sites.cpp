@@ -77,8 +77,14 @@ enum class WalkMode : int { Cached, Backtrace };
 constinit WalkMode g_walk_mode = WalkMode::Cached;
 constexpr unsigned kRecheckEvery = 128;  // cache hits per thread between checks
 
+struct ThreadSites;
+// tl_sites.get() without the thread_local object's initialization guard,
+// for site_here()'s hit path (reset by ~ThreadSites at thread exit).
+thread_local constinit ThreadSites* tl_sites_raw = nullptr;
+
 struct ThreadSites {
   StackCache cache;
+  bool depth_one = false;  // the key is the whole stack: no re-checks (site_walk)
   std::uintptr_t stack_lo = 0, stack_hi = 0;  // this thread's stack; [0, 0) = unknown
   std::uint64_t hits = 0, misses = 0;
   // Thrash guard: when more than one call in 16 needs a slot-noting walk
@@ -121,6 +127,9 @@ struct ThreadSites {
     }
     pthread_attr_destroy(&attr);
   }
+  ~ThreadSites() { tl_sites_raw = nullptr; }
+  ThreadSites(const ThreadSites&) = delete;
+  ThreadSites& operator=(const ThreadSites&) = delete;
 };
 thread_local std::unique_ptr<ThreadSites> tl_sites;
 
@@ -188,9 +197,10 @@ bool cacheable(const ThreadSites& t, std::uintptr_t cfa, std::uintptr_t first_sp
   }
   return true;
 }
-}  // namespace
 
-__attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_address) {
+// Everything but a cache hit: cache set-up, the re-check of one hit in
+// kRecheckEvery, the walks of a miss.
+__attribute__((noinline)) std::uint32_t site_walk(std::uint16_t op, void* return_address, void* frame_address) {
   State& s = *g_state;
   const WalkMode mode = __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED);
   if (mode == WalkMode::Backtrace || return_address == nullptr || frame_address == nullptr) {
@@ -202,12 +212,16 @@ __attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return
   // CFA, two words above its frame pointer.
   const auto ra = reinterpret_cast<std::uintptr_t>(return_address);
   const auto cfa = reinterpret_cast<std::uintptr_t>(frame_address) + 2 * sizeof(void*);
-  ThreadSites* t = tl_sites.get();
-  if (t == nullptr) t = (tl_sites = std::make_unique<ThreadSites>()).get();
+  ThreadSites* t = tl_sites_raw;
+  if (t == nullptr) {
+    t = (tl_sites = std::make_unique<ThreadSites>()).get();
+    t->depth_one = depth == 1;
+    tl_sites_raw = t;
+  }
   const std::uint32_t cached = t->cache.find(op, ra, cfa);
   if (cached != StackCache::kMiss) {
-    // Depth 1: the key is the whole stack, nothing to re-check.
-    if (depth == 1 || ++t->hits % kRecheckEvery != 0) return cached;
+    // site_here() returns every other hit: this one is to be re-checked.
+    if (t->depth_one) return cached;
     void* now[trace::kMaxFrames];
     const int n = walk_fast(depth, now);
     if (n >= 1 && now[0] == return_address && t->cache.holds(op, ra, cfa, now, n)) return cached;
@@ -240,6 +254,21 @@ __attribute__((noinline)) std::uint32_t site_here(std::uint16_t op, void* return
       cacheable(*t, cfa, first_sp, frames, slots, nf))
     t->cache.insert(op, ra, cfa, slots, frames, nf, site);
   return site;
+}
+}  // namespace
+
+// The hit path, kept small (no frame, few registers): it runs on every
+// intercepted call. (The wrappers pass their own return and frame address,
+// never null; every kRecheckEvery-th hit goes on to site_walk, which
+// re-checks it, or at depth 1 returns it.)
+std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_address) {
+  ThreadSites* t = tl_sites_raw;
+  if (t != nullptr && __atomic_load_n(&g_walk_mode, __ATOMIC_RELAXED) == WalkMode::Cached) [[likely]] {
+    const std::uint32_t cached = t->cache.find(op, reinterpret_cast<std::uintptr_t>(return_address),
+                                               reinterpret_cast<std::uintptr_t>(frame_address) + 2 * sizeof(void*));
+    if (cached != StackCache::kMiss && (++t->hits % kRecheckEvery) != 0) return cached;
+  }
+  return site_walk(op, return_address, frame_address);
 }
 
 void SiteTable::init(int depth) {

@@ -54,10 +54,10 @@ class StackCache {
     e.cfa = cfa;
     e.op = op;
     e.site = site;
-    for (int k = 1; k < n; ++k) {
-      e.slot[k] = slots[k];
-      e.value[k] = reinterpret_cast<std::uintptr_t>(frames[k]);
-    }
+    int k = 1;
+    for (; k < n; ++k) e.saved[k - 1] = Saved{slots[k], reinterpret_cast<std::uintptr_t>(frames[k])};
+    // Pad to an even count with a word that always matches (valid() checks pairs).
+    if ((n - 1) % 2 != 0) e.saved[n - 1] = Saved{reinterpret_cast<std::uintptr_t>(&kPadWord), 0};
     e.n = static_cast<std::uint8_t>(n);
     set.mru = static_cast<std::uint8_t>(w);
   }
@@ -68,7 +68,7 @@ class StackCache {
     for (const Entry& e : set.way) {
       if (e.ra != ra || e.cfa != cfa || e.op != op || e.n != n) continue;
       bool same = true;
-      for (int k = 1; k < n && same; ++k) same = e.value[k] == reinterpret_cast<std::uintptr_t>(frames[k]);
+      for (int k = 1; k < n && same; ++k) same = e.saved[k - 1].value == reinterpret_cast<std::uintptr_t>(frames[k]);
       if (same) return true;
     }
     return false;
@@ -79,22 +79,34 @@ class StackCache {
   }
 
  private:
+  // Where frame k's return address was read (k >= 1), and its value.
+  struct Saved {
+    std::uintptr_t slot = 0, value = 0;
+  };
   struct Entry {
     std::uintptr_t ra = 0, cfa = 0;
     std::uint32_t site = 0;
     std::uint16_t op = 0;
     std::uint8_t n = 0;  // frames; 0 = empty
-    std::uintptr_t slot[trace::kMaxFrames] = {};
-    std::uintptr_t value[trace::kMaxFrames] = {};
+    Saved saved[trace::kMaxFrames] = {};  // frames 1..n-1 (+ one pad word when n - 1 is odd)
   };
   struct Set {
     Entry way[2];
     std::uint8_t mru = 0;
   };
+  static constexpr std::uintptr_t kPadWord = 0;
+  // Two saved words per step, one branch per pair: the check is on every
+  // intercepted call (3-7 words at depth 8), a branch per word cost ~2
+  // instructions per word more.
   static bool valid(const Entry& e, std::uint16_t op, std::uintptr_t ra, std::uintptr_t cfa) {
     if (e.ra != ra || e.cfa != cfa || e.op != op || e.n == 0) return false;
-    for (unsigned k = 1; k < e.n; ++k)
-      if (*reinterpret_cast<const volatile std::uintptr_t*>(e.slot[k]) != e.value[k]) return false;
+    const Saved* p = e.saved;
+    const Saved* const end = e.saved + (e.n & ~1u);  // n - 1 words rounded up to pairs
+    for (; p < end; p += 2) {
+      const std::uintptr_t a = *reinterpret_cast<const volatile std::uintptr_t*>(p[0].slot) ^ p[0].value;
+      const std::uintptr_t b = *reinterpret_cast<const volatile std::uintptr_t*>(p[1].slot) ^ p[1].value;
+      if ((a | b) != 0) return false;
+    }
     return true;
   }
   static unsigned index(std::uintptr_t ra, std::uintptr_t cfa) {

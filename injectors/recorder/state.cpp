@@ -204,6 +204,7 @@ bool open_files(State& s, const char* dir) {
   s.features = static_cast<trace::SiteFeature*>(s.features_file.records());
   s.markov = static_cast<trace::MarkovEdge*>(s.markov_file.records());
   s.markov_capacity = kMarkovCapacity;
+  s.markov_into.assign(kSiteCapacity, 0);
   s.live = static_cast<trace::LiveState*>(s.live_file.records());
   s.live->current_seq = 0;
   open_usage_files(s.ranks_dir.c_str(), s.rank);

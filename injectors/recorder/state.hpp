@@ -119,6 +119,10 @@ struct State {
   std::size_t markov_capacity = 0;  // power of two
   std::size_t markov_used = 0;
   std::uint64_t markov_dropped = 0;
+  // Per call site: 1 + the Markov slot of the edge last counted into it
+  // (0: none). A loop repeats its edges, so markov_add() mostly finds its
+  // edge there without hashing and probing.
+  std::vector<std::uint32_t> markov_into;
   std::uint64_t stack_cache_mismatches = 0;  // call-site cache vs. re-walk disagreements (sites.cpp)
   trace::LiveState* live = nullptr;
 
@@ -159,7 +163,23 @@ bool address_known(std::uintptr_t a);
 
 // Communicators (comms.cpp).
 CommInfo* comm_info(MPI_Comm comm);  // registers unknown communicators lazily
-CommInfo* locked_comm(MPI_Comm comm);  // comm_info() under the state lock, memoized per thread
+// comm_info() under the state lock, memoized per thread (inline: a loop
+// names one communicator again and again). Registering or forgetting a
+// communicator bumps the generation, which invalidates every thread's memo.
+// CommInfo objects are never deleted.
+CommInfo* locked_comm_slow(MPI_Comm comm);
+namespace comms_detail {
+extern constinit unsigned g_comm_generation;
+extern thread_local constinit MPI_Comm tl_memo_comm;
+extern thread_local constinit CommInfo* tl_memo_comm_info;
+extern thread_local constinit unsigned tl_memo_comm_generation;
+}  // namespace comms_detail
+inline CommInfo* locked_comm(MPI_Comm comm) {
+  using namespace comms_detail;
+  if (comm == tl_memo_comm && tl_memo_comm_generation == __atomic_load_n(&g_comm_generation, __ATOMIC_ACQUIRE))
+    return tl_memo_comm_info;
+  return locked_comm_slow(comm);
+}
 void register_new_comm(MPI_Comm newcomm);
 void forget_comm(MPI_Comm comm);
 void setup_world_comms();

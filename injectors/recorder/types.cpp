@@ -313,17 +313,15 @@ TypeInfo register_type(MPI_Datatype t) {
 
 }  // namespace
 
-namespace {
-// The thread's last answer: a loop sends one datatype again and again (~30
-// instructions less per typed call than the locked map). forget_type() bumps
-// the generation, which invalidates every thread's memo.
+namespace types_detail {
 constinit unsigned g_type_generation = 1;
 thread_local constinit MPI_Datatype tl_memo_type = MPI_DATATYPE_NULL;
 thread_local constinit TypeInfo tl_memo{};
 thread_local constinit unsigned tl_memo_generation = 0;
-}  // namespace
+}  // namespace types_detail
+using namespace types_detail;
 
-TypeInfo type_info(MPI_Datatype t) {
+TypeInfo type_info_slow(MPI_Datatype t) {
   if (t == MPI_DATATYPE_NULL) return TypeInfo{trace::kTypeNull, 0, false};
   const unsigned generation = __atomic_load_n(&g_type_generation, __ATOMIC_ACQUIRE);
   if (t == tl_memo_type && tl_memo_generation == generation) return tl_memo;
@@ -353,7 +351,21 @@ void forget_type(MPI_Datatype t) {
   __atomic_fetch_add(&g_type_generation, 1, __ATOMIC_ACQ_REL);
 }
 
-std::uint8_t reduce_op_code(MPI_Op op) {
+#if defined(MPICH_VERSION)
+// reduce_op_code()'s inline range test (types.hpp): MPICH's predefined ops,
+// listed in trace::ReduceOp's order Max (1) .. NoOp (14), are 0x58000001 ..
+// 0x5800000e.
+constexpr bool mpich_ops_in_reduce_op_order() {
+  const MPI_Op in_order[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,  MPI_LOR,
+                             MPI_BOR,  MPI_LXOR, MPI_BXOR,   MPI_MINLOC, MPI_MAXLOC,  MPI_REPLACE, MPI_NO_OP};
+  for (unsigned i = 0; i < 14; ++i)
+    if (static_cast<std::uint32_t>(in_order[i]) != 0x58000001u + i) return false;
+  return static_cast<unsigned>(trace::ReduceOp::Max) == 1 && static_cast<unsigned>(trace::ReduceOp::NoOp) == 14;
+}
+static_assert(mpich_ops_in_reduce_op_order());
+#endif
+
+std::uint8_t reduce_op_code_slow(MPI_Op op) {
   using trace::ReduceOp;
   ReduceOp r = ReduceOp::User;
   if (op == MPI_OP_NULL) r = ReduceOp::Null;

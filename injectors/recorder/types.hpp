@@ -20,18 +20,56 @@ struct TypeInfo {
 };
 
 // Key and size of `t` (cached; the first use writes the N.types line).
-TypeInfo type_info(MPI_Datatype t);
+TypeInfo type_info_slow(MPI_Datatype t);
+namespace types_detail {
+// The thread's last answer: a loop sends one datatype again and again (~30
+// instructions less per typed call than the locked map; inline: ~15 less
+// again than the call). forget_type() bumps the generation, which
+// invalidates every thread's memo.
+extern constinit unsigned g_type_generation;
+extern thread_local constinit MPI_Datatype tl_memo_type;
+extern thread_local constinit TypeInfo tl_memo;
+extern thread_local constinit unsigned tl_memo_generation;
+}  // namespace types_detail
+inline TypeInfo type_info(MPI_Datatype t) {
+  using namespace types_detail;
+  // tl_memo_type is never MPI_DATATYPE_NULL once the generations match.
+  if (t == tl_memo_type && tl_memo_generation == __atomic_load_n(&g_type_generation, __ATOMIC_ACQUIRE)) return tl_memo;
+  return type_info_slow(t);
+}
 // Drops the cache entry of a handle about to be freed (MPI reuses handles).
 void forget_type(MPI_Datatype t);
 // trace::ReduceOp code of `op`.
-std::uint8_t reduce_op_code(MPI_Op op);
+std::uint8_t reduce_op_code_slow(MPI_Op op);
+inline std::uint8_t reduce_op_code(MPI_Op op) {
+#if defined(MPICH_VERSION)
+  // MPICH numbers its predefined ops 0x58000001 (MPI_MAX) .. 0x5800000e
+  // (MPI_NO_OP) in trace::ReduceOp's order (static_assert in types.cpp).
+  const auto h = static_cast<std::uint32_t>(op) - 0x58000001u;
+  if (h < 14u) return static_cast<std::uint8_t>(h + 1);
+#endif
+  return reduce_op_code_slow(op);
+}
 
 // Opens ranks/N.types, ranks/N.errors and ranks/N.frames (state.cpp, at MPI_Init).
 void open_usage_files(const char* ranks_dir, int rank);
 // At a call's entry: when its send or receive buffer lies on the calling
 // thread's stack, notes the caller's stack and frame pointer in ranks/N.frames
 // (handlers_usage_buffers.cpp) so the usage checks can find the variable.
-void note_stack_buffers(const Call& c, std::uint64_t seq, std::uint32_t site);
+// (note_stack_buffers() is inline in record.hpp: its first checks run on
+// every call.)
+namespace usage_detail {
+// Last (sp, fp) written per call site (direct-mapped; callers hold the state lock).
+struct LastFrame {
+  std::uint32_t site = 0xFFFFFFFFu;
+  std::uintptr_t sp = 0, fp = 0;
+};
+extern int g_fd_frames;  // ranks/N.frames, -1 when off
+extern LastFrame g_last_frames[256];
+}  // namespace usage_detail
+// note_stack_buffers' rest: writes the line if sb or rb is on this thread's stack.
+void note_stack_frame(std::uint64_t seq, std::uint32_t site, std::uintptr_t sp, std::uintptr_t fp, std::uintptr_t sb,
+                      std::uintptr_t rb);
 void open_frames_file(const char* path);
 // Local concurrency (handlers_usage_buffers.cpp): a sampled hash of a
 // nonblocking send's buffer at the post, compared at its completion; a

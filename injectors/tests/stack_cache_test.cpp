@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "stack_cache.hpp"
 
@@ -66,6 +67,34 @@ TEST(StackCache, OneKeyHoldsTwoCallersAndEvictsTheLeastRecentlyUsed) {
   EXPECT_EQ(cache.find(7, 0xA0, 0x5000), 42u);
   as_caller(0x2222);
   EXPECT_EQ(cache.find(7, 0xA0, 0x5000), StackCache::kMiss);
+}
+
+// valid() compares the saved words two at a time (an odd count is padded):
+// whatever the frame count, a change in any one word, the deepest included,
+// is a miss.
+TEST(StackCache, EverySavedWordCountsWhateverTheFrameCount) {
+  static StackCache cache;
+  std::uintptr_t words[16] = {};
+  void* frames[16];
+  std::uintptr_t slots[16];
+  for (int k = 0; k < 16; ++k) {
+    words[k] = 0x1000 + 0x10 * static_cast<std::uintptr_t>(k);
+    frames[k] = reinterpret_cast<void*>(words[k]);
+    slots[k] = reinterpret_cast<std::uintptr_t>(&words[k]);
+  }
+  frames[0] = reinterpret_cast<void*>(0xA0);
+  for (int n = 1; n <= 16; ++n) {
+    SCOPED_TRACE("frames " + std::to_string(n));
+    cache.clear();
+    cache.insert(7, 0xA0, 0x5000, slots, frames, n, 40u + static_cast<std::uint32_t>(n));
+    EXPECT_EQ(cache.find(7, 0xA0, 0x5000), 40u + static_cast<std::uint32_t>(n));
+    for (int k = 1; k < 16; ++k) {
+      words[k] ^= 0x8;
+      EXPECT_EQ(cache.find(7, 0xA0, 0x5000), k < n ? StackCache::kMiss : 40u + static_cast<std::uint32_t>(n))
+          << "word " << k;
+      words[k] ^= 0x8;
+    }
+  }
 }
 
 TEST(StackCache, SingleFrameNeedsNoSlots) {

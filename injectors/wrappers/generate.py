@@ -115,20 +115,26 @@ def gen_wrapper(op_id, name, params, handler, opts):
     # Status outputs go through the Call so a handler can substitute its own
     # buffer when the application passes MPI_STATUS(ES)_IGNORE.
     call_args = ", ".join(f"c_.{p.role}" if p.role in ("status", "statuses") else p.name for p in params)
-    invoke = f"[&]() {{ return P{name}({call_args}); }}"
+    invoke_body = f"P{name}({call_args})"
     nb = opts.get("nb")
-    nb_invoke = f"[&](MPI_Request* req_) {{ return {nb.format(req='req_')}; }}" if nb else "nullptr"
+    nb_body = nb.format(req="req_...") if nb else None
     zb = opts.get("zero_buffer")
     if zb:
         # Zero-buffer mode (SCALEFUZZ_ZERO_BUFFER=1): a standard send runs as
         # its synchronous twin, so sends never complete before being matched.
         zname, znb = zb
         lines.append("  if (::scalefuzz::inject::g_zero_buffer) c_.flags |= kFlagSynchronous;")
-        invoke = (f"[&]() {{ return ::scalefuzz::inject::g_zero_buffer ? P{zname}({call_args}) : "
-                  f"P{name}({call_args}); }}")
+        invoke_body = f"::scalefuzz::inject::g_zero_buffer ? P{zname}({call_args}) : {invoke_body}"
         if nb:
-            nb_invoke = (f"[&](MPI_Request* req_) {{ return ::scalefuzz::inject::g_zero_buffer ? "
-                         f"{znb.format(req='req_')} : {nb.format(req='req_')}; }}")
+            nb_body = f"::scalefuzz::inject::g_zero_buffer ? {znb.format(req='req_...')} : {nb_body}"
+    if nb:
+        # One closure for the call and its nonblocking twin (oversubscription
+        # mode): the wrapper builds one capture list instead of two.
+        lines.append(f"  auto invoke_ = [&](auto... req_) -> int {{ if constexpr (sizeof...(req_) == 0) "
+                     f"return {invoke_body}; else return {nb_body}; }};")
+        invoke, nb_invoke = "invoke_", "invoke_"
+    else:
+        invoke, nb_invoke = f"[&]() {{ return {invoke_body}; }}", "nullptr"
     if handler != "init":
         # Identify the call site here, one frame below the application, so
         # the stack walk skips as few injector frames as possible.
