@@ -39,6 +39,14 @@ void open_frames_file(const char* path);
 extern bool g_send_checksums;  // on unless SCALEFUZZ_SEND_CHECKSUMS=0
 std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes);
 void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq);
+// Receive-buffer check: sends record the payload's hash and nonblocking
+// receives the buffer's hash at completion (Event::payload_sum, 24 bits of
+// buffer_checksum()); the usage detector compares the matched pair.
+extern bool g_payload_sums;  // on unless SCALEFUZZ_PAYLOAD_SUMS=0
+inline std::uint32_t payload_sum_of(std::uint64_t checksum) {
+  const auto s = static_cast<std::uint32_t>(checksum >> 40);
+  return s != 0 ? s : 1;  // 0 means "not taken"
+}
 // Installs the fatal-signal recorder writing ranks/N.signal (signals.cpp).
 void install_signal_handlers(const char* ranks_dir, int rank);
 // Appends a line to ranks/N.errors (errors.cpp).
