@@ -100,7 +100,7 @@ std::uint64_t hash_bytes(std::uint64_t h, const unsigned char* p, std::size_t n)
 }
 }  // namespace
 
-std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes) {
+std::uint64_t buffer_checksum_large(const void* buffer, std::int64_t bytes) {
   constexpr std::size_t kWhole = 4096, kEnd = 2048;
   const auto* p = static_cast<const unsigned char*>(buffer);
   const auto n = static_cast<std::size_t>(bytes);

@@ -366,8 +366,11 @@ void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modif
       is.kind = "buffer-modified";
       is.section = "MPI-4.0 §3.7.2 (the send buffer must not be modified until the nonblocking send completes)";
       is.rule = "a nonblocking send's buffer must stay unchanged from the post until the request completes";
-      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) + " to rank " +
-                   std::to_string(p.peer) + ": its buffer changed before the request completed";
+      // MPI_Startall's own record stands for all its sends (no single peer).
+      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
+                   (p.peer >= 0 ? " to rank " + std::to_string(p.peer) + ": its buffer"
+                                : ": the buffer of a send it started") +
+                   " changed before the request completed";
       is.sides.push_back({rt.rank, *post, "send posted here"});
       if (auto done = index_of(done_seq)) {
         is.message += " in " + std::string(trace::op_name(rt.events[*done].op));
