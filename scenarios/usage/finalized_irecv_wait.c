@@ -2,9 +2,11 @@
  * rank 0's "stop" message and waits for it, but rank 0 sends it only when
  * it found something to report, and finalizes otherwise.
  * ranks: 2
- * expect: waits-for-finalized rank 1 line 30
+ * expect: waits-for-finalized rank 1 line 31
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 
 static int scan(const int* v, int n) {
   int hits = 0;
@@ -13,9 +15,8 @@ static int scan(const int* v, int n) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   int data[64];
   for (int i = 0; i < 64; ++i) data[i] = i;
   if (rank == 0) {

@@ -2,9 +2,11 @@
  * empty and finalizes without receiving; rank 0 blocks in MPI_Ssend of its
  * result to a rank that already called MPI_Finalize.
  * ranks: 2
- * expect: waits-for-finalized rank 0 line 26
+ * expect: waits-for-finalized rank 0 line 27
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 
 static int collect(int n) {
   if (n == 0) return -1; /* nothing to collect: leaves without the receive */
@@ -14,9 +16,8 @@ static int collect(int n) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   if (rank == 1) {
     int n = 0;
     (void)collect(n);

@@ -7,13 +7,13 @@
  */
 #include <mpi.h>
 
+#include "../spine/common_args.h"
+
 #define WORK 16
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   double work[WORK];
   if (rank == 0) {
     for (int i = 0; i < WORK; ++i) work[i] = i;

@@ -7,15 +7,15 @@
  */
 #include <mpi.h>
 
+#include "../spine/common_args.h"
+
 #define N 256
 
 static double u[N + 2], v[N + 2];
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   int left = (rank + size - 1) % size, right = (rank + 1) % size;
   for (int i = 0; i < N + 2; ++i) u[i] = rank * 100.0 + i;
   MPI_Request req[4];

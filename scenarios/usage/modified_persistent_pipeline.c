@@ -2,9 +2,11 @@
  * the send of chunk k and immediately generates chunk k+1 into the same
  * buffer (double buffering was meant), before MPI_Wait.
  * ranks: 2
- * expect: buffer-modified rank 0 line 27
+ * expect: buffer-modified rank 0 line 28
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 
 #define CHUNK 512
 #define CHUNKS 4
@@ -16,9 +18,8 @@ static void produce(int* out, int k) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   MPI_Request req;
   if (rank == 0) {
     MPI_Send_init(chunk, CHUNK, MPI_INT, 1, 7, MPI_COMM_WORLD, &req);

@@ -2,9 +2,11 @@
  * and then records the next request's sequence number into the reply header
  * before the reply's send completed.
  * ranks: 2
- * expect: buffer-modified rank 0 line 30
+ * expect: buffer-modified rank 0 line 31
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 
 struct reply {
   int seq;
@@ -13,9 +15,8 @@ struct reply {
 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   struct reply out = {0, 0, 0.0};
   int query = 0;
   if (rank == 0) {

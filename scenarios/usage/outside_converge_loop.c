@@ -3,10 +3,12 @@
  * waits in MPI_Recv for the result — a hang with one rank outside MPI, not
  * a deadlock cycle.
  * ranks: 2
- * expect: waits-for-rank-outside-mpi rank 0 line 35
+ * expect: waits-for-rank-outside-mpi rank 0 line 36
  * twin: outside_ok -DFIXED
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 
 static double solve(double x) {
   double residual = 1.0;
@@ -24,9 +26,8 @@ static double solve(double x) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   double root = 0.0;
   if (rank == 1) {
     root = solve(1.0);

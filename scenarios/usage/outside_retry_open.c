@@ -1,9 +1,11 @@
 /* Rank 1 retries opening its input file forever (a path that never exists)
  * before it receives rank 0's parameters; rank 0 blocks in MPI_Ssend to it.
  * ranks: 2
- * expect: waits-for-rank-outside-mpi rank 0 line 26
+ * expect: waits-for-rank-outside-mpi rank 0 line 27
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 #include <stdio.h>
 #include <unistd.h>
 
@@ -14,9 +16,8 @@ static FILE* open_input(const char* path) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   double params[4] = {1.0, 2.0, 3.0, 4.0};
   if (rank == 1) {
     FILE* in = open_input("/nonexistent/scalefuzz/input.dat");

@@ -2,17 +2,18 @@
  * installed would set, before sending its block; rank 0 has posted the
  * receive and waits in MPI_Wait for a rank that runs outside MPI.
  * ranks: 2
- * expect: waits-for-rank-outside-mpi rank 0 line 27
+ * expect: waits-for-rank-outside-mpi rank 0 line 28
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 #include <signal.h>
 
 static volatile sig_atomic_t data_ready = 0;
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   int block[16];
   for (int i = 0; i < 16; ++i) block[i] = rank * 16 + i;
   if (rank == 1) {

@@ -8,13 +8,13 @@
  */
 #include <mpi.h>
 
+#include "../spine/common_args.h"
+
 #define N 32
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   int peer = (rank + 1) % size;
   double local[N], sums[N];
   for (int i = 0; i < N; ++i) local[i] = rank + i * 0.5;

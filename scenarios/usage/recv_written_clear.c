@@ -3,9 +3,11 @@
  * after the barrier, clears the task slot "for the next task" — which the
  * message had already filled — before MPI_Wait.
  * ranks: 2
- * expect: receive-buffer-written rank 1 line 35
+ * expect: receive-buffer-written rank 1 line 36
  */
 #include <mpi.h>
+
+#include "../spine/common_args.h"
 #include <string.h>
 
 #define TASK_WORDS 8
@@ -17,9 +19,8 @@ struct task {
 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rank, size;
+  scenario_init(&argc, &argv, &rank, &size);
   struct task job = {0, {0}}, next;
   if (rank == 0) {
     for (int t = 0; t < TASKS; ++t) {

@@ -7,15 +7,15 @@
  */
 #include <mpi.h>
 
+#include "../spine/common_args.h"
+
 #define NX 48
 
 static double row_in[NX], row_out[NX], field[NX];
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  scenario_init(&argc, &argv, &rank, &size);
   int peer = (rank + 1) % size;
   MPI_Request req[2];
   MPI_Recv_init(row_in, NX, MPI_DOUBLE, peer, 5, MPI_COMM_WORLD, &req[0]);
