@@ -91,7 +91,10 @@ void check_finalized_waits(const trace::RunTrace& run, const trace::Matching& ma
     const Event& s = run.ranks[static_cast<std::size_t>(ref.rank)].events[ref.index];
     undelivered.insert({ref.rank, s.peer});
   }
-  // Receives posted and never matched, per (receiver, source), for blocked sends.
+  // Sends some receive took (a Waitall writes its requests' completions only
+  // when all are done, so a delivered Isend may still look pending).
+  std::set<std::pair<int, std::size_t>> delivered;
+  for (const auto& m : matching.messages) delivered.insert({m.send.rank, m.send.index});
   for (const auto& rt : run.ranks) {
     if (rt.rank < 0 || rt.events.empty()) continue;
     if (peers[static_cast<std::size_t>(rt.rank)].state != PeerState::InMpi) continue;
@@ -140,6 +143,7 @@ void check_finalized_waits(const trace::RunTrace& run, const trace::Matching& ma
       const Peer& p = peers[static_cast<std::size_t>(n.peer)];
       if (p.state != PeerState::Finalized && p.state != PeerState::Exited) continue;
       if (n.receive && undelivered.count({n.peer, rt.rank}) != 0) continue;  // a message is there
+      if (!n.receive && delivered.count({rt.rank, n.post}) != 0) continue;    // it was received
       ++hopeless_count;
       if (!hopeless) hopeless = i;
     }
