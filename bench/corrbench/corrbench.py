@@ -40,9 +40,9 @@ RIGHT_KINDS = {
                     "overlapping-buffers", "mpi-error", "unmatched-send", "deadlock", "pending-request",
                     "buffer-overflow", "buffer-type-mismatch"},
     "MisplacedCall": {"mpi-error", "deadlock", "potential-deadlock", "collective-order-mismatch", "collective-missing", "pending-request",
-                      "buffer-modified", "missing-finalize"},
+                      "buffer-modified", "receive-buffer-written", "missing-finalize", "waits-for-finalized"},
     "MissingCall": {"pending-request", "potential-deadlock", "unmatched-send", "missing-finalize", "leaked-handle", "leaked-request",
-                    "collective-missing", "deadlock", "mpi-error"},
+                    "collective-missing", "deadlock", "mpi-error", "waits-for-finalized"},
 }
 STATED_LINE = re.compile(r"line[s]?\s*:?\s*(\d+)", re.I)
 

@@ -109,6 +109,9 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
         store_status(e, st, info.comm);
       }
     }
+    if (info.contiguous && g_payload_sums && is_receive(info.cls) && !info.cancelled && err == MPI_SUCCESS &&
+        e.status_bytes > 0 && e.status_bytes <= info.bytes)
+      trace::set_payload_sum(e, payload_sum_of(buffer_checksum(reinterpret_cast<const void*>(info.buffer), e.status_bytes)));
     if (info.checksum != 0 && !info.cancelled && err == MPI_SUCCESS &&
         buffer_checksum(reinterpret_cast<const void*>(info.buffer), info.bytes) != info.checksum)
       note_modified_buffer(info.post_seq, a.seq);

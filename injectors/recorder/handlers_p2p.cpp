@@ -30,7 +30,7 @@ Event send_event(const Call& c, const CommInfo* ci, bool* contiguous = nullptr) 
   return e;
 }
 
-Event recv_event(const Call& c, const CommInfo* ci, int source, int tag) {
+Event recv_event(const Call& c, const CommInfo* ci, int source, int tag, bool* contiguous = nullptr) {
   Event e = blank_event();
   e.peer = world_peer(ci, source);
   e.tag = tag == MPI_ANY_TAG ? trace::kAnyTag : tag;
@@ -41,6 +41,7 @@ Event recv_event(const Call& c, const CommInfo* ci, int source, int tag) {
   e.scount_arg = c.rcount;
   e.bytes = c.rcount > 0 ? static_cast<std::int64_t>(t.size) * c.rcount : 0;
   e.buffer = addr(c.rbuf);
+  if (contiguous != nullptr) *contiguous = t.contiguous;
   return e;
 }
 
@@ -50,6 +51,14 @@ bool hooked_send(const Call& c, bool blocking, int* rc) {
   if (h == nullptr || h->issue_send == nullptr) return false;
   SendIssue s{c.op, blocking, c.sbuf, c.scount, c.stype, c.dest, c.tag, c.comm};
   return h->issue_send(h->ctx, s, c.req, rc);
+}
+
+// Event::payload_sum of a send record: what a matched receive must hold at
+// its completion (handlers_usage_buffers.cpp). `checksum`: the buffer's
+// buffer_checksum() if already taken.
+void note_payload(Active& a, const Call& c, const Event& e, bool contiguous, std::uint64_t checksum = 0) {
+  if (!g_payload_sums || !contiguous || e.bytes <= 0 || c.sbuf == nullptr || a.ev == nullptr) return;
+  trace::set_payload_sum(*a.ev, payload_sum_of(checksum != 0 ? checksum : buffer_checksum(c.sbuf, e.bytes)));
 }
 
 std::uint64_t next_request_id() {
@@ -103,8 +112,10 @@ SCALEFUZZ_HANDLER(send) {
   int rc = 0;
   if (!g_state->recording) return hooked_send(c, true, &rc) ? rc : run_blocking(call, nb, MPI_STATUS_IGNORE);
   const CommInfo* ci = locked_comm(c.comm);
-  Event e = send_event(c, ci);
+  bool contiguous = false;
+  Event e = send_event(c, ci, &contiguous);
   Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
+  note_payload(a, c, e, contiguous);
   if (hooked_send(c, true, &rc)) {
     if (a.ev != nullptr) a.ev->flags |= trace::kFlagDelayed;
   } else {
@@ -148,8 +159,10 @@ SCALEFUZZ_HANDLER(sendrecv) {
   (void)hooked_send(c, true, &ignored);  // never issued by the hooks: they may only wait (hooks.hpp)
   if (!g_state->recording) return run_sendrecv(c, call, c.status);
   const CommInfo* ci = locked_comm(c.comm);
-  Event e = send_event(c, ci);
+  bool contiguous = false;
+  Event e = send_event(c, ci, &contiguous);
   Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
+  note_payload(a, c, e, contiguous);
   Event half = recv_event(c, ci, c.source, c.rtag);
   half.op = c.op;
   half.op_class = static_cast<std::uint8_t>(OpClass::Recv);
@@ -178,6 +191,7 @@ SCALEFUZZ_HANDLER(isend) {
   Active a = begin_call(c, e, e.peer >= 0 ? e.bytes : 0);
   // The buffer as posted (the standard forbids changing it until completion).
   const std::uint64_t checksum = g_send_checksums && contiguous && e.bytes > 0 && c.sbuf != nullptr ? buffer_checksum(c.sbuf, e.bytes) : 0;
+  note_payload(a, c, e, contiguous, checksum);
   bool delayed = hooked_send(c, false, &rc);
   if (delayed) {
     if (a.ev != nullptr) a.ev->flags |= trace::kFlagDelayed;
@@ -199,19 +213,22 @@ SCALEFUZZ_HANDLER(irecv) {
   (void)nb;
   if (!g_state->recording) return call();
   const CommInfo* ci = locked_comm(c.comm);
-  Event e = recv_event(c, ci, c.source, c.tag);
+  bool contiguous = false;
+  Event e = recv_event(c, ci, c.source, c.tag, &contiguous);
   e.request = next_request_id();
   Active a = begin_call(c, e, 0);
   int rc = call();
-  if (rc == MPI_SUCCESS)
-    register_request(c.req, RequestInfo{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv},
-                     true);
+  if (rc == MPI_SUCCESS) {
+    RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv};
+    info.contiguous = contiguous;
+    register_request(c.req, info, true);
+  }
   end_call(a, rc, 0);
   return rc;
 }
 
 namespace {
-int persistent_init(Call& c, Invoke call, Event e, const CommInfo* ci, OpClass cls) {
+int persistent_init(Call& c, Invoke call, Event e, const CommInfo* ci, OpClass cls, bool contiguous) {
   e.request = next_request_id();
   e.flags |= trace::kFlagPersistent;
   Active a = begin_call(c, e, 0);
@@ -220,6 +237,7 @@ int persistent_init(Call& c, Invoke call, Event e, const CommInfo* ci, OpClass c
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, cls};
     info.persistent = true;
     info.flags = c.flags;
+    info.contiguous = contiguous;
     register_request(c.req, info, false);
   }
   end_call(a, rc, 0);
@@ -245,14 +263,26 @@ Event start_event(const Call& c, const RequestInfo* info) {
   return e;
 }
 
-void mark_started(MPI_Request* slot) {
+// Marks a started persistent request active. A persistent send's buffer is
+// hashed here like an Isend's at its post (`seq`: the Start record); returns
+// its Event::payload_sum (0: none).
+std::uint32_t mark_started(MPI_Request* slot, std::uint64_t seq) {
   StateLock lock;
   RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
-  if (info == nullptr) return;
+  if (info == nullptr) return 0;
   info->active = true;
   info->cancelled = false;
+  info->checksum = 0;
+  std::uint32_t sum = 0;
+  if (info->cls == OpClass::SendInit && info->contiguous && info->bytes > 0 && info->buffer != 0 &&
+      (g_send_checksums || g_payload_sums)) {
+    const std::uint64_t h = buffer_checksum(reinterpret_cast<const void*>(info->buffer), info->bytes);
+    if (g_send_checksums) info->checksum = h, info->post_seq = seq;
+    if (g_payload_sums) sum = payload_sum_of(h);
+  }
   LiveWrite w;
   pending_add(*info, OpClass::Start);
+  return sum;
 }
 
 RequestInfo lookup_copy(MPI_Request* slot, bool& found) {
@@ -267,14 +297,18 @@ SCALEFUZZ_HANDLER(send_init) {
   (void)nb;
   if (!g_state->recording) return call();
   const CommInfo* ci = locked_comm(c.comm);
-  return persistent_init(c, call, send_event(c, ci), ci, OpClass::SendInit);
+  bool contiguous = false;
+  Event e = send_event(c, ci, &contiguous);
+  return persistent_init(c, call, e, ci, OpClass::SendInit, contiguous);
 }
 
 SCALEFUZZ_HANDLER(recv_init) {
   (void)nb;
   if (!g_state->recording) return call();
   const CommInfo* ci = locked_comm(c.comm);
-  return persistent_init(c, call, recv_event(c, ci, c.source, c.tag), ci, OpClass::RecvInit);
+  bool contiguous = false;
+  Event e = recv_event(c, ci, c.source, c.tag, &contiguous);
+  return persistent_init(c, call, e, ci, OpClass::RecvInit, contiguous);
 }
 
 SCALEFUZZ_HANDLER(start) {
@@ -286,7 +320,10 @@ SCALEFUZZ_HANDLER(start) {
   bool is_send = found && info.cls == OpClass::SendInit;
   Active a = begin_call(c, e, is_send && e.peer >= 0 ? e.bytes : 0);
   int rc = call();
-  if (rc == MPI_SUCCESS) mark_started(c.req);
+  if (rc == MPI_SUCCESS) {
+    const std::uint32_t sum = mark_started(c.req, a.seq);
+    if (sum != 0 && a.ev != nullptr) trace::set_payload_sum(*a.ev, sum);
+  }
   end_call(a, rc, 0);
   return rc;
 }
@@ -304,8 +341,8 @@ SCALEFUZZ_HANDLER(startall) {
       bool found = false;
       RequestInfo info = lookup_copy(&c.reqs[i], found);
       Event e = start_event(c, found ? &info : nullptr);
+      trace::set_payload_sum(e, mark_started(&c.reqs[i], a.seq));
       child_record(a, e, true, t);
-      mark_started(&c.reqs[i]);
       if (found && info.cls == OpClass::SendInit && info.peer >= 0 && info.site < g_state->sites.file_capacity) {
         StateLock lock;
         g_state->features[a.site].bytes_sent += static_cast<std::uint64_t>(info.bytes);

@@ -19,6 +19,12 @@
 // when they differ. The hash covers the whole buffer up to 4 KiB, else its
 // first and last 2 KiB (the cost stays bounded per call; halo and boundary
 // writes, the usual culprits, touch the ends).
+//
+// Pending receives: a receive buffer written by the application while the
+// receive is pending holds, at completion, bytes other than the ones sent.
+// Sends store 24 bits of the payload's hash in their record and nonblocking
+// receives the hash of the received bytes in their RequestDone record
+// (Event::payload_sum); the usage detector compares matched pairs.
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -61,6 +67,7 @@ std::uintptr_t stack_hi() {
 }  // namespace
 
 bool g_send_checksums = false;
+bool g_payload_sums = false;
 
 void open_frames_file(const char* path) {
   // SCALEFUZZ_FRAMES=0 / SCALEFUZZ_SEND_CHECKSUMS=0: off (to measure their
@@ -70,6 +77,7 @@ void open_frames_file(const char* path) {
     return v != nullptr && v[0] == '0';
   };
   if (!off("SCALEFUZZ_FRAMES")) g_fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  g_payload_sums = !off("SCALEFUZZ_PAYLOAD_SUMS");
   if (off("SCALEFUZZ_SEND_CHECKSUMS")) return;
   std::string modified = path;
   modified.replace(modified.size() - std::strlen("frames"), std::strlen("frames"), "modified");
@@ -91,7 +99,7 @@ std::uint64_t hash_bytes(std::uint64_t h, const unsigned char* p, std::size_t n)
 }
 }  // namespace
 
-std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes) {
+std::uint64_t buffer_checksum_large(const void* buffer, std::int64_t bytes) {
   constexpr std::size_t kWhole = 4096, kEnd = 2048;
   const auto* p = static_cast<const unsigned char*>(buffer);
   const auto n = static_cast<std::size_t>(bytes);

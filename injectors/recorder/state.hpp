@@ -57,6 +57,9 @@ struct RequestInfo {
   // send's buffer at the post (0: not taken) and the post's record.
   std::uint64_t checksum = 0;
   std::uint64_t post_seq = 0;
+  // The buffer is count x size contiguous bytes: a persistent send is hashed
+  // at each MPI_Start, a receive at its completion (trace Event::payload_sum).
+  bool contiguous = false;
 };
 
 // A message matched by Mprobe/Improbe, for the Mrecv/Imrecv that receives it.

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace scalefuzz::inject {
 
@@ -75,8 +76,39 @@ void open_frames_file(const char* path);
 // nonblocking send's buffer at the post, compared at its completion; a
 // difference is noted in ranks/N.modified.
 extern bool g_send_checksums;  // on unless SCALEFUZZ_SEND_CHECKSUMS=0
-std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes);
+std::uint64_t buffer_checksum_large(const void* buffer, std::int64_t bytes);
+// Up to 16 bytes inline, with two overlapping loads that cover every byte
+// (the common small message costs ~15 instructions, no call); longer
+// buffers: buffer_checksum_large(). Never 0 (0 means "not taken").
+inline std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes) {
+  if (bytes > 16) return buffer_checksum_large(buffer, bytes);
+  const auto* p = static_cast<const unsigned char*>(buffer);
+  const auto n = static_cast<std::size_t>(bytes);
+  std::uint64_t a = 0, b = 0;
+  if (n >= 8) {
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + n - 8, 8);
+  } else if (n >= 4) {
+    std::uint32_t x, y;
+    std::memcpy(&x, p, 4);
+    std::memcpy(&y, p + n - 4, 4);
+    a = x, b = y;
+  } else if (n > 0) {
+    a = std::uint64_t{p[0]} | std::uint64_t{p[n / 2]} << 8 | std::uint64_t{p[n - 1]} << 16;
+  }
+  std::uint64_t h = (a ^ 0xcbf29ce484222325ull ^ n) * 0x100000001b3ull;
+  h = (h ^ (h >> 29) ^ b) * 0x9E3779B97F4A7C15ull;
+  return (h ^ (h >> 32)) | 1;
+}
 void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq);
+// Receive-buffer check: sends record the payload's hash and nonblocking
+// receives the buffer's hash at completion (Event::payload_sum, 24 bits of
+// buffer_checksum()); the usage detector compares the matched pair.
+extern bool g_payload_sums;  // on unless SCALEFUZZ_PAYLOAD_SUMS=0
+inline std::uint32_t payload_sum_of(std::uint64_t checksum) {
+  const auto s = static_cast<std::uint32_t>(checksum >> 40);
+  return s != 0 ? s : 1;  // 0 means "not taken"
+}
 // Installs the fatal-signal recorder writing ranks/N.signal (signals.cpp).
 void install_signal_handlers(const char* ranks_dir, int rank);
 // Appends a line to ranks/N.errors (errors.cpp).

@@ -10,7 +10,8 @@ Programs are batched into one
 campaign per (ranks, mode) with the program as a parameter. An erroneous
 program passes when a finding of KIND names rank R at line L of that program
 (any side of the finding); a clean program passes when it has no finding of
-severity error or warning. Prints per-program results, recall and
+severity error or warning. "twin: NAME -DMACRO" adds the correct twin NAME,
+built from the same source with MACRO defined. Prints per-program results, recall and
 specificity; exits 1 when any program fails (or recall < --min-recall).
 
 usage: usage_corpus.py SCALEFUZZ SOURCE_DIR BUILD_DIR WORK_DIR [--only REGEX]
@@ -22,7 +23,8 @@ import re
 import subprocess
 import sys
 
-HEADER = re.compile(r"^\s*\*\s*(ranks|mode|expect):\s*(.+?)\s*$")
+HEADER = re.compile(r"^\s*\*\s*(ranks|mode|expect|twin):\s*(.+?)\s*$")
+TWIN = re.compile(r"^(\w+) -D(\w+)$")
 EXPECT = re.compile(r"^(\S+) rank (\d+(?:\|\d+)*) line (\d+)$")
 
 
@@ -42,6 +44,14 @@ def read_corpus(src):
                     break
         if meta["expect"] is None:
             sys.exit(f"{folder}/{name}:1: no 'expect:' line in the header")
+        if "twin" in meta:
+            # "twin: NAME -DMACRO": a correct twin built from this source
+            # with MACRO defined (scenarios/usage/CMakeLists.txt).
+            t = TWIN.match(meta.pop("twin"))
+            if not t:
+                sys.exit(f"{folder}/{name}: bad twin line (expected 'twin: NAME -DMACRO')")
+            corpus.append({"name": t.group(1), "file": meta["name"], "ranks": meta["ranks"], "mode": meta["mode"],
+                           "expect": "clean"})
         if meta["expect"] != "clean":
             m = EXPECT.match(meta["expect"])
             if not m:

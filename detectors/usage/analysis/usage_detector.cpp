@@ -102,10 +102,12 @@ class UsageDetector : public analysis::Detector {
     const auto kind = run.outcome().kind;
     options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
                             (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
+    const ModifiedSends modified = read_modified(run.record().dir, run.trace());
+    options.modified = &modified;
+    options.run_hung = kind == harness::OutcomeKind::Hang;
     MemoryObjects objects(run.record().dir, run.trace());
     auto resolve = [&](int rank, std::size_t event, std::uint64_t address) { return objects.find(rank, event, address); };
     auto issues = check_run(run.trace(), options, resolve);
-    check_modified_sends(run.trace(), read_modified(run.record().dir, run.trace()), issues);
     auto crashes = signal_findings(run, run.trace());
     if (issues.empty()) return crashes;
     const trace::RunTrace& trace = run.symbolized();

@@ -366,8 +366,11 @@ void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modif
       is.kind = "buffer-modified";
       is.section = "MPI-4.0 §3.7.2 (the send buffer must not be modified until the nonblocking send completes)";
       is.rule = "a nonblocking send's buffer must stay unchanged from the post until the request completes";
-      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) + " to rank " +
-                   std::to_string(p.peer) + ": its buffer changed before the request completed";
+      // MPI_Startall's own record stands for all its sends (no single peer).
+      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
+                   (p.peer >= 0 ? " to rank " + std::to_string(p.peer) + ": its buffer"
+                                : ": the buffer of a send it started") +
+                   " changed before the request completed";
       is.sides.push_back({rt.rank, *post, "send posted here"});
       if (auto done = index_of(done_seq)) {
         is.message += " in " + std::string(trace::op_name(rt.events[*done].op));
@@ -375,6 +378,75 @@ void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modif
       }
       out.push_back(std::move(is));
     }
+  }
+}
+
+}  // namespace scalefuzz::detectors::usage
+
+namespace scalefuzz::detectors::usage {
+
+namespace {
+// Another receive into bytes of [lo, hi) on the same rank between `post` and
+// `done` (a pending receive posted before, a blocking receive or collective
+// in between): the buffer then legitimately (or by another error, reported
+// as overlapping-buffers) holds bytes other than this message's.
+bool receive_buffer_shared(const trace::RankTrace& rt, std::size_t post, std::size_t done, std::uint64_t lo,
+                           std::uint64_t hi, std::uint64_t request) {
+  std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> pending;  // request -> receive range
+  auto overlaps = [&](std::uint64_t b, std::int64_t bytes) {
+    return b != 0 && b < hi && b + static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1)) > lo;
+  };
+  for (std::size_t k = 0; k <= done && k < rt.events.size(); ++k) {
+    const trace::Event& e = rt.events[k];
+    const OpClass c = op_class(e);
+    const bool mine = e.request == request && e.request != 0;
+    if ((c == OpClass::Irecv || (c == OpClass::Start && e.bytes >= 0)) && !mine && overlaps(e.buffer, e.bytes)) {
+      if (k > post) return true;
+      pending[e.request] = {e.buffer, e.buffer};
+    }
+    if (c == OpClass::RequestDone && !(e.flags & trace::kFlagTestFailed)) {
+      if (k > post && pending.count(e.request) != 0) return true;  // pending across our post
+      pending.erase(e.request);
+    }
+    if (k > post && k < done && ((c == OpClass::Recv && overlaps(e.buffer, e.bytes)) || overlaps(e.rbuffer, 1)))
+      return true;
+  }
+  return !pending.empty();  // still pending at our completion
+}
+}  // namespace
+
+void check_written_receives(const trace::RunTrace& run, const trace::Matching& matching,
+                            const ModifiedSends& modified, std::vector<Issue>& out) {
+  std::set<std::pair<int, std::uint32_t>> reported;  // (rank, site) of the receive
+  for (const auto& m : matching.messages) {
+    if (m.recv_done == m.recv_post) continue;  // blocking receive: no pending window
+    const auto& rs = run.ranks[static_cast<std::size_t>(m.send.rank)];
+    const auto& rr = run.ranks[static_cast<std::size_t>(m.recv_done.rank)];
+    const trace::Event& s = rs.events[m.send.index];
+    const trace::Event& d = rr.events[m.recv_done.index];
+    const std::uint32_t sent = trace::payload_sum(s), held = trace::payload_sum(d);
+    if (sent == 0 || held == 0 || sent == held || d.status_bytes != s.bytes || d.error != 0) continue;
+    // A send whose own buffer changed before it completed is buffer-modified.
+    if (static_cast<std::size_t>(m.send.rank) < modified.size()) {
+      const auto& mods = modified[static_cast<std::size_t>(m.send.rank)];
+      if (std::any_of(mods.begin(), mods.end(), [&](const auto& p) { return p.first == s.seq; })) continue;
+    }
+    const std::uint64_t lo = d.buffer, hi = d.buffer + static_cast<std::uint64_t>(d.status_bytes);
+    if (receive_buffer_shared(rr, m.recv_post.index, m.recv_done.index, lo, hi, d.request)) continue;
+    const trace::Event& p = rr.events[m.recv_post.index];
+    if (!reported.insert({m.recv_done.rank, p.callsite}).second) continue;
+    Issue is;
+    is.kind = "receive-buffer-written";
+    is.section = "MPI-4.0 §3.7.2 (the receive buffer must not be accessed until the nonblocking receive completes)";
+    is.rule = "a pending receive's buffer must not be written until the request completes";
+    is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rr.rank) + " from rank " +
+                 std::to_string(m.send.rank) + ": at " + trace::op_name(d.op) +
+                 " its buffer held other bytes than the " + std::to_string(s.bytes) +
+                 " sent, so it was written after the message arrived and before the request completed";
+    is.sides = {{rr.rank, m.recv_post.index, "receive posted here"},
+                {rr.rank, m.recv_done.index, "completed here"},
+                {m.send.rank, m.send.index, "send"}};
+    out.push_back(std::move(is));
   }
 }
 

@@ -733,6 +733,11 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   check_p2p_types(run, matching, out);
   proc_null_meant_rank(run, matching, out);
   check_buffering(run, matching, options, out);
+  const ModifiedSends none;
+  const ModifiedSends& modified = options.modified != nullptr ? *options.modified : none;
+  check_modified_sends(run, modified, out);
+  check_written_receives(run, matching, modified, out);
+  if (options.run_hung) check_finalized_waits(run, matching, out);
   if (options.run_completed) {
     const std::vector<Issue> so_far = out;
     unmatched_messages(run, matching, so_far, out);

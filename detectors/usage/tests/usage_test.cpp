@@ -597,5 +597,130 @@ TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
   EXPECT_EQ(kinds(check_run(b.run, crashed))[0], "missing-finalize");
 }
 
+// A receive's RequestDone (the Wait's child) with its status and buffer hash.
+Event& receive_done(Builder& b, int r, int from, std::uint64_t request, std::uint64_t buffer, int bytes,
+                    std::uint32_t sum) {
+  b.add(r, ops::Wait, OpClass::Completion);
+  Event& d = b.add(r, ops::Wait, OpClass::RequestDone);
+  d.flags = trace::kFlagChild;
+  d.request = request;
+  d.peer = from;
+  d.buffer = buffer;
+  d.bytes = bytes;
+  d.status_source = from;
+  d.status_tag = 0;
+  d.status_bytes = bytes;
+  trace::set_payload_sum(d, sum);
+  return d;
+}
+
+TEST(UsageBuffers, ReceiveBufferWrittenWhilePending) {
+  Builder b(2);
+  Event& s = b.send(0, 1, kInt, 4);  // seq 2 on rank 0
+  trace::set_payload_sum(s, 0xabcdef);
+  Event& p = b.post(1, false, 0, 0, 21);  // rank 1 index 1
+  p.buffer = 0x1000;
+  p.bytes = 16;
+  receive_done(b, 1, 0, 21, 0x1000, 16, 0x123456);
+  b.finalize();
+  trace::Matching m = trace::match_messages(b.run);
+  ASSERT_EQ(m.messages.size(), 1u);
+  std::vector<Issue> out;
+  check_written_receives(b.run, m, {}, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"receive-buffer-written"});
+  EXPECT_EQ(out[0].sides[0].rank, 1);
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  // The same bytes at completion, a send whose own buffer changed (that is
+  // buffer-modified), or no hash on either side: nothing.
+  auto& done = b.run.ranks[1].events[3];
+  trace::set_payload_sum(done, 0xabcdef);
+  out.clear();
+  check_written_receives(b.run, m, {}, out);
+  EXPECT_TRUE(out.empty());
+  trace::set_payload_sum(done, 0x123456);
+  ModifiedSends modified(2);
+  modified[0] = {{2, 3}};
+  check_written_receives(b.run, m, modified, out);
+  EXPECT_TRUE(out.empty());
+  trace::set_payload_sum(b.run.ranks[0].events[1], 0);
+  check_written_receives(b.run, m, {}, out);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(UsageBuffers, ReceiveBufferSharedWithAnotherReceiveIsNotJudged) {
+  Builder b(2);
+  trace::set_payload_sum(b.send(0, 1, kInt, 4), 0xabcdef);
+  Event& p = b.post(1, false, 0, 0, 21);
+  p.buffer = 0x1000;
+  p.bytes = 16;
+  Event& other = b.recv(1, 0, kInt, 2, 5);  // a blocking receive into the same bytes meanwhile
+  other.buffer = 0x1008;
+  trace::set_payload_sum(b.send(0, 1, kInt, 2, 5), 0x111111);
+  receive_done(b, 1, 0, 21, 0x1000, 16, 0x123456);
+  b.finalize();
+  trace::Matching m = trace::match_messages(b.run);
+  std::vector<Issue> out;
+  check_written_receives(b.run, m, {}, out);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(UsageWaits, ReceiveFromAFinalizedRankIsNotACycle) {
+  Builder b(3);
+  b.add(0, ops::Finalize, OpClass::Finalize);  // rank 0 finalized (index 1)
+  b.recv(1, 0, kInt, 4).t_exit_ns = 0;        // rank 1 blocked in a receive from it
+  b.run.ranks[1].last_event_in_progress = true;
+  b.recv(2, 1, kInt, 4).t_exit_ns = 0;        // rank 2 waits for rank 1: blocked in MPI, no finding
+  b.run.ranks[2].last_event_in_progress = true;
+  Options hung;
+  hung.run_completed = false;
+  hung.run_hung = true;
+  auto out = check_run(b.run, hung);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"waits-for-finalized"});
+  EXPECT_EQ(out[0].sides[0].rank, 1);
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_EQ(out[0].sides.back().rank, 0);
+  EXPECT_EQ(out[0].sides.back().event, 1u);
+  // A message rank 0 sent before finalizing can still complete the receive.
+  Builder c(2);
+  c.send(0, 1, kInt, 4, 7);
+  c.add(0, ops::Finalize, OpClass::Finalize);
+  c.recv(1, 0, kInt, 4, 0).t_exit_ns = 0;
+  c.run.ranks[1].last_event_in_progress = true;
+  auto kc = kinds(check_run(c.run, hung));
+  EXPECT_EQ(std::count(kc.begin(), kc.end(), "waits-for-finalized"), 0);
+  // Only hung runs are judged (a crash or abort stops ranks anywhere).
+  Options crashed;
+  crashed.run_completed = false;
+  auto kb = kinds(check_run(b.run, crashed));
+  EXPECT_EQ(std::count(kb.begin(), kb.end(), "waits-for-finalized"), 0);
+}
+
+TEST(UsageWaits, WaitOnAnIsendToAnExitedRankAndOnARankOutsideMpi) {
+  Builder b(3);
+  b.post(0, true, 1, 0, 31);                                   // rank 0: Isend to rank 1 ...
+  b.add(0, ops::Wait, OpClass::Completion).t_exit_ns = 0;      // ... waited for
+  b.run.ranks[0].events.back().request = 31;
+  b.run.ranks[1].exited_without_finalize = true;               // rank 1 exited (ranks/1.exit)
+  b.recv(2, 1, kInt, 1).t_exit_ns = 0;
+  Options hung;
+  hung.run_completed = false;
+  hung.run_hung = true;
+  auto out = check_run(b.run, hung);
+  std::vector<std::string> k = kinds(out);
+  ASSERT_EQ(std::count(k.begin(), k.end(), "waits-for-finalized"), 2);
+  // The Isend was received before rank 1 left (its completion is not
+  // written yet: the Waitall still waits for another request): only rank 2's wait is hopeless.
+  b.recv(1, 0, kInt, 1);
+  k = kinds(check_run(b.run, hung));
+  EXPECT_EQ(std::count(k.begin(), k.end(), "waits-for-finalized"), 1);
+  b.run.ranks[1].events.pop_back();
+  // Rank 1 alive and back from its last call: it runs outside MPI.
+  b.run.ranks[1].exited_without_finalize = false;
+  out = check_run(b.run, hung);
+  k = kinds(out);
+  EXPECT_EQ(std::count(k.begin(), k.end(), "waits-for-rank-outside-mpi"), 2);
+  EXPECT_EQ(std::count(k.begin(), k.end(), "waits-for-finalized"), 0);
+}
+
 }  // namespace
 }  // namespace scalefuzz::detectors::usage

@@ -151,10 +151,23 @@ struct Event {
   std::int32_t rcount_arg;    // the receive-side count argument of collectives
   std::uint64_t rbuffer;      // receive buffer of collectives and Sendrecv (0 if none)
   std::uint8_t reduce_op;     // ReduceOp of reductions, kReduceNone elsewhere
-  std::uint8_t reserved2[3];
+  // A 24-bit hash of the message bytes (little endian; 0 = not taken; usage
+  // checks, additive in format 3): on a send record (Send/Isend/Sendrecv/
+  // Start of a persistent send) the payload at the post, on a receive's
+  // RequestDone the receive buffer at completion (trace::payload_sum()).
+  std::uint8_t payload_sum[3];
   std::uint32_t repeats;      // folded polls: further identical unsuccessful calls (0 = one call)
 };
 static_assert(sizeof(Event) == 128);
+
+inline std::uint32_t payload_sum(const Event& e) {
+  return std::uint32_t{e.payload_sum[0]} | std::uint32_t{e.payload_sum[1]} << 8 | std::uint32_t{e.payload_sum[2]} << 16;
+}
+inline void set_payload_sum(Event& e, std::uint32_t sum) {
+  e.payload_sum[0] = static_cast<std::uint8_t>(sum);
+  e.payload_sum[1] = static_cast<std::uint8_t>(sum >> 8);
+  e.payload_sum[2] = static_cast<std::uint8_t>(sum >> 16);
+}
 
 // Datatype keys (Event::dtype/rdtype): equal on every rank for the same
 // predefined type; a derived type's key is its entry id in ranks/N.types

@@ -86,11 +86,7 @@ inline void set_field(Event& e, int i, std::uint64_t v) {
     case 17: e.rcount_arg = static_cast<std::int32_t>(v); break;
     case 18: e.rbuffer = v; break;
     case 19: e.reduce_op = static_cast<std::uint8_t>(v); break;
-    case 20:
-      e.reserved2[0] = static_cast<std::uint8_t>(v);
-      e.reserved2[1] = static_cast<std::uint8_t>(v >> 8);
-      e.reserved2[2] = static_cast<std::uint8_t>(v >> 16);
-      break;
+    case 20: set_payload_sum(e, static_cast<std::uint32_t>(v)); break;
     case 21: e.repeats = static_cast<std::uint32_t>(v); break;
     default: break;
   }
@@ -114,10 +110,6 @@ inline unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
 // Context key of a record: (op_class, callsite).
 inline std::uint64_t context_key(const Event& e) { return std::uint64_t{e.op_class} << 32 | e.callsite; }
 
-inline std::uint64_t reserved2_bits(const Event& e) {
-  return std::uint64_t{e.reserved2[0]} | std::uint64_t{e.reserved2[1]} << 8 | std::uint64_t{e.reserved2[2]} << 16;
-}
-
 // A record's coded fields, widened to 64 bits (signed fields sign-extended),
 // in mask-bit order; set_field() above stores them back.
 struct Fields {
@@ -129,7 +121,7 @@ inline void get_fields(const Event& e, Fields& f) {
   f.v[6] = s(e.count), f.v[7] = s(e.bytes), f.v[8] = e.request, f.v[9] = e.buffer, f.v[10] = s(e.status_source);
   f.v[11] = s(e.status_tag), f.v[12] = s(e.status_bytes), f.v[13] = s(e.error), f.v[14] = e.dtype;
   f.v[15] = e.rdtype, f.v[16] = s(e.scount_arg), f.v[17] = s(e.rcount_arg), f.v[18] = e.rbuffer;
-  f.v[19] = e.reduce_op, f.v[20] = reserved2_bits(e), f.v[21] = e.repeats;
+  f.v[19] = e.reduce_op, f.v[20] = payload_sum(e), f.v[21] = e.repeats;
 }
 
 // The per-block context table (see above). Slots of earlier blocks are told

@@ -30,11 +30,19 @@ struct Issue {
   std::vector<Side> sides;  // first = where to look first
 };
 
+// (post seq, completion seq) of a rank's nonblocking sends whose buffer
+// changed before completion (ranks/N.modified), per rank.
+using ModifiedSends = std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>>;
+
 struct Options {
   // The run ended by itself (not a hang, crash or abort): the at-finalize
   // checks (pending requests, unmatched messages, missing MPI_Finalize,
   // collectives some ranks never called) only make sense then.
   bool run_completed = true;
+  // ranks/N.modified of the run (buffer-modified, receive-buffer-written); null: none.
+  const ModifiedSends* modified = nullptr;
+  // The run hung (stopped by the harness): wait-for edges are judged.
+  bool run_hung = false;
 };
 
 std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options = {});
@@ -94,8 +102,20 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
 // buffer-modified: a nonblocking send's buffer changed between its post and
 // its completion (MPI-4.0 §3.7.2). `modified[rank]` holds the (post seq,
 // completion seq) pairs the injector noted in ranks/N.modified.
-using ModifiedSends = std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>>;
 void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out);
+// waits-for-finalized: in a hung run, a rank blocked in a receive, send or
+// Wait whose peer already called MPI_Finalize (or exited) without the
+// matching send/receive; waits-for-rank-outside-mpi: its only peer was
+// running outside MPI (neither blocked, polling nor finalized). Ranks blocked
+// on each other (cycles) are left to MPI-PD/PDG.
+void check_finalized_waits(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out);
+// receive-buffer-written: a matched message whose nonblocking receive's
+// buffer held, at completion, bytes other than the ones sent (Event::
+// payload_sum of the send record and of the receive's RequestDone) — the
+// application wrote it after the data arrived (MPI-4.0 §3.7.2). Sends in
+// `modified`, and receives whose buffer another receive shared, are skipped.
+void check_written_receives(const trace::RunTrace& run, const trace::Matching& matching,
+                            const ModifiedSends& modified, std::vector<Issue>& out);
 
 // Type signatures: the flattened primitive sequence of `count` elements of a
 // datatype key on a rank. Equal signatures match (MPI-4.0 §3.3.1, §6.1).
