@@ -17,7 +17,7 @@
 #include "races_common.h"
 
 int main(int argc, char** argv) {
-  struct race_options o = {100, 4, 8, 0, 0, 0, 0, 0};
+  struct race_options o = {.iterations = 100, .steps = 4, .bytes = 8};
   int rank = 0, size = 1;
   race_start(&argc, &argv, &o, &rank, &size);
   const int peers = size - 1;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <regex>
 
 #include "cli_support.hpp"
@@ -83,11 +84,44 @@ std::vector<RunVerdict> racy_verdicts(const fs::path& out, const nlohmann::json&
   return racy;
 }
 
+// A textbook race campaign (counting its wrong matches, so that the system
+// runs finish and write the analysis the application runs read), modes
+// none, system, application, 2 runs each, and its safe twin: every run whose
+// program saw a wrong match has an Error race finding naming instances; a
+// potential-race Warning on the racy program, none on the safe twin; the
+// safe twin has no wrong match and no Error in any mode. Returns how many
+// racy runs of each mode went wrong.
+std::map<std::string, int> check_textbook_race(const std::string& name, const std::string& command) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  std::map<std::string, int> wrong_by_mode;
+  run_campaign(tmp, twin_campaign(name, command, 4, "[{ mode: none }, { mode: system }, { mode: application }]"), out,
+               std::chrono::seconds(390));
+  if (::testing::Test::HasFatalFailure()) return wrong_by_mode;
+  const auto findings = findings_of(out);
+  int potential_racy = 0;
+  for (const auto& [id, safe, wrong, error] : racy_verdicts(out, findings)) {
+    if (!wrong) continue;
+    for (const char* mode : {"none", "system", "application"})
+      if (id.find(std::string("-") + mode + "-") != std::string::npos) ++wrong_by_mode[mode];
+    EXPECT_TRUE(error) << id << ": the program saw a wrong match, the detector did not";
+  }
+  for (const auto& f : findings) {
+    if (f.value("kind", "") != "potential-race") continue;
+    EXPECT_EQ(f.value("severity", ""), "warning");
+    EXPECT_EQ(f.at("details").value("campaign_point", "").find("safe"), std::string::npos) << f.dump();
+    ++potential_racy;
+  }
+  EXPECT_GE(potential_racy, 1) << "no potential-race Warning on the textbook race's quiet runs";
+  return wrong_by_mode;
+}
+
 }  // namespace
 
 TEST(RacesE2E, ShippedCampaignFilesLoadAndExpand) {
   TempDir tmp;
-  for (const char* name : {"races_same_site.yaml", "races_cross_iteration.yaml", "races_benign_wildcard.yaml"}) {
+  for (const char* name : {"races_matching.yaml", "races_same_site.yaml", "races_cross_iteration.yaml",
+                           "races_benign_wildcard.yaml"}) {
     const fs::path file = source_dir() / "configs" / "scenarios" / name;
     auto r = run_scalefuzz({"run", file.string(), "--dry-run", "--out", (tmp.path() / name).string()});
     EXPECT_EQ(r.exit_code, 0) << name << r.out << r.err;
@@ -150,35 +184,21 @@ TEST(RacesE2E, AbortCampaignExitsOneWithAJunitFailure) {
   EXPECT_NE(junit.find("error code 0"), std::string::npos) << junit;
 }
 
-// The textbook race (counting its wrong matches, so that the system runs
-// finish and write the analysis the application runs read): a
-// potential-race Warning on the quiet run, none on the safe twin; every run
-// whose program saw a wrong match has an Error race finding naming
-// instances; the safe twin has no Error in any mode.
+// The all-to-all variant (4 exchanges a loop, no compute): system or
+// application noise exposes it in at least one of their 4 runs.
 TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
-  TempDir tmp;
-  const fs::path out = tmp.path() / "out";
-  ASSERT_NO_FATAL_FAILURE(run_campaign(
-      tmp,
-      twin_campaign("races_textbook", R"("{build}/scenarios/races_same_site_race", "--iterations", "30")", 4,
-                    "[{ mode: none }, { mode: system }, { mode: application }]"),
-      out, std::chrono::seconds(390)));
-  const auto findings = findings_of(out);
-  int wrong_runs = 0, potential_racy = 0;
-  for (const auto& [id, safe, wrong, error] : racy_verdicts(out, findings)) {
-    if (wrong) {
-      ++wrong_runs;
-      EXPECT_TRUE(error) << id << ": the program saw a wrong match, the detector did not";
-    }
-  }
-  EXPECT_GT(wrong_runs, 0) << "neither system nor application noise exposed the race in 4 runs";
-  for (const auto& f : findings) {
-    if (f.value("kind", "") != "potential-race") continue;
-    EXPECT_EQ(f.value("severity", ""), "warning");
-    EXPECT_EQ(f.at("details").value("campaign_point", "").find("safe"), std::string::npos) << f.dump();
-    ++potential_racy;
-  }
-  EXPECT_GE(potential_racy, 1) << "no potential-race Warning on the textbook race's quiet runs";
+  auto wrong = check_textbook_race("races_textbook",
+                                   R"("{build}/scenarios/races_same_site_race", "--iterations", "30")");
+  EXPECT_GT(wrong["system"] + wrong["application"], 0) << "neither system nor application noise exposed the race";
+}
+
+// The reference test's shape with 1 ms of sleep between its two patterns:
+// application noise exposes it (20/20 trials per cell in the bench; here at
+// least one of its 2 runs of 30 loops).
+TEST(RacesE2E, TextbookShapeRaceFoundByInstanceUnderApplicationNoise) {
+  auto wrong = check_textbook_race("races_matching", R"("{build}/scenarios/races_matching_race", "--iterations", )"
+                                                     R"("30", "--compute-us", "1000")");
+  EXPECT_GT(wrong["application"], 0) << "application noise did not expose the race in 2 runs";
 }
 
 // The cross-iteration race goes wrong in every run, quiet ones included (the
