@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
   for (int d = 0; d < size; ++d)
     if (flags[d]) dests[sends++] = d;
   const int receives = incoming[rank];
+  free(flags);
+  free(incoming);
   const long ints = o.bytes / (long)sizeof(int);
   int* out = calloc((size_t)ints, sizeof(int));
   int* in = calloc((size_t)(ints * (receives > 0 ? receives : 1)), sizeof(int));
@@ -68,30 +70,17 @@ int main(int argc, char** argv) {
         MPI_Irecv(in + k * ints, (int)o.bytes, MPI_BYTE, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &recv_reqs[k]);
         race_busy_us(o.overhead_us);
       }
-      MPI_Waitall(sends, send_reqs, statuses);
-      race_busy_us(o.overhead_us);
-      MPI_Waitall(receives, recv_reqs, statuses);
-      race_busy_us(o.overhead_us);
-      for (int k = 0; k < receives; ++k) {
-        if (in[k * ints] == stamp) continue;
-        char what[128];
-        snprintf(what, sizeof what, "a receive of pattern %ld took rank %d's message of pattern %d", step,
-                 in[k * ints + 1], in[k * ints] % (int)o.steps);
-        race_wrong(&o, rank, loop, what);
-      }
+      race_waitall(&o, sends, send_reqs, statuses);
+      race_waitall(&o, receives, recv_reqs, statuses);
+      race_check_stamps(&o, rank, loop, step, in, receives, ints, stamp, "pattern");
       race_sleep_us(o.compute_us);
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
-  race_finish(&o, rank, MPI_Wtime() - t0);
-  free(flags);
-  free(incoming);
-  free(dests);
-  free(out);
-  free(in);
-  free(send_reqs);
-  free(recv_reqs);
-  free(statuses);
+  const double seconds = MPI_Wtime() - t0;
+  void* buffers[] = {dests, out, in, send_reqs, recv_reqs, statuses};
+  for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) free(buffers[i]);
+  race_finish(&o, rank, seconds);
   MPI_Finalize();
   return 0;
 }

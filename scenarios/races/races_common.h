@@ -119,6 +119,26 @@ static void race_wrong(const struct race_options* o, int rank, long loop, const 
   ++race_wrong_matches;
 }
 
+/* MPI_Waitall, then the tool overhead the program stands in for (--overhead-us). */
+static inline void race_waitall(const struct race_options* o, int n, MPI_Request* reqs, MPI_Status* statuses) {
+  MPI_Waitall(n, reqs, statuses);
+  race_busy_us(o->overhead_us);
+}
+
+/* The check of one exchange: every one of the `count` messages received in
+ * `in` (`ints` ints each: stamp, sender) must carry `stamp`; `what` names
+ * the exchange ("step", "pattern") in the report. */
+static inline void race_check_stamps(const struct race_options* o, int rank, long loop, long step, const int* in,
+                                     int count, long ints, int stamp, const char* what) {
+  for (int k = 0; k < count; ++k) {
+    if (in[k * ints] == stamp) continue;
+    char text[128];
+    snprintf(text, sizeof text, "a receive of %s %ld took rank %d's message of %s %d", what, step, in[k * ints + 1],
+             what, in[k * ints] % (int)o->steps);
+    race_wrong(o, rank, loop, text);
+  }
+}
+
 /* Rank 0 prints the totals (count mode) and the time per loop. */
 static void race_finish(const struct race_options* o, int rank, double seconds) {
   long total = 0, first = race_first_wrong_loop < 0 ? o->iterations : race_first_wrong_loop, gfirst = 0;
