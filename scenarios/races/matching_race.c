@@ -15,8 +15,9 @@
  *
  * --steps defaults to 2, the reference's run script (test/run_sc16_ex3.sh,
  * num_pattern=2). As the reference, rank 0 writes "loop: N" on stderr as
- * each loop starts (--print-loops 0: not). --slow-first-us N: the last rank sleeps N us before loop
- * 0. --safe: the tag is the pattern (a unique matching id per pattern).
+ * each loop starts (--print-loops 0: not). --slow-first-us N: the last
+ * rank sleeps N us before loop 0. --safe: the tag is the pattern (a unique
+ * matching id per pattern).
  * scalefuzz must report: an Error race finding in runs with a wrong match
  * (receive #k took the send of the next pattern: same sites, another
  * instance), a potential-race Warning even on quiet runs; nothing on --safe. */
