@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Race exposure and detector recall on scenarios/races (issue 14).
 
-For each scenario and cell (ranks, compute between exchanges, message size)
+For each scenario and cell (ranks, compute (matching_race: sleep) between
+exchanges, message size)
 it writes one campaign and runs it with `scalefuzz run` (real mpiexec, the
 injector preloaded): noise none, random, system, application, and each of
 them + 10 us of tool overhead (the `overhead` knob), TRIALS repetitions.
@@ -22,7 +23,7 @@ Error race finding; their time per iteration under system noise relative to
 none (median over trials, side by side in this run) is the overhead row.
 
 Usage: races_suite.py BUILD_DIR [--trials N] [--cells quick|full] [--modes M,...]
-       [--scenarios same_site_race,cross_iteration_race,benign_wildcard] [--out DIR]
+       [--scenarios matching_race,same_site_race,cross_iteration_race,benign_wildcard] [--out DIR]
 Commands are argv lists; nothing goes through a shell.
 """
 import argparse
@@ -48,10 +49,13 @@ OVERHEAD_MODES = ["none", "system"]
 
 
 def cells(kind):
-    # (scenario binary, nprocs, compute_us, bytes, extra args)
-    textbook = [("same_site_race", np, c, b, []) for np in (4, 8) for c in (0, 1000) for b in (8,)]
+    # (scenario binary, nprocs, compute_us, bytes, extra args): the textbook
+    # race (matching_race, the reference test's shape) and its all-to-all
+    # variant (same_site_race) in every cell
+    textbook = [(sc, np, c, b, []) for sc in ("matching_race", "same_site_race") for np in (4, 8) for c in (0, 1000)
+                for b in (8,)]
     if kind == "full":
-        textbook += [("same_site_race", 4, 0, 64, [])]
+        textbook += [(sc, 4, 0, 64, []) for sc in ("matching_race", "same_site_race")]
     return textbook + [("cross_iteration_race", 4, 0, 8, []), ("benign_wildcard", 4, 0, 8, [])]
 
 
@@ -157,7 +161,7 @@ def main():
     parser.add_argument("--cells", choices=["quick", "full"], default="full")
     parser.add_argument("--modes", default=",".join(label for label, _ in MODES))
     parser.add_argument("--out", default=None)
-    parser.add_argument("--scenarios", default="same_site_race,cross_iteration_race,benign_wildcard",
+    parser.add_argument("--scenarios", default="matching_race,same_site_race,cross_iteration_race,benign_wildcard",
                         help="comma-separated scenarios to run (default all)")
     parser.add_argument("--analyze-only", action="store_true",
                         help="rerun the detectors on the runs stored under --out by an earlier invocation")

@@ -12,7 +12,7 @@
 #include "races_common.h"
 
 int main(int argc, char** argv) {
-  struct race_options o = {100, 1, 8, 0, 0, 0, 0, 0};
+  struct race_options o = {.iterations = 100, .steps = 1, .bytes = 8};
   int rank = 0, size = 1;
   race_start(&argc, &argv, &o, &rank, &size);
   long total = 1;

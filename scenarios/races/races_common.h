@@ -26,6 +26,7 @@ struct race_options {
   long slow_first_us; /* the last rank computes this much longer in loop 0 (a late starter) */
   int safe;         /* --safe: the correct twin */
   int count_wrong;  /* --on-wrong count */
+  long print_loops; /* --print-loops 1: rank 0 prints "loop: N" on stderr as each loop starts */
 };
 
 static long race_wrong_matches = 0, race_first_wrong_loop = -1;
@@ -37,7 +38,7 @@ static int race_parse(int argc, char** argv, struct race_options* o) {
     long min;
   } known[] = {{"--iterations", &o->iterations, 1}, {"--steps", &o->steps, 1}, {"--bytes", &o->bytes, 8},
                {"--compute-us", &o->compute_us, 0}, {"--overhead-us", &o->overhead_us, 0},
-               {"--slow-first-us", &o->slow_first_us, 0}};
+               {"--slow-first-us", &o->slow_first_us, 0}, {"--print-loops", &o->print_loops, 0}};
   const int count = (int)(sizeof known / sizeof known[0]);
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--safe") == 0 || strcmp(argv[i], "--races") == 0) {
@@ -65,7 +66,7 @@ static int race_parse(int argc, char** argv, struct race_options* o) {
     }
     if (!found) {
       fprintf(stderr, "%s: unknown argument '%s' (--iterations N --steps N --bytes N --compute-us N "
-                      "--overhead-us N --slow-first-us N --on-wrong abort|count --races|--safe)\n", argv[0], argv[i]);
+                      "--overhead-us N --slow-first-us N --print-loops 0|1 --on-wrong abort|count --races|--safe)\n", argv[0], argv[i]);
       return -1;
     }
   }
@@ -89,6 +90,25 @@ static void race_busy_us(long us) {
   while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000L < us);
 }
 
+/* The textbook program's progress line: rank 0 writes the loop number on
+ * (unbuffered) stderr as each loop starts; the reference's run script
+ * (PRUNERS/NINJA test/run_sc16_ex3.sh) reads the last one to learn how far a
+ * run got. */
+static inline void race_loop_line(const struct race_options* o, int rank, long loop) {
+  if (o->print_loops && rank == 0) fprintf(stderr, "rank 0: loop: %ld\n", loop);
+}
+
+/* Sleep (not spin) for us microseconds: the textbook program's interval
+ * between patterns (usleep in the reference NINJA test
+ * ninja_test_matching_race.c; a spinning rank on an oversubscribed core is
+ * descheduled mid-burst, a sleeping one gives the core away). */
+static inline void race_sleep_us(long us) {
+  if (us <= 0) return;
+  struct timespec d = {us / 1000000L, (us % 1000000L) * 1000L};
+  while (nanosleep(&d, &d) != 0 && errno == EINTR) {
+  }
+}
+
 /* The program's own check failed: say where, then abort with code 0 (as the
  * textbook program does) or count it. */
 static void race_wrong(const struct race_options* o, int rank, long loop, const char* what) {
@@ -97,6 +117,26 @@ static void race_wrong(const struct race_options* o, int rank, long loop, const 
   if (!o->count_wrong) MPI_Abort(MPI_COMM_WORLD, 0);
   if (race_first_wrong_loop < 0 || loop < race_first_wrong_loop) race_first_wrong_loop = loop;
   ++race_wrong_matches;
+}
+
+/* MPI_Waitall, then the tool overhead the program stands in for (--overhead-us). */
+static inline void race_waitall(const struct race_options* o, int n, MPI_Request* reqs, MPI_Status* statuses) {
+  MPI_Waitall(n, reqs, statuses);
+  race_busy_us(o->overhead_us);
+}
+
+/* The check of one exchange: every one of the `count` messages received in
+ * `in` (`ints` ints each: stamp, sender) must carry `stamp`; `what` names
+ * the exchange ("step", "pattern") in the report. */
+static inline void race_check_stamps(const struct race_options* o, int rank, long loop, long step, const int* in,
+                                     int count, long ints, int stamp, const char* what) {
+  for (int k = 0; k < count; ++k) {
+    if (in[k * ints] == stamp) continue;
+    char text[128];
+    snprintf(text, sizeof text, "a receive of %s %ld took rank %d's message of %s %d", what, step, in[k * ints + 1],
+             what, in[k * ints] % (int)o->steps);
+    race_wrong(o, rank, loop, text);
+  }
 }
 
 /* Rank 0 prints the totals (count mode) and the time per loop. */

@@ -17,7 +17,7 @@
 #include "races_common.h"
 
 int main(int argc, char** argv) {
-  struct race_options o = {100, 4, 8, 0, 0, 0, 0, 0};
+  struct race_options o = {.iterations = 100, .steps = 4, .bytes = 8};
   int rank = 0, size = 1;
   race_start(&argc, &argv, &o, &rank, &size);
   const int peers = size - 1;
@@ -42,15 +42,8 @@ int main(int argc, char** argv) {
         MPI_Irecv(in + k * ints, (int)o.bytes, MPI_BYTE, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &reqs[n++]);
         race_busy_us(o.overhead_us);
       }
-      MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
-      race_busy_us(o.overhead_us);
-      for (int k = 0; k < peers; ++k) {
-        if (in[k * ints] == stamp) continue;
-        char what[128];
-        snprintf(what, sizeof what, "a receive of step %ld took rank %d's message of step %d", step,
-                 in[k * ints + 1], in[k * ints] % (int)o.steps);
-        race_wrong(&o, rank, loop, what);
-      }
+      race_waitall(&o, n, reqs, MPI_STATUSES_IGNORE);
+      race_check_stamps(&o, rank, loop, step, in, peers, ints, stamp, "step");
       race_busy_us(o.compute_us);
     }
     MPI_Barrier(MPI_COMM_WORLD);

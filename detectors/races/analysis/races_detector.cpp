@@ -34,10 +34,12 @@ RunMatchSummary summary_of(const harness::RunRecord& run, const trace::RunTrace&
   return summary;
 }
 
-// A run the engine will show this detector that may join its point's
-// baseline (is_baseline also needs its trace: no MPI error recorded).
-bool may_be_baseline(const harness::RunRecord& run) {
-  return run.finished() && run.spec.noise.mode == noise::Mode::None && run.outcome->kind == harness::OutcomeKind::Ok;
+// A quiet run the engine will show this detector: it feeds its point's
+// tables (the baseline when is_baseline holds, and the quiet runs' round
+// counts of lock-step whatever its outcome), so the point's other runs are
+// judged after it.
+bool feeds_point_tables(const harness::RunRecord& run) {
+  return run.finished() && run.spec.noise.mode == noise::Mode::None;
 }
 
 // Memory stays bounded as campaigns grow: a run is summarized while its
@@ -54,7 +56,7 @@ class RacesDetector : public analysis::Detector {
       if (!run.finished() || !harness::RunDir(run.dir).has_traces()) continue;  // never observed
       Point& p = points_[analysis::campaign_point(run.spec)];
       ++p.runs_to_see;
-      if (may_be_baseline(run)) ++p.quiet_to_see;
+      if (feeds_point_tables(run)) ++p.quiet_to_see;
     }
   }
 
@@ -72,7 +74,7 @@ class RacesDetector : public analysis::Detector {
       if (p.quiet_to_see > 0) p.deferred.push_back(run.record());
       else judge_.judge(summary);
     }
-    if (may_be_baseline(run.record()) && p.quiet_to_see > 0 && --p.quiet_to_see == 0) judge_deferred(p);
+    if (feeds_point_tables(run.record()) && p.quiet_to_see > 0 && --p.quiet_to_see == 0) judge_deferred(p);
     if (p.runs_to_see > 0) --p.runs_to_see;
     if (p.runs_to_see == 0 && p.deferred.empty()) judge_.forget_baseline(it->first);
     return {};
@@ -102,7 +104,7 @@ class RacesDetector : public analysis::Detector {
  private:
   struct Point {
     std::size_t runs_to_see = 0;   // runs of the point not observed yet
-    std::size_t quiet_to_see = 0;  // of them, quiet ok ones (possible baseline runs)
+    std::size_t quiet_to_see = 0;  // of them, quiet ones (baseline and lock-step round counts)
     std::vector<harness::RunRecord> deferred;  // observed before the baseline was complete
   };
 

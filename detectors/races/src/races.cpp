@@ -67,6 +67,7 @@ struct RaceJudge::State {
   std::map<std::string, PointDeterminism> points;
   std::map<std::string, std::set<std::uint64_t>> hashes;
   std::map<std::pair<std::string, std::uint64_t>, std::size_t> potential_at;  // (point, recv site) -> index
+  std::map<std::string, RoundCounts> quiet_rounds;  // per point, pooled over its quiet runs that did not die
 };
 
 RaceJudge::RaceJudge() : state_(std::make_unique<State>()) {}
@@ -85,6 +86,7 @@ void RaceJudge::add(const RunMatchSummary& r) {
     if (inserted) s.found.potential.push_back({r.run_id, r.point, pr, 0});
     ++s.found.potential[it->second].receives;
   }
+  if (r.quiet && r.died.empty()) pool_round_counts(s.quiet_rounds[r.point], round_counts(r.matches));
   if (!is_baseline(r)) return;
   ++p.quiet_runs;
   Baseline& b = s.baselines[r.point];
@@ -139,10 +141,16 @@ void RaceJudge::judge(const RunMatchSummary& r) {
       }
     }
   }
-  // This run's own divergences (no baseline needed) where the quiet runs said nothing.
+  // This run's own divergences (no baseline needed) where the quiet runs said
+  // nothing; then those of its sites without lock-step of their own, against
+  // the usual numbers of the point's quiet runs.
   std::set<std::pair<std::uint64_t, std::uint64_t>> by_baseline;
   for (const auto& [key, u] : found) by_baseline.insert(key);
-  for (const auto& d : r.divergences) {
+  std::vector<LockstepDivergence> divergences = r.divergences;
+  if (auto q = state_->quiet_rounds.find(r.point); q != state_->quiet_rounds.end())
+    for (auto& d : lockstep_divergences(r.matches, &q->second))
+      if (d.from_quiet_runs) divergences.push_back(std::move(d));
+  for (const auto& d : divergences) {
     const auto& m = d.match;
     if (!divergence || earlier(m, *divergence)) divergence = &m;
     if (by_baseline.count({m.recv_site_hash, m.send_site_hash})) continue;
@@ -163,7 +171,10 @@ void RaceJudge::judge(const RunMatchSummary& r) {
   }
 }
 
-void RaceJudge::forget_baseline(const std::string& point) { state_->baselines.erase(point); }
+void RaceJudge::forget_baseline(const std::string& point) {
+  state_->baselines.erase(point);
+  state_->quiet_rounds.erase(point);
+}
 
 RaceReport RaceJudge::report() const {
   RaceReport report = state_->found;
@@ -213,8 +224,9 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
       else
         meant = "its " + std::to_string(d.taken) + " messages from rank " + std::to_string(m.send_rank) +
                 " in one round of this receive site, which takes " + std::to_string(d.usual) + " per round in " +
-                std::to_string(d.usual_rounds) + " of " + std::to_string(d.rounds) + " rounds, while rank " +
-                std::to_string(d.short_rank) + " came short: a send of another iteration";
+                std::to_string(d.usual_rounds) + " of " + std::to_string(d.rounds) + " rounds" +
+                (d.from_quiet_runs ? " of the quiet runs" : "") + ", while rank " + std::to_string(d.short_rank) +
+                " came short: a send of another iteration";
     }
     f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
               std::to_string(m.recv_rank) + ", round " + std::to_string(m.recv_round) + ") took rank " +
@@ -250,7 +262,8 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
                                {"usual_per_round", u.lockstep_first.usual},
                                {"rounds_with_usual", u.lockstep_first.usual_rounds},
                                {"rounds", u.lockstep_first.rounds},
-                               {"short_rank", u.lockstep_first.short_rank}};
+                               {"short_rank", u.lockstep_first.short_rank},
+                               {"usual_from_quiet_runs", u.lockstep_first.from_quiet_runs}};
     if (!u.died.empty()) f.details["run_died"] = u.died;
     if (u.has_first_divergence) {
       const auto& d = u.first_divergence;

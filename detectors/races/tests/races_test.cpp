@@ -236,6 +236,51 @@ TEST(Races, TwoGenerationsOfOneSenderInARoundDiverge) {
   EXPECT_TRUE(sr::lockstep_divergences(m).empty());
 }
 
+// collect() gone wrong in every pair of loops: in each even loop rank 1's
+// next-loop message overtakes rank 2's, which the odd loop then takes with
+// its own; per round rank 1 gives 2, 0, 2, 0, ... and rank 2 0, 2, 0, 2.
+std::vector<sr::ObservedMatch> wrong_every_other_loop(int loops) {
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t k = 0;
+  for (int loop = 0; loop < loops; ++loop) {
+    const std::uint64_t l = static_cast<std::uint64_t>(loop);
+    std::vector<std::pair<int, std::uint64_t>> taken = {{1, l}, {1, l + 1}, {3, l}};
+    if (loop % 2 == 1) taken = {{2, l - 1}, {2, l}, {3, l}};
+    for (auto [sender, instance] : taken) m.push_back(match(kRecvA, kSendA, sender, 0, k++, 2 * l + 2, instance));
+  }
+  return m;
+}
+
+TEST(Races, LockstepOfTheQuietRunsJudgesARunWrongInMostRounds) {
+  // No lock-step of its own: half its rounds took two of rank 1, half two of rank 2.
+  const auto wrong = wrong_every_other_loop(20);
+  EXPECT_TRUE(sr::lockstep_divergences(wrong).empty());
+  EXPECT_TRUE(sr::detect_races({run("n0", false, wrong, 2)}).unintended.empty()) << "nothing says what is usual";
+  // The quiet run went wrong once (no baseline), but 19 of its 20 rounds took one of each sender.
+  auto quiet = run("q0", true, collect(20, 7));
+  quiet.outcome_ok = false;
+  auto report = sr::detect_races({quiet, run("n0", false, wrong, 2)});
+  auto noisy = std::find_if(report.unintended.begin(), report.unintended.end(),
+                            [](const auto& u) { return u.run_id == "n0"; });
+  ASSERT_NE(noisy, report.unintended.end());
+  EXPECT_TRUE(noisy->lockstep);
+  EXPECT_TRUE(noisy->lockstep_first.from_quiet_runs);
+  EXPECT_EQ(noisy->lockstep_first.usual, 1u);
+  EXPECT_EQ(noisy->first.send_rank, 1);
+  EXPECT_EQ(noisy->first.send_instance, 1u);  // round of loop 0 took rank 1's send of loop 1
+  auto findings = sr::race_findings(report, name);
+  auto error = std::find_if(findings.begin(), findings.end(),
+                            [](const auto& f) { return f.run_id == "n0" && f.kind == "unintended-match"; });
+  ASSERT_NE(error, findings.end());
+  EXPECT_EQ(error->severity, scalefuzz::detectors::Severity::Error);
+  EXPECT_NE(error->title.find("rounds of the quiet runs"), std::string::npos) << error->title;
+  // A quiet run that died is not counted; a noisy run is never counted.
+  quiet.died = "crashed: SIGSEGV";
+  auto unpooled = sr::detect_races({quiet, run("n0", false, wrong, 2), run("n1", false, collect(20, -1), 3)});
+  EXPECT_TRUE(std::none_of(unpooled.unintended.begin(), unpooled.unintended.end(),
+                           [](const auto& u) { return u.run_id == "n0"; }));
+}
+
 TEST(Races, LockstepNeedsEnoughMessagesAndWildcards) {
   EXPECT_TRUE(sr::lockstep_divergences(collect(6, 2)).empty());  // 6 rounds: too few to judge
   auto named = collect(20, 5);

@@ -25,8 +25,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "scalefuzz/detectors/finding.hpp"
@@ -85,6 +88,10 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
 //   messages (at least one: each loop takes one result per worker); a round
 //   that took more than that from one lock-step sender while another
 //   lock-step sender came short took the extra ones (the latest instances).
+//   The rounds counted are the run's own, or, where they show no lock-step
+//   (a race that goes wrong in most rounds of a run), those of the quiet
+//   runs of its campaign point, pooled (RaceJudge; quiet runs that went
+//   wrong too: most of their rounds still took the usual numbers).
 // A work queue served in arrival order with one receive per round shows
 // neither; one that posts several receives per round and hands a worker a
 // new task before those receives completed can show the first (a Warning
@@ -97,8 +104,30 @@ struct LockstepDivergence {
   std::size_t usual_rounds = 0;   // rounds of the site with its usual number
   std::size_t rounds = 0;         // rounds of the site
   int short_rank = -1;            // a lock-step sender with fewer than usual in that round
+  bool from_quiet_runs = false;   // the usual numbers are the point's quiet runs' (`pooled` below)
 };
-std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches);
+
+// Per wildcard receive site (rank, site, communicator) and sender (rank,
+// send site): how many of the site's rounds took n of that sender's
+// messages (n -> rounds), from one run or pooled over several.
+struct RoundCounts {
+  using SiteKey = std::tuple<int, std::uint64_t, std::uint32_t>;
+  using SenderKey = std::pair<int, std::uint64_t>;
+  struct Site {
+    std::size_t rounds = 0;
+    std::map<SenderKey, std::map<std::size_t, std::size_t>> senders;
+  };
+  std::map<SiteKey, Site> sites;
+};
+RoundCounts round_counts(const std::vector<ObservedMatch>& matches);
+void pool_round_counts(RoundCounts& into, const RoundCounts& from);
+
+// `pooled`: the round counts of the run's campaign point's quiet runs. A
+// site where this run alone shows fewer than two lock-step senders (a race
+// that goes wrong in most of its rounds, or too few rounds) takes its
+// lock-step senders and their usual numbers from there instead.
+std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches,
+                                                     const RoundCounts* pooled = nullptr);
 
 struct RunMatchSummary {
   std::string run_id;
