@@ -193,17 +193,6 @@ TEST(RacesE2E, TextbookRaceFoundByInstanceAndAsAPotentialRace) {
   EXPECT_GT(wrong["system"] + wrong["application"], 0) << "neither system nor application noise exposed the race";
 }
 
-// The reference test's shape with 1 ms of sleep between its two patterns:
-// application noise exposes it (10/11 and 11/11 trials of 100 loops at 4 and
-// 8 ranks in the bench, first wrong loop median 0; here at least one of its
-// 3 runs of 30 loops: a miss is a run whose ranks all got about the same
-// delay, see injectors/noise/README.md Known limits).
-TEST(RacesE2E, TextbookShapeRaceFoundByInstanceUnderApplicationNoise) {
-  auto wrong = check_textbook_race("races_matching", R"("{build}/scenarios/races_matching_race", "--iterations", )"
-                                                     R"("30", "--compute-us", "1000")", 3);
-  EXPECT_GT(wrong["application"], 0) << "application noise did not expose the race in 3 runs";
-}
-
 // The cross-iteration race goes wrong in every run, quiet ones included (the
 // late starter makes loop 0 wrong), so no quiet run can say what the right
 // matching is: the detector finds it from each run alone (a round of rank
