@@ -19,6 +19,7 @@ namespace {
 
 using trace::Event;
 using trace::OpClass;
+namespace ops = trace::ops;
 
 bool unfinished(const Event& e) { return e.t_exit_ns == 0; }
 bool failed_poll(const Event& e) { return (e.flags & trace::kFlagTestFailed) != 0; }
@@ -108,10 +109,10 @@ void check_finalized_waits(const trace::RunTrace& run, const trace::Matching& ma
     } else if (c == OpClass::Send || c == OpClass::Sendrecv) {
       needs.push_back({b, false, blocked.peer, blocked.tag, blocked.comm});
     } else if (c == OpClass::Completion) {
-      const std::string name = trace::op_name(blocked.op);
-      need_all = name.find("any") == std::string::npos && name.find("some") == std::string::npos;
+      const std::uint16_t op = blocked.op;
+      need_all = op != ops::Waitany && op != ops::Testany && op != ops::Waitsome && op != ops::Testsome;
       auto pending = pending_posts(rt, b);
-      if (blocked.request != 0 && pending.count(blocked.request) != 0 && (name == "MPI_Wait" || name == "MPI_Test")) {
+      if (blocked.request != 0 && pending.count(blocked.request) != 0 && (op == ops::Wait || op == ops::Test)) {
         pending = {{blocked.request, pending[blocked.request]}};
       }
       for (const auto& [req, k] : pending) {
