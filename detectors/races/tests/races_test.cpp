@@ -10,7 +10,9 @@ namespace {
 // Call-site hashes: routine A sends/receives, routine B sends/receives.
 constexpr std::uint64_t kSendA = 0xA5, kRecvA = 0xA7, kSendB = 0xB5, kRecvB = 0xB7;
 
-// A match of receive instance k (in round `round`) with send instance j.
+// A match of receive instance k (in round `round`) with send instance j
+// (each sender here sends to one rank only: j is also its number among its
+// sends to that rank).
 sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int send_rank, int recv_rank,
                         std::uint64_t k, std::uint64_t round, std::uint64_t j) {
   sr::ObservedMatch m;
@@ -24,6 +26,7 @@ sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int se
   m.recv_instance = k;
   m.recv_round = round;
   m.send_instance = j;
+  m.send_to_instance = j;
   m.recv_seq = 10 + k;
   m.recv_done_ns = 1000 + k;
   m.wildcard = true;
