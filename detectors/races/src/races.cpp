@@ -226,8 +226,10 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
                 std::to_string(m.send_rank) + " from that site: two iterations' messages in one round";
       else if (d.shifted)
         meant = "its message #" + std::to_string(m.send_to_instance) + " to rank " + std::to_string(m.recv_rank) +
-                ", while this round of the receive site, which takes " + usual_text + ", is due its messages #" +
-                std::to_string(d.window_begin) + ".." + std::to_string(d.window_begin + d.usual - 1) +
+                ", while this round of the receive site, which takes " + usual_text + ", is due its " +
+                (d.usual == 1 ? "message #" + std::to_string(d.window_begin)
+                              : "messages #" + std::to_string(d.window_begin) + ".." +
+                                    std::to_string(d.window_begin + d.usual - 1)) +
                 " (messages of one sender arrive in order): a send of another iteration";
       else
         meant = "its " + std::to_string(d.taken) + " messages from rank " + std::to_string(m.send_rank) +
