@@ -133,6 +133,21 @@ if command -v valgrind >/dev/null; then
   awk -v b1="$ab1" -v b2="$ab2" -v r1="$ar1" -v r2="$ar2" 'BEGIN {
     b = (b2 - b1) / 20000; r = (r2 - r1) / 20000
     printf "allreduce (1 rank) depth 8: bare %.0f, recorded %.0f instructions per call (+%.0f)\n", b, r, r - b }'
+  # 2 ranks: MPICH (ch4/UCX) mallocs and frees a few blocks of its own per
+  # Allreduce, which the allocator hooks see; a 1-rank Allreduce allocates
+  # nothing. Bare counts at 2 ranks are mostly spin-waiting, so this counts
+  # the injector's own instructions (its object's self cost on rank 0).
+  own_irefs() {  # iterations
+    rm -rf "$RUNDIR/run" "$RUNDIR"/cg2.*
+    SCALEFUZZ_TRACE_ENCODING=raw SCALEFUZZ_OVERSUBSCRIBE=off SCALEFUZZ_RUN_DIR=$RUNDIR/run \
+      mpiexec -n 2 -genv LD_PRELOAD "$LIB" valgrind --tool=callgrind --callgrind-out-file="$RUNDIR/cg2.%q{PMI_RANK}" \
+      "$BIN/inject_microbench" "$1" allreduce >/dev/null 2>&1
+    callgrind_annotate --threshold=100 "$RUNDIR/cg2.0" |
+      awk -v so="$(basename "$LIB")]" 'index($0, so) {gsub(",", "", $1); s += $1} END {print s + 0}'
+  }
+  o1=$(own_irefs 10000); o2=$(own_irefs 30000)
+  SUM_AR2_OWN=$(awk -v a="$o1" -v b="$o2" 'BEGIN { printf "%.0f", (b - a) / 20000 }')
+  echo "allreduce (2 ranks) depth 8: the injector's own instructions per call on rank 0: $SUM_AR2_OWN (allocator hooks included)"
   for depth in 8 1; do
     r1=$(irefs rec $depth 10000); r2=$(irefs rec $depth 30000)
     [[ $depth == 8 ]] && SUM_P2P_IR=$(awk -v b1="$b1" -v b2="$b2" -v r1="$r1" -v r2="$r2" 'BEGIN { printf "%.0f", ((r2 - r1) - (b2 - b1)) / 80000 }')
@@ -150,7 +165,7 @@ summary() {
   echo "p2p ns per call over bare (depth 8, wall, best of $REPS):        ${SUM_P2P:-?} ns (system time, median: ${SUM_P2P_SYS:-?} ns)"
   echo "Allreduce ns per call over bare (2 ranks, wall, best of $REPS):  ${SUM_AR:-?} ns"
   echo "stencil recorded / bare at 2 / 4 / 8 ranks (wall, best of $REPS): ${SUM_STENCIL:-?}"
-  echo "instructions per call over bare (callgrind, depth 8):           p2p +${SUM_P2P_IR:-?}, Allreduce (1 rank) +${SUM_AR_IR:-?}"
+  echo "instructions per call over bare (callgrind, depth 8):           p2p +${SUM_P2P_IR:-?}, Allreduce (1 rank) +${SUM_AR_IR:-?}; Allreduce (2 ranks) ${SUM_AR2_OWN:-?} own"
 }
 if [[ ${QUICK:-0} == 1 ]]; then summary; exit 0; fi
 
