@@ -52,7 +52,13 @@ using trace::AllocKind;
 using trace::AllocRecord;
 
 // Address ranges of loaded objects, classified once at start.
-enum class Owner : std::uint8_t { App, Self, Runtime /* libc, libstdc++: look deeper */, Mpi /* MPI's own */ };
+enum class Owner : std::uint8_t {
+  App,
+  Self,
+  Runtime,  // libc, libstdc++: look deeper
+  Mpi,      // MPI and its transports (and the dynamic linker)
+  System,   // any other system library: allocates for itself
+};
 struct Range {
   std::uintptr_t begin, end;
   Owner owner;
@@ -87,17 +93,22 @@ bool has(const char* s, const char* part) { return std::strstr(s, part) != nullp
 
 // The main program and libraries outside the system's library directories
 // are the application; libc, libstdc++ and libgcc_s allocate on its behalf
-// (operator new, strdup, containers); every other system library (MPI, UCX,
-// hwloc, libnl ...) allocates for itself.
+// (operator new, strdup, containers); MPI, its transports and every other
+// system library (libnl ...) allocate for themselves. MPI is told apart
+// because it never frees the application's blocks (see free()).
 Owner classify(const char* path) {
   const char* base = std::strrchr(path, '/');
   base = base != nullptr ? base + 1 : path;
   if (has(base, "libscalefuzz")) return Owner::Self;
   if (has(base, "libc.so") || has(base, "libstdc++") || has(base, "libgcc_s")) return Owner::Runtime;
-  if (has(base, "libmpi") || has(base, "linux-vdso") || has(base, "ld-linux")) return Owner::Mpi;
+  static const char* const kMpiLibs[] = {"libmpi", "libpmi", "libucp", "libuct", "libucs", "libucm", "libfabric",
+                                         "libpsm", "libhwloc", "libopen-pal", "libopen-rte", "libpmix", "libprrte",
+                                         "linux-vdso", "ld-linux"};
+  for (const char* lib : kMpiLibs)
+    if (std::strncmp(base, lib, std::strlen(lib)) == 0) return Owner::Mpi;
   static const char* const kSystemDirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"};
   for (const char* dir : kSystemDirs)
-    if (std::strncmp(path, dir, std::strlen(dir)) == 0) return Owner::Mpi;
+    if (std::strncmp(path, dir, std::strlen(dir)) == 0) return Owner::System;
   return Owner::App;
 }
 
@@ -174,11 +185,17 @@ inline Owner cached_owner_of(std::uintptr_t a) {
   return owner_cache_miss(a, e);
 }
 
-// True when the allocator's caller is MPI (its transports) or this library:
-// such a block is never the application's, and such a free() never frees
-// one of the application's (MPI takes no ownership of user memory; user
-// callbacks run in application code). Only once recording (module ranges known).
-inline bool called_by_mpi_or_self(void* ret) {
+// Only once recording (module ranges known). A block that MPI, a system
+// library or this library allocates itself is never recorded (app_site).
+inline bool allocated_for_itself(void* ret) {
+  const Owner o = cached_owner_of(reinterpret_cast<std::uintptr_t>(ret));
+  return o == Owner::Mpi || o == Owner::System || o == Owner::Self;
+}
+// MPI (its transports) and this library never free one of the application's
+// blocks (MPI takes no ownership of user memory; user callbacks run in
+// application code), so their frees skip the live table. Other system
+// libraries might (an API that takes ownership), so theirs are looked up.
+inline bool frees_only_its_own(void* ret) {
   const Owner o = cached_owner_of(reinterpret_cast<std::uintptr_t>(ret));
   return o == Owner::Mpi || o == Owner::Self;
 }
@@ -188,7 +205,7 @@ std::uint64_t app_site(void* ret) {
   auto a = reinterpret_cast<std::uintptr_t>(ret);
   Owner o = cached_owner_of(a);
   if (o == Owner::App) return a;
-  if (o == Owner::Mpi) return 0;
+  if (o == Owner::Mpi || o == Owner::System) return 0;
   if (o == Owner::Self) return 0;  // the recorder's own bookkeeping
   // In libc or libstdc++ (operator new, strdup, std::vector): the first frame
   // outside the runtime decides whose block it is. The walk starts inside
@@ -205,7 +222,7 @@ std::uint64_t app_site(void* ret) {
     }
     past_hook = true;
     if (f == Owner::App) return reinterpret_cast<std::uintptr_t>(frames[i]);
-    if (f == Owner::Mpi) return 0;
+    if (f == Owner::Mpi || f == Owner::System) return 0;
   }
   return 0;
 }
@@ -269,12 +286,12 @@ inline bool recording() { return !g_stopped && g_enabled_env && !tl_in_hook; }
 
 inline void note_alloc(void* p, std::size_t size, void* ret) {
   if (size < g_min_bytes || p == nullptr || !recording()) return;
-  if (g_active && called_by_mpi_or_self(ret)) return;
+  if (g_active && allocated_for_itself(ret)) return;
   note_alloc_slow(p, size, ret);
 }
 
 inline void note_free(void* p, void* ret) {
-  if (p == nullptr || !g_active || !recording() || called_by_mpi_or_self(ret)) return;
+  if (p == nullptr || !g_active || !recording() || frees_only_its_own(ret)) return;
   note_free_slow(p);
 }
 
