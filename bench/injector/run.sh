@@ -86,8 +86,9 @@ awk -v b="$b" -v r="$r" -v bs="$bs" -v rs="$rs" -v c=$AR_ITERS 'BEGIN {
 echo "== (a3) kernel CPU per 4 KiB page of a growing trace file (32 raw records a page), by growth method, on the runs' file system"
 # The recorder's way is zeros_populate; ring_pwrite is what a fixed staging
 # ring flushed by pwrite would cost; pwrite_only is the floor of any way that
-# leaves the bytes in the page cache. On 2 busy cores (the 2-rank Allreduce)
-# this kernel time is taken from a rank whichever thread does it.
+# puts new bytes in the page cache, pwrite_existing the copy alone (pages
+# that exist). On 2 busy cores (the 2-rank Allreduce) this kernel time is
+# taken from a rank whichever thread does it.
 "$BIN/inject_file_growth" "$RUNDIR" 64 | awk '{ printf "%-16s %.2f us per page = %.1f ns per 128-byte record\n", $1, $3, $3 * 1000 / 32
   if ($1 == "zeros_populate") print $3 > "'"$RUNDIR"'/growth_us" }'
 SUM_GROWTH=$(awk '{ printf "%.0f", $1 * 1000 / 32 }' "$RUNDIR/growth_us" 2>/dev/null || true)
