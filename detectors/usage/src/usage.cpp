@@ -737,6 +737,7 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   const ModifiedSends& modified = options.modified != nullptr ? *options.modified : none;
   check_modified_sends(run, modified, out);
   check_written_receives(run, matching, modified, out);
+  if (options.accessed != nullptr) check_accessed_receives(run, *options.accessed, out);
   if (options.run_hung) check_finalized_waits(run, matching, out);
   if (options.run_completed) {
     const std::vector<Issue> so_far = out;
