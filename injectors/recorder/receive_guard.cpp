@@ -44,6 +44,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -93,6 +94,7 @@ std::uintptr_t g_mpi_lo = 0, g_mpi_hi = 0;      // the MPI library's mapped rang
 std::uintptr_t g_stack_lo = 0, g_stack_hi = 0;  // the MPI thread's stack
 std::uintptr_t g_self_lo = 0, g_self_hi = 0;    // this library's text
 const trace::LiveState* g_live = nullptr;       // the last record's seq
+pid_t g_mpi_thread = 0;                          // the thread that set the mode up
 // Pages opened for the single-stepped instruction (an unaligned access can
 // span two).
 std::uintptr_t g_step_pages[4];
@@ -196,6 +198,13 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
   auto* uc = static_cast<ucontext_t*>(ctx);
   const auto address = reinterpret_cast<std::uintptr_t>(si->si_addr);
   const std::uintptr_t page = address & ~(g_page - 1);
+  if (si->si_code == SEGV_ACCERR && static_cast<pid_t>(syscall(SYS_gettid)) != g_mpi_thread) {
+    // Another thread (its accesses are not judged) on a page of a guard,
+    // maybe opened meanwhile by the MPI thread: open all, retry.
+    for (int i = 0; i < g_count; ++i)
+      if (in(page, g_guards[i].page_lo, g_guards[i].page_hi)) return open_window();
+    return chain(sig, si, ctx, g_prev_segv);
+  }
   if (!g_protected || si->si_code != SEGV_ACCERR || !page_of_armed(page)) return chain(sig, si, ctx, g_prev_segv);
   std::uint64_t frames[32];
   const int n = unwind(uc, frames, 32);
@@ -315,6 +324,11 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   find_mpi_library();
   g_self_lo = g_state->self_begin, g_self_hi = g_state->self_end;
   g_live = g_state->live;
+  g_mpi_thread = static_cast<pid_t>(syscall(SYS_gettid));
+  // The events file's helper thread writes the State (heap, maybe on a
+  // guarded page) with every signal blocked: a fault there would kill the
+  // rank. The recording thread grows the file itself in this mode.
+  g_state->events.stop_prefault();
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* lo = nullptr;
