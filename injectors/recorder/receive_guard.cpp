@@ -57,6 +57,7 @@
 #include <libunwind.h>
 
 #include "handlers.hpp"
+#include "signal_format.hpp"
 #include "state.hpp"
 
 namespace scalefuzz::inject {
@@ -135,26 +136,8 @@ bool mpi_on_stack(const std::uint64_t* frames, int n) {
   return false;
 }
 
-char* put_hex(char* p, std::uint64_t v) {
-  char tmp[20];
-  int n = 0;
-  do {
-    tmp[n++] = "0123456789abcdef"[v & 15];
-    v >>= 4;
-  } while (v != 0);
-  while (n > 0) *p++ = tmp[--n];
-  return p;
-}
-char* put_dec(char* p, std::uint64_t v) {
-  char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0) *p++ = tmp[--n];
-  return p;
-}
+using signal_format::put_dec;
+using signal_format::put_hex;
 
 void report(const Guard& g, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
   if (g_fd < 0) return;

@@ -19,9 +19,9 @@ int main(int argc, char** argv) {
   int rank, size;
   scenario_init(&argc, &argv, &rank, &size);
   int up = (rank + size - 1) % size, down = (rank + 1) % size;
-  double* mine = malloc(BLOCK * sizeof(double));
-  double* incoming = malloc(BLOCK * sizeof(double));
-  double* previous = malloc(BLOCK * sizeof(double));
+  /* one allocation: this stage's block, the incoming one, the last copy */
+  double* blocks = malloc(3 * BLOCK * sizeof(double));
+  double *mine = blocks, *incoming = blocks + BLOCK, *previous = blocks + 2 * BLOCK;
   for (int i = 0; i < BLOCK; ++i) mine[i] = previous[i] = incoming[i] = rank + i;
   MPI_Request req[2];
   MPI_Recv_init(incoming, BLOCK, MPI_DOUBLE, up, 7, MPI_COMM_WORLD, &req[0]);
@@ -48,9 +48,7 @@ int main(int argc, char** argv) {
   if (rank == 0) printf("last change %g\n", change);
   MPI_Request_free(&req[0]);
   MPI_Request_free(&req[1]);
-  free(previous);
-  free(incoming);
-  free(mine);
+  free(blocks);
   MPI_Finalize();
   return 0;
 }
