@@ -11,19 +11,21 @@
 // pending when it returns. The completion (done_request) releases a guard.
 //
 // A SIGSEGV on a guarded page (SEGV_ACCERR) is ours:
-// - inside MPI (an MPI call the injector does not wrap, or MPI code on the
-//   faulting thread's stack): MPI's own access; every guarded page is made
-//   accessible until the next wrapper returns;
-// - at an address inside an armed buffer: the finding. A line goes to
-//   ranks/N.accessed, "<post seq> <read|write> <last seq> <address-hex>
-//   <pc+1-hex> <return-address-hex> ..." (read/write from the page-fault
-//   error code, REG_ERR bit 1; the stack unwound from the fault's context;
-//   the pc is written +1 because readers look up return addresses - 1);
-//   the receive is disarmed (one line per request) and its pages opened;
+// - at an address inside an armed buffer: every guarded page opens (the
+//   unwinder may read memory sharing one) and the stack is unwound from the
+//   fault's context. MPI code on it (an MPI call the injector does not
+//   wrap): MPI's own access, the pages stay open until the next wrapper
+//   returns. Otherwise the finding: a line goes to ranks/N.accessed,
+//   "<post seq> <read|write> <last seq> <address-hex> <pc+1-hex>
+//   <return-address-hex> ..." (read/write from the page-fault error code,
+//   REG_ERR bit 1; the pc is written +1 because readers look up return
+//   addresses - 1); the receive is disarmed (one line per request) and the
+//   pages of the armed ones are protected again;
 // - elsewhere on the page (another variable sharing it, malloc's chunk
-//   headers): not a finding; the page is opened, the instruction
-//   single-stepped (EFLAGS.TF) and the SIGTRAP that follows protects the
-//   page again.
+//   headers, whoever touches it): not a finding; the page is opened, the
+//   instruction single-stepped (EFLAGS.TF) and the SIGTRAP that follows
+//   protects the page again;
+// - on another thread: every guarded page opens (not judged).
 // Anything else goes to the previous handler (signals.cpp records fatal
 // signals).
 //
@@ -156,16 +158,6 @@ void report(const Guard& g, std::uintptr_t address, bool write, const std::uint6
   (void)!::write(g_fd, line, static_cast<std::size_t>(p - line));
 }
 
-// Disarms guard `i` after its finding: its pages open, except the ones
-// another armed receive shares.
-void disarm(int i) {
-  Guard& g = g_guards[i];
-  g.armed = false;
-  --g_armed;
-  for (std::uintptr_t page = g.page_lo; page < g.page_hi; page += g_page)
-    if (!page_of_armed(page)) set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
-}
-
 void chain(int sig, siginfo_t* si, void* uc, const struct sigaction& prev) {
   if ((prev.sa_flags & SA_SIGINFO) != 0 && prev.sa_sigaction != nullptr) {
     prev.sa_sigaction(sig, si, uc);
@@ -189,35 +181,39 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
     return chain(sig, si, ctx, g_prev_segv);
   }
   if (!g_protected || si->si_code != SEGV_ACCERR || !page_of_armed(page)) return chain(sig, si, ctx, g_prev_segv);
-  std::uint64_t frames[32];
-  const int n = unwind(uc, frames, 32);
-  if (mpi_on_stack(frames, n)) {
-    open_window();  // until the next wrapper returns
+  int hit = -1;
+  for (int i = 0; i < g_count && hit < 0; ++i)
+    if (g_guards[i].armed && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+  if (hit < 0) {
+    // Another variable on a guarded page: let this one instruction through.
+    if (g_steps < static_cast<sig_atomic_t>(sizeof g_step_pages / sizeof g_step_pages[0])) {
+      g_step_pages[g_steps] = page;
+      g_steps = g_steps + 1;
+      set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
+#if defined(__x86_64__)
+      uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: SIGTRAP after the instruction
+#endif
+    } else {
+      open_window();
+    }
     return;
   }
-  for (int i = 0; i < g_count; ++i) {
-    if (g_guards[i].armed && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) {
+  // Every guarded page opens first: the unwinder reads memory that may
+  // share one (the link maps of libraries MPI loaded later live on the heap),
+  // and a fault inside this handler would kill the rank.
+  open_window();
+  std::uint64_t frames[32];
+  const int n = unwind(uc, frames, 32);
+  if (mpi_on_stack(frames, n)) return;  // MPI's own access: open until the next wrapper returns
 #if defined(__x86_64__)
-      const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #else
-      const bool write = false;
+  const bool write = false;
 #endif
-      report(g_guards[i], address, write, frames, n);
-      disarm(i);
-      return;
-    }
-  }
-  // Another variable on a guarded page: let this one instruction through.
-  if (g_steps < static_cast<sig_atomic_t>(sizeof g_step_pages / sizeof g_step_pages[0])) {
-    g_step_pages[g_steps] = page;
-    g_steps = g_steps + 1;
-    set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
-#if defined(__x86_64__)
-    uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: SIGTRAP after the instruction
-#endif
-  } else {
-    open_window();
-  }
+  report(g_guards[hit], address, write, frames, n);
+  g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
+  --g_armed;
+  close_window();
 }
 
 void on_trap(int sig, siginfo_t* si, void* ctx) {
