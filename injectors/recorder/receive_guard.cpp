@@ -180,7 +180,10 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
       if (in(page, g_guards[i].page_lo, g_guards[i].page_hi)) return open_window();
     return chain(sig, si, ctx, g_prev_segv);
   }
-  if (!g_protected || si->si_code != SEGV_ACCERR || !page_of_armed(page)) return chain(sig, si, ctx, g_prev_segv);
+  if (!g_protected || si->si_code != SEGV_ACCERR || !page_of_armed(page)) {
+    if (g_protected) open_window();  // the fatal-signal handler walks the stack too
+    return chain(sig, si, ctx, g_prev_segv);
+  }
   int hit = -1;
   for (int i = 0; i < g_count && hit < 0; ++i)
     if (g_guards[i].armed && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
