@@ -455,6 +455,34 @@ TEST(Polling, UnsuccessfulPollsFoldIntoOneRecordWithACount) {
   EXPECT_TRUE(m.unmatched_recvs.empty());
 }
 
+// Issue 21, guarded receives: with SCALEFUZZ_NOISE_GUARD_RECEIVES=1 the
+// read of a pending Irecv's buffer and the write into a started persistent
+// receive's buffer are in ranks/N.accessed (one line each, naming the post
+// record), a variable on the same page is not, MPI's writes into the guarded
+// buffers land (same output as bare); without the switch nothing is noted.
+TEST(GuardReceives, AccessesToPendingReceiveBuffersAreNotedOnlyWithTheSwitch) {
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("guard", 2, {"guard"}, rec, {"SCALEFUZZ_NOISE_GUARD_RECEIVES=1"}));
+  EXPECT_EQ(rec.out, "guard counter 4950 data ok\n");
+  RunTrace trace = read_run(rec.dir);
+  for (int r = 0; r < 2; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    std::ifstream in(rec.dir / "ranks" / (std::to_string(r) + ".accessed"));
+    std::vector<std::pair<std::uint16_t, std::string>> seen;  // (op of the post record, read/write)
+    std::uint64_t post = 0, seq = 0;
+    std::string what, rest;
+    while (in >> post >> what >> seq && std::getline(in, rest)) {
+      for (const auto& e : trace.ranks[r].events)
+        if (e.seq == post) seen.emplace_back(e.op, what);
+      EXPECT_GE(std::count(rest.begin(), rest.end(), ' '), 3) << "address and a stack: " << rest;
+    }
+    EXPECT_EQ(seen, (std::vector<std::pair<std::uint16_t, std::string>>{{ops::Irecv, "read"}, {ops::Start, "write"}}));
+  }
+  Result off = run("guard_off", 2, {"guard"}, true);
+  ASSERT_EQ(off.rc, 0) << off.err;
+  EXPECT_FALSE(fs::exists(off.dir / "ranks" / "0.accessed"));
+}
+
 // Issue 20: the run's trace size cap (SCALEFUZZ_TRACE_CAP_MB over the ranks,
 // at least 1 MiB each) stops recording with a note the reader turns into a
 // warning; the program runs on and the counters still count every call.

@@ -1,5 +1,5 @@
 /* MPI programs whose recorded traces the injector tests check. Usage:
- *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll|heap [iterations]
+ *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll|heap|guard [iterations]
  * Rank 0 prints deterministic results, so output with and without the
  * injector can be compared. Compiled at -O0 so every call has its own line. */
 #include <mpi.h>
@@ -540,6 +540,47 @@ static void heap(void) {
   free(small);
 }
 
+/* Guarded receives (SCALEFUZZ_NOISE_GUARD_RECEIVES=1), 2 ranks: one page
+ * holds a counter and a receive buffer. The counter is updated while the
+ * receive is pending (same page, not the buffer: no finding), the pending
+ * buffer is read (a finding), a started persistent receive's buffer is
+ * written (a finding), and a receive used only after its Wait (none). MPI's
+ * own writes into the guarded buffers must land: the data is checked. */
+static void guard(void) {
+  int peer = 1 - rank;
+  long* page = aligned_alloc(4096, 4096);
+  long* counter = &page[0];
+  long* in = &page[8];
+  long out[16];
+  for (int i = 0; i < 16; ++i) out[i] = rank * 100 + i;
+  *counter = 0;
+  MPI_Request r;
+  MPI_Irecv(in, 16, MPI_LONG, peer, 1, MPI_COMM_WORLD, &r);
+  for (int i = 0; i < 100; ++i) *counter += i;
+  volatile long early = in[3]; /* read while pending */
+  (void)early;
+  MPI_Send(out, 16, MPI_LONG, peer, 1, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  int ok = in[15] == peer * 100 + 15;
+  MPI_Recv_init(in, 16, MPI_LONG, peer, 2, MPI_COMM_WORLD, &r);
+  MPI_Start(&r);
+  in[0] = -1; /* written while pending */
+  MPI_Send(out, 16, MPI_LONG, peer, 2, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  ok = ok && in[1] == peer * 100 + 1; /* in[0]: -1 or the data, depending on when it arrived */
+  MPI_Request_free(&r);
+  MPI_Irecv(in, 16, MPI_LONG, peer, 3, MPI_COMM_WORLD, &r);
+  MPI_Send(out, 16, MPI_LONG, peer, 3, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  long sum = 0;
+  for (int i = 0; i < 16; ++i) sum += in[i];
+  ok = ok && sum == peer * 1600 + 120;
+  int all_ok = 0;
+  MPI_Reduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("guard counter %ld data %s\n", *counter, all_ok ? "ok" : "WRONG");
+  free(page);
+}
+
 int main(int argc, char** argv) {
   int provided = 0;
   if (argc > 1 && strcmp(argv[1], "heap") == 0) {
@@ -569,8 +610,9 @@ int main(int argc, char** argv) {
   else if (strcmp(what, "heap") == 0) heap();
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
   else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
+  else if (strcmp(what, "guard") == 0 && size == 2) guard();
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll|heap [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll|heap|guard [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }
