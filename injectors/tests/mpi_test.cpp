@@ -10,9 +10,11 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "run_helpers.hpp"
+#include "scalefuzz/trace/allocs.hpp"
 #include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/ops.hpp"
@@ -767,6 +769,46 @@ TEST(Errors, TruncatedReceiveIsRecordedBeforeTheAbort) {
   ASSERT_TRUE(r1.live.has_value());
   EXPECT_EQ(r1.live->current_seq, recv[0]->seq);
   EXPECT_EQ(r1.live->finalized, 0);
+}
+
+// The allocation log (ranks/N.allocs) records the application's heap blocks
+// and their frees, also for a block made before MPI_Init and one made through
+// libc, and none of MPI's own: the allocator hooks return early for blocks
+// whose allocating or freeing caller is MPI (bench/injector: a 2-rank
+// MPI_Allreduce mallocs and frees ~3 of them per call).
+TEST(Allocations, ApplicationBlocksAndTheirFreesAreRecordedMpiBlocksAreNot) {
+  Result rec = run("heap", 2, {"heap"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  std::map<std::string, std::uint64_t> addr;
+  {
+    std::istringstream out(rec.out);
+    std::string word;
+    ASSERT_TRUE(out >> word && word == "heap") << rec.out;
+    for (std::string name, value; out >> name >> value && name != "sum";)
+      addr[name] = std::stoull(value, nullptr, 16);
+  }
+  ASSERT_EQ(addr.size(), 6u) << rec.out;
+  std::vector<AllocRecord> log = read_allocs(rec.dir, 0);
+  std::map<std::uint64_t, std::pair<int, int>> seen;  // address -> (allocs, frees)
+  for (const AllocRecord& r : log) {
+    if (r.kind == static_cast<std::uint32_t>(AllocKind::Alloc)) {
+      EXPECT_NE(r.site, 0u) << std::hex << r.addr;  // MPI's blocks are not recorded
+      ++seen[r.addr].first;
+    } else {
+      ++seen[r.addr].second;
+    }
+  }
+  auto counts = [&](const char* name) { return seen[addr.at(name)]; };
+  EXPECT_EQ(counts("early_kept"), std::make_pair(1, 0));
+  EXPECT_EQ(counts("early_freed"), std::make_pair(1, 1));
+  EXPECT_EQ(counts("late"), std::make_pair(1, 0));
+  EXPECT_EQ(counts("late_freed"), std::make_pair(1, 1));
+  EXPECT_EQ(counts("copy"), std::make_pair(1, 1));  // strdup: the application frame behind libc
+  EXPECT_EQ(counts("small"), std::make_pair(0, 0));  // below SCALEFUZZ_ALLOC_MIN_BYTES
+  // Frees only of recorded blocks: nothing of MPI's 200 Allreduce calls.
+  int frees = 0;
+  for (const auto& [a, c] : seen) frees += c.second;
+  EXPECT_EQ(frees, 3);
 }
 
 TEST(Processes, MpiexecAndProxyUnaffectedByThePreload) {
