@@ -116,7 +116,7 @@ def compile_all(progs, bindir):
         p["build_log"] = r.stdout[-400:]
 
 
-def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False):
+def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False, guard_receives=False):
     findings = {}
     groups = {}
     for p in progs:
@@ -133,7 +133,7 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=
                 "  check: exit-code",
                 f"scales: {{ test: [{ranks}] }}",
                 "parameters: { prog: [" + ", ".join(p["id"] for p in group) + "] }",
-                "noise:", "  - { mode: none }",
+                "noise:", "  - { mode: none, guard_receives: true }" if guard_receives else "  - { mode: none }",
                 *(["  - { mode: none, zero_buffer: true }"] if zero_buffer else []),
                 "repetitions: 1",
                 # oversubscribed: startup and collectives slow down with the rank count
@@ -230,6 +230,9 @@ def main():
                     help="do not run programs that need more ranks (reported as not run)")
     ap.add_argument("--zero-buffer", action="store_true",
                     help="also run every program under {mode: none, zero_buffer: true} (findings of both count)")
+    ap.add_argument("--guard-receives", action="store_true",
+                    help="run every program under {mode: none, guard_receives: true} instead of {mode: none} "
+                         "(pending receive buffers page-protected)")
     ap.add_argument("--no-false-alarms", action="store_true",
                     help="exit 1 when any correct program got an error or warning finding")
     a = ap.parse_args()
@@ -245,7 +248,7 @@ def main():
         if a.max_ranks and p["ranks"] > a.max_ranks:
             p["skip"] = f"needs {p['ranks']} ranks (> --max-ranks {a.max_ranks})"
     compile_all(progs, os.path.join(work, "bin"))
-    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors, a.zero_buffer)
+    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors, a.zero_buffer, a.guard_receives)
     rows, details = score(progs, findings)
     print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
     tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}

@@ -4,7 +4,7 @@
  * bare and under the injector and reports ns per intercepted call.
  * With "allreduce" every iteration is one MPI_Allreduce of one int instead
  * (the collective fast path, at any number of ranks).
- * usage: inject_microbench [iterations] [p2p|allreduce] */
+ * usage: inject_microbench [iterations] [p2p|allreduce|heap] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +27,22 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   long iters = argc > 1 ? atol(argv[1]) : 200000;
   int allreduce = argc > 2 && argv[2][0] == 'a';
-  int out = rank, in = -1, flag = 0;
+  int out = rank, stack_in = -1, flag = 0;
+  /* "heap": receive into a heap int (guard_receives protects its page; a
+   * stack buffer smaller than a page is never guarded). */
+  int* heap_in = malloc(sizeof(int));
+  int* in_ptr = argc > 2 && argv[2][0] == 'h' ? heap_in : &stack_in;
   MPI_Request rq[2];
   for (long i = 0; i < 1000; ++i) { /* warm up */
-    MPI_Irecv(&in, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[0]);
+    MPI_Irecv(in_ptr, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[0]);
     MPI_Isend(&out, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime(), u0 = user_seconds(), s0 = sys_seconds();
-  for (long i = 0; i < iters && allreduce; ++i) MPI_Allreduce(&out, &in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (long i = 0; i < iters && allreduce; ++i) MPI_Allreduce(&out, in_ptr, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   for (long i = 0; i < iters && !allreduce; ++i) {
-    MPI_Irecv(&in, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[0]);
+    MPI_Irecv(in_ptr, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[0]);
     MPI_Isend(&out, 1, MPI_INT, rank, 0, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
     MPI_Iprobe(rank, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);

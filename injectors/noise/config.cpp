@@ -21,6 +21,7 @@ void set(Config& c, KnobId id, double x) {
     case KnobId::Overhead: c.overhead_ns = static_cast<std::uint64_t>(x); break;
     case KnobId::Victims: c.victims = x > 1 ? 1 : x; break;
     case KnobId::ZeroBuffer: break;  // the recorder reads SCALEFUZZ_NOISE_ZERO_BUFFER (it owns the send wrappers)
+    case KnobId::GuardReceives: break;  // the recorder reads SCALEFUZZ_NOISE_GUARD_RECEIVES (receive_guard.cpp)
   }
 }
 

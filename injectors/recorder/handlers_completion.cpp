@@ -5,6 +5,7 @@
 
 #include "hooks.hpp"
 #include "oversub.hpp"
+#include "receive_guard.hpp"
 #include "record.hpp"
 #include "types.hpp"
 
@@ -134,6 +135,7 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
       p->active = false;
     }
     if (e.status_bytes > 0) add_received(info.site, e.status_bytes);
+    if (is_receive(info.cls)) release_receive_guard(info.id);
     LiveWrite w;
     pending_remove(info.id);
     if (e.status_bytes > 0) s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);
@@ -349,6 +351,7 @@ SCALEFUZZ_HANDLER(request_free) {
   return release_common(c, call, [](MPI_Request handle, std::uint64_t id) {
     StateLock lock;
     g_state->requests.erase(handle, id);  // completes unobserved
+    release_receive_guard(id);
     LiveWrite w;
     pending_remove(id);
   });

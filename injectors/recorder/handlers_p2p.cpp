@@ -2,6 +2,7 @@
 // probes and matched receives.
 #include "hooks.hpp"
 #include "oversub.hpp"
+#include "receive_guard.hpp"
 #include "record.hpp"
 #include "types.hpp"
 
@@ -222,6 +223,7 @@ SCALEFUZZ_HANDLER(irecv) {
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv};
     info.contiguous = contiguous;
     register_request(c.req, info, true);
+    if (contiguous && guarding_receives()) guard_receive(info.id, a.seq, c.rbuf, e.bytes);
   }
   end_call(a, rc, 0);
   return rc;
@@ -280,6 +282,8 @@ std::uint32_t mark_started(MPI_Request* slot, std::uint64_t seq) {
     if (g_send_checksums) info->checksum = h, info->post_seq = seq;
     if (g_payload_sums) sum = payload_sum_of(h);
   }
+  if (info->cls == OpClass::RecvInit && info->contiguous && guarding_receives())
+    guard_receive(info->id, seq, reinterpret_cast<const void*>(info->buffer), info->bytes);
   LiveWrite w;
   pending_add(*info, OpClass::Start);
   return sum;

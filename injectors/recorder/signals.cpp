@@ -16,6 +16,7 @@
 #include <libunwind.h>
 
 #include "handlers.hpp"
+#include "signal_format.hpp"
 #include "record.hpp"
 #include "state.hpp"
 
@@ -38,26 +39,8 @@ void on_exit_without_finalize() {
 }
 volatile sig_atomic_t g_in_handler = 0;
 
-char* put_hex(char* p, unsigned long v) {
-  char tmp[20];
-  int n = 0;
-  do {
-    tmp[n++] = "0123456789abcdef"[v & 15];
-    v >>= 4;
-  } while (v != 0);
-  while (n > 0) *p++ = tmp[--n];
-  return p;
-}
-char* put_dec(char* p, unsigned long v) {
-  char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0) *p++ = tmp[--n];
-  return p;
-}
+using signal_format::put_dec;
+using signal_format::put_hex;
 
 void on_fatal_signal(int sig, siginfo_t* info, void* ucontext) {
   (void)info;

@@ -19,6 +19,7 @@
 #include "alloc.hpp"
 #include "hooks.hpp"
 #include "oversub.hpp"
+#include "receive_guard.hpp"
 #include "record.hpp"
 #include "stall.hpp"
 #include "scalefuzz/trace/header.hpp"
@@ -297,6 +298,7 @@ SCALEFUZZ_HANDLER(init) {
   // the harness environment; see detectors/usage/README.md).
   for (const char* name : {"SCALEFUZZ_NOISE_ZERO_BUFFER", "SCALEFUZZ_ZERO_BUFFER"})
     if (const char* zb = std::getenv(name)) g_zero_buffer = g_zero_buffer || zb[0] == '1';
+  if (g_state->recording) setup_receive_guard(g_state->ranks_dir.c_str(), g_state->rank, level < 0 && !g_state->threaded);
   g_enabled = true;
   g_recording = g_state->recording;
   noise_start();
@@ -344,6 +346,7 @@ SCALEFUZZ_HANDLER(finalize) {
     MPI_Request r = MPI_REQUEST_NULL;
     if (PMPI_Ibarrier(MPI_COMM_WORLD, &r) == MPI_SUCCESS) poll_request(&r, MPI_STATUS_IGNORE);
   }
+  release_receive_guard(0);  // the application may use any buffer after MPI_Finalize
   int rc = call();
   g_enabled = false;
   g_recording = false;

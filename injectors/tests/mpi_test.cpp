@@ -10,9 +10,11 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "run_helpers.hpp"
+#include "scalefuzz/trace/allocs.hpp"
 #include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/ops.hpp"
@@ -453,6 +455,34 @@ TEST(Polling, UnsuccessfulPollsFoldIntoOneRecordWithACount) {
   EXPECT_TRUE(m.unmatched_recvs.empty());
 }
 
+// Issue 21, guarded receives: with SCALEFUZZ_NOISE_GUARD_RECEIVES=1 the
+// read of a pending Irecv's buffer and the write into a started persistent
+// receive's buffer are in ranks/N.accessed (one line each, naming the post
+// record), a variable on the same page is not, MPI's writes into the guarded
+// buffers land (same output as bare); without the switch nothing is noted.
+TEST(GuardReceives, AccessesToPendingReceiveBuffersAreNotedOnlyWithTheSwitch) {
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("guard", 2, {"guard"}, rec, {"SCALEFUZZ_NOISE_GUARD_RECEIVES=1"}));
+  EXPECT_EQ(rec.out, "guard counter 4950 data ok\n");
+  RunTrace trace = read_run(rec.dir);
+  for (int r = 0; r < 2; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    std::ifstream in(rec.dir / "ranks" / (std::to_string(r) + ".accessed"));
+    std::vector<std::pair<std::uint16_t, std::string>> seen;  // (op of the post record, read/write)
+    std::uint64_t post = 0, seq = 0;
+    std::string what, rest;
+    while (in >> post >> what >> seq && std::getline(in, rest)) {
+      for (const auto& e : trace.ranks[r].events)
+        if (e.seq == post) seen.emplace_back(e.op, what);
+      EXPECT_GE(std::count(rest.begin(), rest.end(), ' '), 3) << "address and a stack: " << rest;
+    }
+    EXPECT_EQ(seen, (std::vector<std::pair<std::uint16_t, std::string>>{{ops::Irecv, "read"}, {ops::Start, "write"}}));
+  }
+  Result off = run("guard_off", 2, {"guard"}, true);
+  ASSERT_EQ(off.rc, 0) << off.err;
+  EXPECT_FALSE(fs::exists(off.dir / "ranks" / "0.accessed"));
+}
+
 // Issue 20: the run's trace size cap (SCALEFUZZ_TRACE_CAP_MB over the ranks,
 // at least 1 MiB each) stops recording with a note the reader turns into a
 // warning; the program runs on and the counters still count every call.
@@ -739,6 +769,46 @@ TEST(Errors, TruncatedReceiveIsRecordedBeforeTheAbort) {
   ASSERT_TRUE(r1.live.has_value());
   EXPECT_EQ(r1.live->current_seq, recv[0]->seq);
   EXPECT_EQ(r1.live->finalized, 0);
+}
+
+// The allocation log (ranks/N.allocs) records the application's heap blocks
+// and their frees, also for a block made before MPI_Init and one made through
+// libc, and none of MPI's own: the allocator hooks return early for blocks
+// whose allocating or freeing caller is MPI (bench/injector: a 2-rank
+// MPI_Allreduce mallocs and frees ~3 of them per call).
+TEST(Allocations, ApplicationBlocksAndTheirFreesAreRecordedMpiBlocksAreNot) {
+  Result rec = run("heap", 2, {"heap"}, true);
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  std::map<std::string, std::uint64_t> addr;
+  {
+    std::istringstream out(rec.out);
+    std::string word;
+    ASSERT_TRUE(out >> word && word == "heap") << rec.out;
+    for (std::string name, value; out >> name >> value && name != "sum";)
+      addr[name] = std::stoull(value, nullptr, 16);
+  }
+  ASSERT_EQ(addr.size(), 6u) << rec.out;
+  std::vector<AllocRecord> log = read_allocs(rec.dir, 0);
+  std::map<std::uint64_t, std::pair<int, int>> seen;  // address -> (allocs, frees)
+  for (const AllocRecord& r : log) {
+    if (r.kind == static_cast<std::uint32_t>(AllocKind::Alloc)) {
+      EXPECT_NE(r.site, 0u) << std::hex << r.addr;  // MPI's blocks are not recorded
+      ++seen[r.addr].first;
+    } else {
+      ++seen[r.addr].second;
+    }
+  }
+  auto counts = [&](const char* name) { return seen[addr.at(name)]; };
+  EXPECT_EQ(counts("early_kept"), std::make_pair(1, 0));
+  EXPECT_EQ(counts("early_freed"), std::make_pair(1, 1));
+  EXPECT_EQ(counts("late"), std::make_pair(1, 0));
+  EXPECT_EQ(counts("late_freed"), std::make_pair(1, 1));
+  EXPECT_EQ(counts("copy"), std::make_pair(1, 1));  // strdup: the application frame behind libc
+  EXPECT_EQ(counts("small"), std::make_pair(0, 0));  // below SCALEFUZZ_ALLOC_MIN_BYTES
+  // Frees only of recorded blocks: nothing of MPI's 200 Allreduce calls.
+  int frees = 0;
+  for (const auto& [a, c] : seen) frees += c.second;
+  EXPECT_EQ(frees, 3);
 }
 
 TEST(Processes, MpiexecAndProxyUnaffectedByThePreload) {

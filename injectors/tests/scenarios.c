@@ -1,5 +1,5 @@
 /* MPI programs whose recorded traces the injector tests check. Usage:
- *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll [iterations]
+ *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll|heap|guard [iterations]
  * Rank 0 prints deterministic results, so output with and without the
  * injector can be compared. Compiled at -O0 so every call has its own line. */
 #include <mpi.h>
@@ -514,8 +514,79 @@ static void pack_unpack(void) {
   if (rank == 0) printf("rank 0 unpacked %d values, last %.0f\n", got, ghost[7][3]);
 }
 
+/* Heap blocks (ranks/N.allocs): two made before MPI_Init (one kept, one freed
+ * after it), blocks made after it directly and through libc (strdup), one
+ * below the recording threshold, and MPI's own blocks (an Allreduce loop:
+ * MPICH allocates and frees a few per call at 2 ranks), which must not be
+ * recorded. Rank 0 prints its blocks' addresses for the test. */
+static void* early_kept;
+static void* early_freed;
+static void heap(void) {
+  free(early_freed);
+  void* late = malloc(512);
+  void* late_freed = malloc(1024);
+  void* small = malloc(16);
+  char text[200];
+  memset(text, 'x', sizeof text - 1);
+  text[sizeof text - 1] = '\0';
+  char* copy = strdup(text);
+  int in = rank, sum = 0;
+  for (int i = 0; i < 200; ++i) MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  free(late_freed);
+  free(copy);
+  if (rank == 0)
+    printf("heap early_kept %p early_freed %p late %p late_freed %p small %p copy %p sum %d\n", early_kept,
+           early_freed, late, late_freed, small, (void*)copy, sum);
+  free(small);
+}
+
+/* Guarded receives (SCALEFUZZ_NOISE_GUARD_RECEIVES=1), 2 ranks: one page
+ * holds a counter and a receive buffer. The counter is updated while the
+ * receive is pending (same page, not the buffer: no finding), the pending
+ * buffer is read (a finding), a started persistent receive's buffer is
+ * written (a finding), and a receive used only after its Wait (none). MPI's
+ * own writes into the guarded buffers must land: the data is checked. */
+static void guard(void) {
+  int peer = 1 - rank;
+  long* page = aligned_alloc(4096, 4096);
+  long* counter = &page[0];
+  long* in = &page[8];
+  long out[16];
+  for (int i = 0; i < 16; ++i) out[i] = rank * 100 + i;
+  *counter = 0;
+  MPI_Request r;
+  MPI_Irecv(in, 16, MPI_LONG, peer, 1, MPI_COMM_WORLD, &r);
+  for (int i = 0; i < 100; ++i) *counter += i;
+  volatile long early = in[3]; /* read while pending */
+  (void)early;
+  MPI_Send(out, 16, MPI_LONG, peer, 1, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  int ok = in[15] == peer * 100 + 15;
+  MPI_Recv_init(in, 16, MPI_LONG, peer, 2, MPI_COMM_WORLD, &r);
+  MPI_Start(&r);
+  in[0] = -1; /* written while pending */
+  MPI_Send(out, 16, MPI_LONG, peer, 2, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  ok = ok && in[1] == peer * 100 + 1; /* in[0]: -1 or the data, depending on when it arrived */
+  MPI_Request_free(&r);
+  MPI_Irecv(in, 16, MPI_LONG, peer, 3, MPI_COMM_WORLD, &r);
+  MPI_Send(out, 16, MPI_LONG, peer, 3, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  long sum = 0;
+  for (int i = 0; i < 16; ++i) sum += in[i];
+  ok = ok && sum == peer * 1600 + 120;
+  int all_ok = 0;
+  MPI_Reduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("guard counter %ld data %s\n", *counter, all_ok ? "ok" : "WRONG");
+  free(page);
+}
+
 int main(int argc, char** argv) {
   int provided = 0;
+  if (argc > 1 && strcmp(argv[1], "heap") == 0) {
+    early_kept = malloc(256);
+    early_freed = malloc(320);
+  }
   if (argc > 1 && strcmp(argv[1], "threads") == 0)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   else
@@ -536,10 +607,12 @@ int main(int argc, char** argv) {
   else if (strcmp(what, "truncate") == 0) truncate_recv();
   else if (strcmp(what, "eager") == 0) eager();
   else if (strcmp(what, "poll") == 0) poll_loops();
+  else if (strcmp(what, "heap") == 0) heap();
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
   else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
+  else if (strcmp(what, "guard") == 0 && size == 2) guard();
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll|heap|guard [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }

@@ -93,6 +93,8 @@ def gen_wrapper(op_id, name, params, handler, opts):
         lines.append(f"  if (!guard_.outermost()) return P{name}({args});")
     else:
         lines.append(f"  if (!guard_.enabled()) return P{name}({args});")
+        # Guarded receives: their pages open for the call (recorder/receive_guard.hpp).
+        lines.append("  ::scalefuzz::inject::GuardWindow window_;")
         if handler not in ("finalize", "abort"):
             lines.append("  ::scalefuzz::inject::stall_check();  // injectors/stall")
     lines.append("  ::scalefuzz::inject::Call c_;")
@@ -193,6 +195,7 @@ def main():
          "#include <mpi.h>", "",
          '#include "handlers.hpp"',
          '#include "hooks.hpp"',
+         '#include "receive_guard.hpp"',
          '#include "stall.hpp"',
          '#include "scalefuzz/trace/ops.hpp"', "",
          "namespace ops = ::scalefuzz::trace::ops;",

@@ -2,8 +2,9 @@
 """Runs the usage corpus (scenarios/usage/*.c) through `scalefuzz run` and
 checks every program's expected finding (issue 21).
 
-Each program's header holds "ranks: N", optionally "mode: zero-buffer" (the
-campaign's noise profile is then {mode: none, zero_buffer: true}), and
+Each program's header holds "ranks: N", optionally "mode: zero-buffer" or
+"mode: guard-receives" (the campaign's noise profile is then {mode: none,
+zero_buffer: true} or {mode: none, guard_receives: true}), and
 "expect: KIND rank R line L" (R may be "0|1": any of those ranks, for a
 symmetric error whose first reporter aborts the job) or "expect: clean".
 Programs are batched into one
@@ -25,6 +26,7 @@ import sys
 
 HEADER = re.compile(r"^\s*\*\s*(ranks|mode|expect|twin):\s*(.+?)\s*$")
 TWIN = re.compile(r"^(\w+) -D(\w+)$")
+MODES = ("none", "zero-buffer", "guard-receives")
 EXPECT = re.compile(r"^(\S+) rank (\d+(?:\|\d+)*) line (\d+)$")
 
 
@@ -42,6 +44,8 @@ def read_corpus(src):
                     meta[m.group(1)] = int(m.group(2)) if m.group(1) == "ranks" else m.group(2)
                 if line.startswith(" */"):
                     break
+        if meta["mode"] not in MODES:
+            sys.exit(f"{folder}/{name}: unknown mode {meta['mode']!r} (expected one of {', '.join(MODES)})")
         if meta["expect"] is None:
             sys.exit(f"{folder}/{name}:1: no 'expect:' line in the header")
         if "twin" in meta:
@@ -66,7 +70,8 @@ def read_corpus(src):
 
 
 def campaign_text(name, ranks, mode, progs, build):
-    noise = "{ mode: none, zero_buffer: true }" if mode == "zero-buffer" else "{ mode: none }"
+    noise = {"zero-buffer": "{ mode: none, zero_buffer: true }",
+             "guard-receives": "{ mode: none, guard_receives: true }"}.get(mode, "{ mode: none }")
     return "\n".join([
         f"campaign: {name}",
         "app:",

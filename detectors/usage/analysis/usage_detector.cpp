@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "memory_objects.hpp"
 #include "scalefuzz/detectors/usage.hpp"
@@ -26,6 +27,32 @@ const trace::Event* call_at_signal(const trace::RankTrace& rt) {
 // the application made is that call failing on its arguments (MPI-4.0 §9.3:
 // MPI need not detect erroneous arguments; MPICH dereferences them): an
 // invalid-argument at the call's site, not a bare crash.
+// A stack a rank captured itself (fatal signal, guarded-receive access),
+// symbolized: every frame, the innermost application frame (not the
+// injector, not a runtime library) and whether MPI library code (not libc)
+// ran below it.
+struct PlacedStack {
+  nlohmann::json stack = nlohmann::json::array();
+  std::string location;  // of the application frame; empty: none
+  nlohmann::json code;   // {function, file, line, location}
+  bool in_mpi_code = false;
+};
+PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses) {
+  PlacedStack out;
+  auto modules = trace::read_modules(run_dir / "ranks" / (std::to_string(rank) + ".modules"));
+  for (const auto& fr : trace::symbolize_addresses(addresses, modules)) {
+    out.stack.push_back(trace::format_frame(fr));
+    const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
+    if (out.location.empty() && !ours && trace::is_runtime_frame(fr) && fr.module.find("libc.so") == std::string::npos)
+      out.in_mpi_code = true;
+    if (out.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
+      out.location = trace::format_frame(fr);
+      out.code = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line}, {"location", out.location}};
+    }
+  }
+  return out;
+}
+
 std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::RunTrace& trace) {
   std::vector<Finding> out;
   for (const auto& rt : trace.ranks) {
@@ -43,21 +70,14 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
     f.details["signal_name"] = sig;
     f.details["in_mpi_call"] = fs.in_call;
     try {
-      auto modules = trace::read_modules(run.record().dir / "ranks" / (std::to_string(rt.rank) + ".modules"));
-      auto frames = trace::symbolize_addresses(fs.frames, modules);
-      nlohmann::json stack = nlohmann::json::array();
-      for (const auto& fr : frames) {
-        stack.push_back(trace::format_frame(fr));
-        const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
-        if (f.location.empty() && !ours && trace::is_runtime_frame(fr) && fr.module.find("libc.so") == std::string::npos)
-          in_mpi_code = true;
-        if (f.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
-          f.location = trace::format_frame(fr);
-          f.details["code"] = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line},
-                               {"location", f.location}, {"rank", rt.rank}};
-        }
+      PlacedStack placed = place_stack(run.record().dir, rt.rank, fs.frames);
+      in_mpi_code = placed.in_mpi_code;
+      f.location = placed.location;
+      if (!placed.location.empty()) {
+        f.details["code"] = placed.code;
+        f.details["code"]["rank"] = rt.rank;
       }
-      f.details["stack"] = stack;
+      f.details["stack"] = placed.stack;
     } catch (const std::exception&) {
       // no modules file: the finding keeps rank and signal
     }
@@ -95,6 +115,28 @@ ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::R
   return out;
 }
 
+// ranks/N.accessed: "<post seq> <read|write> <last seq> <address-hex>
+// <pc+1-hex> <return-address-hex> ..." per guarded pending receive the
+// application touched (injectors/recorder/receive_guard.cpp).
+ReceiveAccesses read_accessed(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
+  ReceiveAccesses out(trace.ranks.size());
+  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+    std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".accessed"));
+    std::string line;
+    for (std::size_t n = 0; n < 4096 && std::getline(in, line); ++n) {
+      std::istringstream fields(line);
+      ReceiveAccess a;
+      std::string what;
+      if (!(fields >> a.post_seq >> what >> a.seq >> std::hex >> a.address) || (what != "read" && what != "write"))
+        continue;
+      a.write = what == "write";
+      for (std::uint64_t frame = 0; a.frames.size() < 32 && fields >> frame;) a.frames.push_back(frame);
+      out[r].push_back(std::move(a));
+    }
+  }
+  return out;
+}
+
 class UsageDetector : public analysis::Detector {
  public:
   std::vector<Finding> observe(const analysis::RunView& run) override {
@@ -105,6 +147,8 @@ class UsageDetector : public analysis::Detector {
     const ModifiedSends modified = read_modified(run.record().dir, run.trace());
     options.modified = &modified;
     options.run_hung = kind == harness::OutcomeKind::Hang;
+    const ReceiveAccesses accessed = read_accessed(run.record().dir, run.trace());
+    options.accessed = &accessed;
     MemoryObjects objects(run.record().dir, run.trace());
     auto resolve = [&](int rank, std::size_t event, std::uint64_t address) { return objects.find(rank, event, address); };
     auto issues = check_run(run.trace(), options, resolve);
@@ -114,7 +158,17 @@ class UsageDetector : public analysis::Detector {
     auto locate = [&](int rank, std::size_t event) {
       return run.code_location(rank, trace.ranks[static_cast<std::size_t>(rank)].events[event].callsite);
     };
-    auto out = usage_findings(issues, trace, run.spec().run_id, locate);
+    auto locate_stack = [&](int rank, const std::vector<std::uint64_t>& stack) -> nlohmann::json {
+      try {
+        PlacedStack placed = place_stack(run.record().dir, rank, stack);
+        nlohmann::json at = {{"stack", placed.stack}};
+        if (!placed.location.empty()) at["code"] = placed.code;
+        return at;
+      } catch (const std::exception&) {
+        return nullptr;  // no modules file: the finding keeps the receive's site
+      }
+    };
+    auto out = usage_findings(issues, trace, run.spec().run_id, locate, locate_stack);
     for (auto& f : crashes) out.push_back(std::move(f));
     return out;
   }

@@ -347,16 +347,21 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
 
 namespace scalefuzz::detectors::usage {
 
+namespace {
+// The index of a rank's record with sequence number `seq` (events are in seq order).
+std::optional<std::size_t> record_at(const trace::RankTrace& rt, std::uint64_t seq) {
+  auto it = std::lower_bound(rt.events.begin(), rt.events.end(), seq,
+                             [](const trace::Event& e, std::uint64_t s) { return e.seq < s; });
+  if (it == rt.events.end() || it->seq != seq) return std::nullopt;
+  return static_cast<std::size_t>(it - rt.events.begin());
+}
+}  // namespace
+
 void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out) {
   for (std::size_t r = 0; r < modified.size() && r < run.ranks.size(); ++r) {
     const auto& rt = run.ranks[r];
     if (rt.rank < 0) continue;
-    auto index_of = [&](std::uint64_t seq) -> std::optional<std::size_t> {
-      auto it = std::lower_bound(rt.events.begin(), rt.events.end(), seq,
-                                 [](const trace::Event& e, std::uint64_t s) { return e.seq < s; });
-      if (it == rt.events.end() || it->seq != seq) return std::nullopt;
-      return static_cast<std::size_t>(it - rt.events.begin());
-    };
+    auto index_of = [&](std::uint64_t seq) { return record_at(rt, seq); };
     std::set<std::uint32_t> reported;  // post call sites
     for (const auto& [post_seq, done_seq] : modified[r]) {
       auto post = index_of(post_seq);
@@ -447,6 +452,55 @@ void check_written_receives(const trace::RunTrace& run, const trace::Matching& m
                 {rr.rank, m.recv_done.index, "completed here"},
                 {m.send.rank, m.send.index, "send"}};
     out.push_back(std::move(is));
+  }
+}
+
+namespace {
+// The request a post record (Irecv, Start, or one of Startall's started
+// children) posted whose buffer holds `address`; 0: none.
+std::uint64_t posted_request(const trace::RankTrace& rt, std::size_t post, std::uint64_t address) {
+  auto holds = [&](const trace::Event& e) {
+    return e.request != 0 && address >= e.buffer && address < e.buffer + static_cast<std::uint64_t>(std::max<std::int64_t>(e.bytes, 1));
+  };
+  if (holds(rt.events[post])) return rt.events[post].request;
+  for (std::size_t k = post + 1; k < rt.events.size() && (rt.events[k].flags & trace::kFlagChild) != 0; ++k)
+    if (op_class(rt.events[k]) == OpClass::Start && holds(rt.events[k])) return rt.events[k].request;
+  return 0;
+}
+}  // namespace
+
+void check_accessed_receives(const trace::RunTrace& run, const ReceiveAccesses& accessed, std::vector<Issue>& out) {
+  for (std::size_t r = 0; r < accessed.size() && r < run.ranks.size(); ++r) {
+    const auto& rt = run.ranks[r];
+    if (rt.rank < 0) continue;
+    std::set<std::pair<std::uint32_t, std::uint64_t>> reported;  // (receive call site, access pc)
+    for (const ReceiveAccess& a : accessed[r]) {
+      const auto post = record_at(rt, a.post_seq);
+      if (!post || a.frames.empty() || !reported.insert({rt.events[*post].callsite, a.frames[0]}).second) continue;
+      const trace::Event& p = rt.events[*post];
+      const std::uint64_t request = posted_request(rt, *post, a.address);
+      Issue is;
+      is.kind = "receive-buffer-accessed";
+      is.section = "MPI-4.0 §3.7.2, §3.7.3 (the receive buffer must not be accessed until the receive completes)";
+      is.rule = "a pending receive's buffer must not be read or written until a Wait or Test completes the request";
+      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
+                   (p.peer >= 0 ? " from rank " + std::to_string(p.peer) : std::string()) + ": the application " +
+                   (a.write ? "wrote" : "read") + " its buffer while the receive was pending";
+      is.sides.push_back({rt.rank, *post, "receive posted here"});
+      for (std::size_t k = *post + 1; request != 0 && k < rt.events.size(); ++k) {
+        const trace::Event& e = rt.events[k];
+        if (op_class(e) == OpClass::RequestDone && e.request == request && !(e.flags & trace::kFlagTestFailed)) {
+          std::size_t parent = k;
+          while (parent > 0 && (rt.events[parent].flags & trace::kFlagChild) != 0) --parent;
+          is.message += "; completed later by " + std::string(trace::op_name(rt.events[parent].op));
+          is.sides.push_back({rt.rank, parent, "completed here"});
+          break;
+        }
+      }
+      is.stack_rank = rt.rank;
+      is.stack = a.frames;
+      out.push_back(std::move(is));
+    }
   }
 }
 

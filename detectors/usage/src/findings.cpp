@@ -5,7 +5,8 @@
 namespace scalefuzz::detectors::usage {
 
 std::vector<Finding> usage_findings(const std::vector<Issue>& issues, const trace::RunTrace& run,
-                                    const std::string& run_id, const Locator& locate) {
+                                    const std::string& run_id, const Locator& locate,
+                                    const StackLocator& locate_stack) {
   std::vector<Finding> out;
   for (const auto& is : issues) {
     Finding f;
@@ -16,6 +17,16 @@ std::vector<Finding> usage_findings(const std::vector<Issue>& issues, const trac
     f.details["rule"] = is.rule;
     f.details["mpi_section"] = is.section;
     f.details["message"] = is.message;
+    if (!is.stack.empty() && locate_stack) {
+      // An access outside MPI: where the program went wrong, so first.
+      nlohmann::json at = locate_stack(is.stack_rank, is.stack);
+      if (at.is_object() && at.contains("code")) {
+        f.details["code"] = at["code"];
+        f.details["code"]["rank"] = is.stack_rank;
+        if (at["code"].contains("location")) f.location = at["code"]["location"].get<std::string>();
+      }
+      if (at.is_object() && at.contains("stack")) f.details["stack"] = at["stack"];
+    }
     nlohmann::json sides = nlohmann::json::array();
     for (const auto& s : is.sides) {
       nlohmann::json j = {{"rank", s.rank}, {"role", s.role}};

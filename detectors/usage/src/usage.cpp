@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "comms.hpp"
+#include "requests.hpp"
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/ops.hpp"
 
@@ -153,42 +154,13 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
     }
     if (!options.run_completed) continue;
     const std::size_t fin = finalize_index(rt);
-    struct Open {
-      std::size_t post;
-      bool persistent;
-      bool active;
-    };
-    std::map<std::uint64_t, Open> requests;
+    const auto requests = open_requests(rt, fin);
     // handle kind/value -> creating record
     std::map<std::pair<int, std::uint64_t>, std::size_t> handles;
     std::map<std::uint32_t, std::size_t> comms;
     for (std::size_t i = 0; i < fin; ++i) {
       const Event& e = rt.events[i];
       switch (cls(e)) {
-        case OpClass::Isend: case OpClass::Irecv: case OpClass::Icollective:
-          if (e.request != 0 && e.error == 0) requests[e.request] = {i, false, true};
-          break;
-        case OpClass::SendInit: case OpClass::RecvInit:
-          if (e.request != 0 && e.error == 0) requests[e.request] = {i, true, false};
-          break;
-        case OpClass::Start:
-          if (e.request != 0) {
-            auto it = requests.find(e.request);
-            if (it != requests.end()) it->second.active = true;
-          }
-          break;
-        case OpClass::RequestDone:
-          if (e.request != 0 && !(e.flags & trace::kFlagTestFailed)) {
-            auto it = requests.find(e.request);
-            if (it != requests.end()) {
-              if (it->second.persistent) it->second.active = false;
-              else requests.erase(it);
-            }
-          }
-          break;
-        case OpClass::RequestFree:
-          if (e.request != 0 && e.op == ops::Request_free) requests.erase(e.request);
-          break;
         case OpClass::CommMgmt:
           if (e.op == ops::Comm_free) comms.erase(e.comm);
           else if (e.comm != trace::kCommNull && e.error == 0) comms[e.comm] = i;
@@ -737,6 +709,7 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   const ModifiedSends& modified = options.modified != nullptr ? *options.modified : none;
   check_modified_sends(run, modified, out);
   check_written_receives(run, matching, modified, out);
+  if (options.accessed != nullptr) check_accessed_receives(run, *options.accessed, out);
   if (options.run_hung) check_finalized_waits(run, matching, out);
   if (options.run_completed) {
     const std::vector<Issue> so_far = out;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "comms.hpp"
+#include "requests.hpp"
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/ops.hpp"
 
@@ -67,15 +68,13 @@ struct Need {
   std::uint32_t comm;
 };
 
-// Requests posted and not completed, freed or cancelled up to record `end`.
-std::map<std::uint64_t, std::size_t> pending_posts(const trace::RankTrace& rt, std::size_t end) {
-  std::map<std::uint64_t, std::size_t> pending;
-  for (std::size_t k = 0; k < end && k < rt.events.size(); ++k) {
-    const Event& e = rt.events[k];
-    const OpClass c = op_class(e);
-    if ((c == OpClass::Isend || c == OpClass::Irecv || c == OpClass::Start) && e.request != 0) pending[e.request] = k;
-    if ((c == OpClass::RequestDone && !failed_poll(e)) || c == OpClass::RequestFree) pending.erase(e.request);
-  }
+// Requests active (posted or started) and neither completed nor cancelled
+// before record `end`: request id -> the record that made it active
+// (Isend/Irecv/Icollective/Start, which carry its envelope) and whether it receives.
+std::map<std::uint64_t, std::pair<std::size_t, bool>> pending_posts(const trace::RankTrace& rt, std::size_t end) {
+  std::map<std::uint64_t, std::pair<std::size_t, bool>> pending;
+  for (const auto& [id, r] : open_requests(rt, end))
+    if (r.active && !r.cancelled) pending[id] = {r.started, r.receive};
   return pending;
 }
 
@@ -115,21 +114,10 @@ void check_finalized_waits(const trace::RunTrace& run, const trace::Matching& ma
       if (blocked.request != 0 && pending.count(blocked.request) != 0 && (op == ops::Wait || op == ops::Test)) {
         pending = {{blocked.request, pending[blocked.request]}};
       }
-      for (const auto& [req, k] : pending) {
-        const Event& p = rt.events[k];
-        const OpClass pc = op_class(p);
-        if (pc == OpClass::Icollective) continue;
-        bool receive = pc == OpClass::Irecv;
-        if (pc == OpClass::Start) {
-          // A started persistent request: a receive if its init was RecvInit.
-          for (std::size_t j = k; j-- > 0;)
-            if (rt.events[j].request == p.request &&
-                (op_class(rt.events[j]) == OpClass::RecvInit || op_class(rt.events[j]) == OpClass::SendInit)) {
-              receive = op_class(rt.events[j]) == OpClass::RecvInit;
-              break;
-            }
-        }
-        needs.push_back({k, receive, p.peer, p.tag, p.comm});
+      for (const auto& [req, at] : pending) {
+        const Event& p = rt.events[at.first];
+        if (op_class(p) == OpClass::Icollective) continue;  // collective-missing
+        needs.push_back({at.first, at.second, p.peer, p.tag, p.comm});
       }
     } else {
       continue;  // collectives: collective-missing; local calls: MPI-PD

@@ -647,6 +647,39 @@ TEST(UsageBuffers, ReceiveBufferWrittenWhilePending) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(UsageBuffers, PendingReceiveBufferAccessedIsAFindingWithTheAccessStack) {
+  Builder b(2);
+  Event& p = b.post(1, false, 0, 0, 21);  // rank 1 index 1, seq 2
+  p.buffer = 0x1000;
+  p.bytes = 16;
+  receive_done(b, 1, 0, 21, 0x1000, 16, 0);  // Wait at index 2, its RequestDone at 3
+  b.finalize();
+  ReceiveAccesses accessed(2);
+  accessed[1] = {{2, false, 2, 0x1004, {0x401001, 0x402000}},
+                 {2, true, 2, 0x1008, {0x401001, 0x402000}},  // same receive site and pc: once
+                 {77, false, 2, 0x1004, {0x401001}}};          // no such record: ignored
+  std::vector<Issue> out;
+  check_accessed_receives(b.run, accessed, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"receive-buffer-accessed"});
+  EXPECT_NE(out[0].message.find("read its buffer"), std::string::npos) << out[0].message;
+  EXPECT_NE(out[0].message.find("completed later by MPI_Wait"), std::string::npos) << out[0].message;
+  ASSERT_EQ(out[0].sides.size(), 2u);
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_EQ(out[0].sides[1].event, 2u);
+  EXPECT_EQ(out[0].stack_rank, 1);
+  EXPECT_EQ(out[0].stack, (std::vector<std::uint64_t>{0x401001, 0x402000}));
+  // The access's stack is the finding's location, before the receive's site.
+  auto locate = [](int, std::size_t) { return nlohmann::json{{"location", "post.c:3"}, {"line", 3}}; };
+  auto locate_stack = [](int, const std::vector<std::uint64_t>&) {
+    return nlohmann::json{{"code", {{"location", "access.c:9"}, {"line", 9}}}, {"stack", {"access.c:9"}}};
+  };
+  auto f = usage_findings(out, b.run, "r", locate, locate_stack);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].location, "access.c:9");
+  EXPECT_EQ(f[0].details["code"]["rank"], 1);
+  EXPECT_EQ(f[0].details["sides"][0]["code"]["line"], 3);
+}
+
 TEST(UsageBuffers, ReceiveBufferSharedWithAnotherReceiveIsNotJudged) {
   Builder b(2);
   trace::set_payload_sum(b.send(0, 1, kInt, 4), 0xabcdef);

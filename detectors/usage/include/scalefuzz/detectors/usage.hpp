@@ -28,11 +28,26 @@ struct Issue {
   std::string message;      // what happened here
   Severity severity = Severity::Error;
   std::vector<Side> sides;  // first = where to look first
+  // An access outside any MPI call (receive-buffer-accessed): the stack the
+  // rank captured, innermost first; usage_findings' StackLocator places it.
+  int stack_rank = -1;
+  std::vector<std::uint64_t> stack;
 };
 
 // (post seq, completion seq) of a rank's nonblocking sends whose buffer
 // changed before completion (ranks/N.modified), per rank.
 using ModifiedSends = std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>>;
+
+// An application access to a pending receive's buffer, caught by the
+// injector's page protection (guard_receives; ranks/N.accessed).
+struct ReceiveAccess {
+  std::uint64_t post_seq = 0;  // the MPI_Irecv / MPI_Start / MPI_Startall record
+  bool write = false;
+  std::uint64_t seq = 0;  // the rank's last record before the access
+  std::uint64_t address = 0;
+  std::vector<std::uint64_t> frames;  // innermost first (frames[0]: the faulting pc + 1)
+};
+using ReceiveAccesses = std::vector<std::vector<ReceiveAccess>>;  // per rank
 
 struct Options {
   // The run ended by itself (not a hang, crash or abort): the at-finalize
@@ -43,6 +58,8 @@ struct Options {
   const ModifiedSends* modified = nullptr;
   // The run hung (stopped by the harness): wait-for edges are judged.
   bool run_hung = false;
+  // ranks/N.accessed of the run (receive-buffer-accessed); null: none.
+  const ReceiveAccesses* accessed = nullptr;
 };
 
 std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options = {});
@@ -117,6 +134,12 @@ void check_finalized_waits(const trace::RunTrace& run, const trace::Matching& ma
 void check_written_receives(const trace::RunTrace& run, const trace::Matching& matching,
                             const ModifiedSends& modified, std::vector<Issue>& out);
 
+// receive-buffer-accessed: the application read or wrote a pending
+// receive's buffer before the Wait/Test that completed it (MPI-4.0 §3.7.2,
+// §3.7.3), caught by page protection. One issue per (receive call site,
+// access pc); the access's stack goes to Issue::stack.
+void check_accessed_receives(const trace::RunTrace& run, const ReceiveAccesses& accessed, std::vector<Issue>& out);
+
 // Type signatures: the flattened primitive sequence of `count` elements of a
 // datatype key on a rank. Equal signatures match (MPI-4.0 §3.3.1, §6.1).
 struct Signature {
@@ -132,7 +155,12 @@ std::string describe_type(const trace::RankTrace& rank, std::uint32_t key, std::
 // Findings from issues. `locate(rank, event)` returns the symbolized
 // {file, line, function, location} JSON of that record's call site (or null).
 using Locator = std::function<nlohmann::json(int rank, std::size_t event)>;
+// `locate_stack(rank, stack)` places an Issue::stack: {"code": {file, line,
+// function, location} of its innermost application frame, "stack": [...]}
+// (or null).
+using StackLocator = std::function<nlohmann::json(int rank, const std::vector<std::uint64_t>& stack)>;
 std::vector<Finding> usage_findings(const std::vector<Issue>& issues, const trace::RunTrace& run,
-                                    const std::string& run_id, const Locator& locate);
+                                    const std::string& run_id, const Locator& locate,
+                                    const StackLocator& locate_stack = nullptr);
 
 }  // namespace scalefuzz::detectors::usage

@@ -54,7 +54,8 @@ enum class KnobType {
 };
 
 // What a knob sets in the injector's Config.
-enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize, Overhead, Victims, ZeroBuffer };
+enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize, Overhead, Victims, ZeroBuffer,
+                    GuardReceives };
 
 constexpr unsigned bit(Mode m) { return 1u << static_cast<unsigned>(m); }
 
@@ -72,7 +73,7 @@ struct KnobSpec {
 // One row per (knob, modes with the same default). NINJA's knobs follow
 // Formula 1 of the paper, D = sum(P_s/B + C) * S_p (§6.1.1), and Formula 2
 // with S_a (§6.2).
-inline constexpr std::array<KnobSpec, 12> kKnobs = {{
+inline constexpr std::array<KnobSpec, 13> kKnobs = {{
     {KnobId::Probability, "probability", "SCALEFUZZ_NOISE_PROBABILITY", KnobType::Probability, "", bit(Mode::Random),
      0.5, "share of sends delayed"},
     {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Random), 100000,
@@ -101,6 +102,10 @@ inline constexpr std::array<KnobSpec, 12> kKnobs = {{
     {KnobId::ZeroBuffer, "zero_buffer", "SCALEFUZZ_NOISE_ZERO_BUFFER", KnobType::Switch, "",
      bit(Mode::None) | bit(Mode::Random) | bit(Mode::System) | bit(Mode::Application) | bit(Mode::Local), 0,
      "MPI_Send/MPI_Isend run as MPI_Ssend/MPI_Issend: a program that relies on MPI buffering deadlocks (read by the recorder)"},
+    {KnobId::GuardReceives, "guard_receives", "SCALEFUZZ_NOISE_GUARD_RECEIVES", KnobType::Switch, "",
+     bit(Mode::None) | bit(Mode::Local), 0,
+     "pending receive buffers are page-protected until completion: an access is a usage finding (read by the "
+     "recorder; the modes without a noise send thread)"},
 }};
 
 constexpr bool takes(const KnobSpec& knob, Mode mode) { return (knob.modes & bit(mode)) != 0; }

@@ -1,0 +1,346 @@
+// Guarded receives: a pending receive's buffer read or written by the
+// application before the receive completes (MPI-4.0 §3.7.2: "the receive
+// buffer must not be accessed" until a Wait/Test completes the request).
+// Payload hashes (receive-buffer-written) see only writes after the data
+// arrived; reads, and writes MPI then overwrites, need page protection.
+//
+// After MPI_Irecv (or MPI_Start/Startall of a persistent receive) returns,
+// the pages holding the buffer are PROT_NONE. MPI writes the data during any
+// later call, so the outermost wrapper of every call makes them accessible
+// again for the call (GuardWindow) and protects the ones of receives still
+// pending when it returns. The completion (done_request) releases a guard.
+//
+// A SIGSEGV on a guarded page (SEGV_ACCERR) is ours:
+// - at an address inside an armed buffer: every guarded page opens (the
+//   unwinder may read memory sharing one) and the stack is unwound from the
+//   fault's context. MPI code on it (an MPI call the injector does not
+//   wrap): MPI's own access, the pages stay open until the next wrapper
+//   returns. Otherwise the finding: a line goes to ranks/N.accessed,
+//   "<post seq> <read|write> <last seq> <address-hex> <pc+1-hex>
+//   <return-address-hex> ..." (read/write from the page-fault error code,
+//   REG_ERR bit 1; the pc is written +1 because readers look up return
+//   addresses - 1); the receive is disarmed (one line per request) and the
+//   pages of the armed ones are protected again;
+// - elsewhere on the page (another variable sharing it, malloc's chunk
+//   headers, whoever touches it): not a finding; the page is opened, the
+//   instruction single-stepped (EFLAGS.TF) and the SIGTRAP that follows
+//   protects the page again;
+// - on another thread: every guarded page opens (not judged).
+// Anything else goes to the previous handler (signals.cpp records fatal
+// signals).
+//
+// Limits (detectors/usage/README.md): x86-64 Linux; only when the
+// application does not run MPI_THREAD_MULTIPLE and no noise send thread
+// runs (one thread calls MPI; another thread touching a guarded page while
+// the faulting one steps is not seen); contiguous datatypes; a buffer on the
+// stack is guarded only on the pages it fills alone (the program's frames
+// and the signal frame share the others); the kernel reports a system call's
+// access to a guarded page as EFAULT, not as a fault (read(2) into a pending
+// buffer is missed; I/O from memory sharing a page with one fails).
+#include "receive_guard.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "handlers.hpp"
+#include "signal_format.hpp"
+#include "state.hpp"
+
+namespace scalefuzz::inject {
+
+namespace guard_detail {
+constinit bool g_on = false;
+constinit bool g_protected = false;
+constinit int g_armed = 0;
+}  // namespace guard_detail
+
+using namespace guard_detail;
+
+namespace {
+
+#if defined(__x86_64__) && defined(__linux__)
+constexpr bool kSupported = true;
+#else
+constexpr bool kSupported = false;
+#endif
+
+struct Guard {
+  std::uint64_t request = 0;
+  std::uint64_t post_seq = 0;
+  std::uintptr_t buf_lo = 0, buf_hi = 0;    // the buffer [lo, hi)
+  std::uintptr_t page_lo = 0, page_hi = 0;  // the pages protected for it
+  bool armed = false;                       // pending and not reported yet
+};
+
+constexpr int kMaxGuards = 128;  // more pending receives at once: the extra ones are not guarded
+Guard g_guards[kMaxGuards];
+int g_count = 0;
+std::uintptr_t g_page = 4096;
+int g_fd = -1;
+std::uintptr_t g_mpi_lo = 0, g_mpi_hi = 0;      // the MPI library's mapped range
+std::uintptr_t g_stack_lo = 0, g_stack_hi = 0;  // the MPI thread's stack
+std::uintptr_t g_self_lo = 0, g_self_hi = 0;    // this library's text
+const trace::LiveState* g_live = nullptr;       // the last record's seq
+pid_t g_mpi_thread = 0;                          // the thread that set the mode up
+// Pages opened for the single-stepped instruction (an unaligned access can
+// span two).
+std::uintptr_t g_step_pages[4];
+volatile sig_atomic_t g_steps = 0;
+struct sigaction g_prev_segv, g_prev_trap;
+
+void set_pages(std::uintptr_t lo, std::uintptr_t hi, int prot) {
+  if (hi > lo) (void)::mprotect(reinterpret_cast<void*>(lo), hi - lo, prot);
+}
+
+bool page_of_armed(std::uintptr_t page) {
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].armed && page >= g_guards[i].page_lo && page < g_guards[i].page_hi) return true;
+  return false;
+}
+
+bool in(std::uintptr_t a, std::uintptr_t lo, std::uintptr_t hi) { return a >= lo && a < hi; }
+
+// Innermost first, from the fault's context; frames[0] is the faulting pc.
+int unwind(ucontext_t* uc, std::uint64_t* frames, int max) {
+  unw_cursor_t cursor;
+  if (unw_init_local2(&cursor, reinterpret_cast<unw_context_t*>(uc), UNW_INIT_SIGNAL_FRAME) != 0) return 0;
+  int n = 0;
+  do {
+    unw_word_t ip = 0;
+    if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 || ip == 0) break;
+    frames[n++] = ip;
+  } while (n < max && unw_step(&cursor) > 0);
+  return n;
+}
+
+// The faulting thread runs MPI (or the injector) code: MPI's access. (The
+// handlers read only this file's statics: heap objects, the State among
+// them, and the initial thread's TLS may share a guarded page.)
+bool mpi_on_stack(const std::uint64_t* frames, int n) {
+  for (int i = 0; i < n; ++i)
+    if (in(frames[i], g_mpi_lo, g_mpi_hi) || in(frames[i], g_self_lo, g_self_hi)) return true;
+  return false;
+}
+
+using signal_format::put_dec;
+using signal_format::put_hex;
+
+void report(const Guard& g, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
+  if (g_fd < 0) return;
+  char line[1024];
+  char* p = put_dec(line, g.post_seq);
+  std::memcpy(p, write ? " write " : " read ", write ? 7 : 6);
+  p += write ? 7 : 6;
+  p = put_dec(p, g_live != nullptr ? g_live->current_seq : 0);
+  *p++ = ' ';
+  p = put_hex(p, address);
+  for (int i = 0; i < n && p < line + sizeof line - 24; ++i) {
+    *p++ = ' ';
+    p = put_hex(p, frames[i] + (i == 0 ? 1 : 0));
+  }
+  *p++ = '\n';
+  (void)!::write(g_fd, line, static_cast<std::size_t>(p - line));
+}
+
+void chain(int sig, siginfo_t* si, void* uc, const struct sigaction& prev) {
+  if ((prev.sa_flags & SA_SIGINFO) != 0 && prev.sa_sigaction != nullptr) {
+    prev.sa_sigaction(sig, si, uc);
+  } else if (prev.sa_handler == SIG_DFL) {
+    sigaction(sig, &prev, nullptr);
+    raise(sig);  // pending until this handler returns: the default action then
+  } else if (prev.sa_handler != SIG_IGN) {
+    prev.sa_handler(sig);
+  }
+}
+
+void on_segv(int sig, siginfo_t* si, void* ctx) {
+  auto* uc = static_cast<ucontext_t*>(ctx);
+  const auto address = reinterpret_cast<std::uintptr_t>(si->si_addr);
+  const std::uintptr_t page = address & ~(g_page - 1);
+  if (si->si_code == SEGV_ACCERR && static_cast<pid_t>(syscall(SYS_gettid)) != g_mpi_thread) {
+    // Another thread (its accesses are not judged) on a page of a guard,
+    // maybe opened meanwhile by the MPI thread: open all, retry.
+    for (int i = 0; i < g_count; ++i)
+      if (in(page, g_guards[i].page_lo, g_guards[i].page_hi)) return open_window();
+    return chain(sig, si, ctx, g_prev_segv);
+  }
+  if (!g_protected || si->si_code != SEGV_ACCERR || !page_of_armed(page)) {
+    if (g_protected) open_window();  // the fatal-signal handler walks the stack too
+    return chain(sig, si, ctx, g_prev_segv);
+  }
+  int hit = -1;
+  for (int i = 0; i < g_count && hit < 0; ++i)
+    if (g_guards[i].armed && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+  if (hit < 0) {
+    // Another variable on a guarded page: let this one instruction through.
+    if (g_steps < static_cast<sig_atomic_t>(sizeof g_step_pages / sizeof g_step_pages[0])) {
+      g_step_pages[g_steps] = page;
+      g_steps = g_steps + 1;
+      set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
+#if defined(__x86_64__)
+      uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: SIGTRAP after the instruction
+#endif
+    } else {
+      open_window();
+    }
+    return;
+  }
+  // Every guarded page opens first: the unwinder reads memory that may
+  // share one (the link maps of libraries MPI loaded later live on the heap),
+  // and a fault inside this handler would kill the rank.
+  open_window();
+  std::uint64_t frames[32];
+  const int n = unwind(uc, frames, 32);
+  if (mpi_on_stack(frames, n)) return;  // MPI's own access: open until the next wrapper returns
+#if defined(__x86_64__)
+  const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+  const bool write = false;
+#endif
+  report(g_guards[hit], address, write, frames, n);
+  g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
+  --g_armed;
+  close_window();
+}
+
+void on_trap(int sig, siginfo_t* si, void* ctx) {
+  if (g_steps == 0) return chain(sig, si, ctx, g_prev_trap);
+  auto* uc = static_cast<ucontext_t*>(ctx);
+#if defined(__x86_64__)
+  uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(0x100);
+#endif
+  for (int k = 0; k < g_steps; ++k)
+    if (g_protected && page_of_armed(g_step_pages[k])) set_pages(g_step_pages[k], g_step_pages[k] + g_page, PROT_NONE);
+  g_steps = 0;
+}
+
+// The address range of the shared object holding PMPI_Send (libmpi).
+void find_mpi_library() {
+  // Looked up, not &PMPI_Send: a data reference would be bound when the
+  // library loads, and mpiexec and the proxy load it without libmpi.
+  void* pmpi_send = dlsym(RTLD_DEFAULT, "PMPI_Send");
+  Dl_info info{};
+  if (pmpi_send == nullptr || dladdr(pmpi_send, &info) == 0 || info.dli_fname == nullptr) return;
+  struct Query {
+    const char* name;
+    std::uintptr_t lo, hi;
+  } q{info.dli_fname, ~std::uintptr_t{0}, 0};
+  dl_iterate_phdr(
+      [](dl_phdr_info* m, std::size_t, void* data) {
+        auto* q = static_cast<Query*>(data);
+        if (m->dlpi_name == nullptr || std::strcmp(m->dlpi_name, q->name) != 0) return 0;
+        for (int i = 0; i < m->dlpi_phnum; ++i) {
+          if (m->dlpi_phdr[i].p_type != PT_LOAD) continue;
+          const std::uintptr_t b = m->dlpi_addr + m->dlpi_phdr[i].p_vaddr;
+          if (b < q->lo) q->lo = b;
+          if (b + m->dlpi_phdr[i].p_memsz > q->hi) q->hi = b + m->dlpi_phdr[i].p_memsz;
+        }
+        return 1;
+      },
+      &q);
+  if (q.hi > q.lo) g_mpi_lo = q.lo, g_mpi_hi = q.hi;
+}
+
+}  // namespace
+
+namespace guard_detail {
+
+void open_window() {
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].armed) set_pages(g_guards[i].page_lo, g_guards[i].page_hi, PROT_READ | PROT_WRITE);
+  g_protected = false;
+}
+
+void close_window() {
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].armed) set_pages(g_guards[i].page_lo, g_guards[i].page_hi, PROT_NONE);
+  g_protected = g_armed != 0;
+}
+
+void release_slow(std::uint64_t request) {
+  if (g_protected) open_window();  // called inside a wrapper: already open
+  for (int i = 0; i < g_count;) {
+    if (request == 0 || g_guards[i].request == request) {
+      if (g_guards[i].armed) --g_armed;
+      g_guards[i] = g_guards[--g_count];
+    } else {
+      ++i;
+    }
+  }
+  if (request == 0) g_on = false;  // MPI_Finalize
+}
+
+}  // namespace guard_detail
+
+void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) {
+  bool want = false;
+  for (const char* name : {"SCALEFUZZ_NOISE_GUARD_RECEIVES", "SCALEFUZZ_GUARD_RECEIVES"})
+    if (const char* v = std::getenv(name)) want = want || v[0] == '1';
+  if (!want) return;
+  if (!kSupported || !single_threaded) {
+    std::fprintf(stderr, "scalefuzz injector: guard_receives: %s; pending receive buffers are not guarded\n",
+                 kSupported ? "needs one thread calling MPI (no MPI_THREAD_MULTIPLE, no noise send thread)"
+                            : "x86-64 Linux only");
+    return;
+  }
+  g_page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::string path = std::string(ranks_dir) + "/" + std::to_string(rank) + ".accessed";
+  g_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (g_fd < 0) return;
+  find_mpi_library();
+  g_self_lo = g_state->self_begin, g_self_hi = g_state->self_end;
+  g_live = g_state->live;
+  g_mpi_thread = static_cast<pid_t>(syscall(SYS_gettid));
+  // The events file's helper thread writes the State (heap, maybe on a
+  // guarded page) with every signal blocked: a fault there would kill the
+  // rank. The recording thread grows the file itself in this mode.
+  g_state->events.stop_prefault();
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* lo = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0)
+      g_stack_lo = reinterpret_cast<std::uintptr_t>(lo), g_stack_hi = g_stack_lo + size;
+    pthread_attr_destroy(&attr);
+  }
+  struct sigaction sa {};
+  sa.sa_sigaction = on_segv;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &g_prev_segv);
+  sa.sa_sigaction = on_trap;
+  sigaction(SIGTRAP, &sa, &g_prev_trap);
+  g_on = true;
+}
+
+void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes) {
+  if (!g_on || buffer == nullptr || bytes <= 0 || g_count == kMaxGuards) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(buffer);
+  const auto hi = lo + static_cast<std::uintptr_t>(bytes);
+  Guard g{request, post_seq, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true};
+  if (in(lo, g_stack_lo, g_stack_hi)) {  // only the pages the buffer fills alone
+    g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
+    g.page_hi = hi & ~(g_page - 1);
+    if (g.page_hi <= g.page_lo) return;
+  }
+  g_guards[g_count++] = g;
+  ++g_armed;
+}
+
+}  // namespace scalefuzz::inject
