@@ -190,20 +190,32 @@ std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedM
       if (it == senders.end()) continue;
       if (numbered_from_zero(matches, it->second)) {
         // Windows: round k of the site takes this sender's messages to this
-        // rank numbered [u*k, u*k+u); any other is another iteration's.
-        for (const auto& [r, idx] : it->second) {
-          const auto k = static_cast<std::uint64_t>(std::lower_bound(rounds.begin(), rounds.end(), r) - rounds.begin());
-          const std::uint64_t begin = u.per_round * k;
-          for (std::size_t i : idx) {
-            const std::uint64_t j = matches[i].send_to_instance;
-            if ((j >= begin && j < begin + u.per_round) || reported[i]) continue;
-            reported[i] = true;
-            LockstepDivergence d = broken(matches[i], idx.size(), u, usual_site_rounds, from_pool);
-            d.short_rank = short_in[r];
-            d.shifted = true;
-            d.window_begin = begin;
-            out.push_back(d);
-          }
+        // rank numbered [u*k, u*k+u). One numbered beyond the window belongs
+        // to a later iteration when the sender got ahead in a round where
+        // another lock-step sender came short (the round's receives were
+        // the usual ones: one was stolen). Getting ahead without that (a
+        // round that posted an extra receive) or falling behind (a sender
+        // that skips a round, joins late) is not judged.
+        std::uint64_t taken_before = 0;  // its messages taken by the site's earlier rounds
+        bool stolen = false;
+        for (std::uint64_t k = 0; k < rounds.size(); ++k) {
+          const std::uint64_t r = rounds[k], begin = u.per_round * k;
+          auto in_round = it->second.find(r);
+          const std::size_t n = in_round == it->second.end() ? 0 : in_round->second.size();
+          const bool ahead_after = taken_before + n > begin + u.per_round;
+          if (taken_before <= begin && ahead_after) stolen = short_in[r] >= 0;
+          if (stolen && n > 0)
+            for (std::size_t i : in_round->second) {
+              if (matches[i].send_to_instance < begin + u.per_round || reported[i]) continue;
+              reported[i] = true;
+              LockstepDivergence d = broken(matches[i], n, u, usual_site_rounds, from_pool);
+              d.short_rank = short_in[r];
+              d.shifted = true;
+              d.window_begin = begin;
+              out.push_back(d);
+            }
+          taken_before += n;
+          if (!ahead_after) stolen = false;
         }
         continue;
       }
