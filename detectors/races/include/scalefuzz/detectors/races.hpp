@@ -96,17 +96,22 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
 //   than two thirds of the rounds are wrong. A program whose rounds take a
 //   varying number of a sender's messages by design (phases, work queues)
 //   has no such fixed total or no such mode. Then:
-//   * counts: a round that took more than u from one lock-step sender while
-//     another lock-step sender came short took the extra ones (the latest
-//     instances);
 //   * windows: messages of one sender to one receiver are received in the
 //     order sent (MPI's non-overtaking rule), so round k of the site (k-th of
 //     its rounds in the run) takes that sender's messages to this rank
-//     numbered [u*k, u*k+u) (ObservedMatch::send_to_instance); a message
-//     outside its round's window belongs to another iteration, even where
-//     the round's numbers look usual (shifted by one pattern). Judged only
-//     where every message of that sender to this rank that was received went
-//     to this site's wildcard receives (numbers 0..n-1 there).
+//     numbered [u*k, u*k+u) (ObservedMatch::send_to_instance). A sender that
+//     got ahead in a round where another lock-step sender came short (the
+//     round stole that sender's place) took a later iteration's message,
+//     and so does every round while it stays ahead, even where the round's
+//     numbers look usual (shifted by one pattern): each message numbered
+//     beyond its round's window is reported. Falling behind (a skipped
+//     round, a late start) or getting ahead with nobody short (a round that
+//     posted an extra receive) is not judged. Used only where every message
+//     of that sender to this rank that was received went to this site's
+//     wildcard receives (numbers 0..n-1 there);
+//   * counts, for lock-step senders without windows: a round that took more
+//     than u from one while another lock-step sender came short took the
+//     extra ones (the latest instances).
 //   The rounds counted are the run's own, or, where they show fewer than two
 //   lock-step senders, those of the quiet runs of its campaign point, pooled
 //   (RaceJudge), when those show more.
@@ -117,13 +122,13 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
 struct LockstepDivergence {
   ObservedMatch match;            // the message of another iteration the round took
   bool two_generations = false;   // found by the first sign (the fields below are the second's)
-  bool shifted = false;           // found by windows: match.send_to_instance outside [window_begin, +usual)
+  bool shifted = false;           // found by windows: match.send_to_instance beyond [window_begin, +usual)
   std::uint64_t window_begin = 0;
   std::size_t taken = 0;          // messages of that sender in that round
   std::size_t usual = 0;          // its usual number per round
   std::size_t usual_rounds = 0;   // rounds of the site with its usual number
   std::size_t rounds = 0;         // rounds of the site
-  int short_rank = -1;            // counts: a lock-step sender with fewer than usual in that round
+  int short_rank = -1;            // a lock-step sender with fewer than usual in that round (-1: none)
   bool from_quiet_runs = false;   // the usual numbers are the point's quiet runs' (`pooled` below)
 };
 
