@@ -71,6 +71,7 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
   std::vector<ObservedMatch> out(n);
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
     std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;
+    std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t, std::int32_t>, std::uint64_t> send_to_count;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> recv_count;
     const auto& events = run.ranks[r].events;
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -82,6 +83,7 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
       const std::uint64_t hash = site_hash(run, static_cast<int>(r), e.callsite);
       if (send) {
         const std::uint64_t instance = send_count[{hash, e.comm, e.tag}]++;
+        const std::uint64_t to_instance = send_to_count[{hash, e.comm, e.tag, e.peer}]++;
         if (long m = as_send[r][i]; m >= 0) {
           ObservedMatch& o = out[static_cast<std::size_t>(m)];
           o.send_rank = static_cast<int>(r);
@@ -89,6 +91,7 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
           o.send_site_hash = hash;
           o.send_seq = e.seq;
           o.send_instance = instance;
+          o.send_to_instance = to_instance;
         }
       }
       if (recv) {

@@ -217,16 +217,24 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     }
     if (u.lockstep) {
       const auto& d = u.lockstep_first;
+      const std::string usual_text = std::to_string(d.usual) + " per round in " + std::to_string(d.usual_rounds) +
+                                     " of " + std::to_string(d.rounds) + " rounds" +
+                                     (d.from_quiet_runs ? " of the quiet runs" : "");
       if (d.two_generations)
         meant = "sent after this receive was posted (it answers what rank " + std::to_string(m.recv_rank) +
                 " did after posting) while this round of the receive site also took an earlier send of rank " +
                 std::to_string(m.send_rank) + " from that site: two iterations' messages in one round";
+      else if (d.shifted)
+        meant = "its message #" + std::to_string(m.send_to_instance) + " to rank " + std::to_string(m.recv_rank) +
+                ", while this round of the receive site, which takes " + usual_text + ", is due its " +
+                (d.usual == 1 ? "message #" + std::to_string(d.window_begin)
+                              : "messages #" + std::to_string(d.window_begin) + ".." +
+                                    std::to_string(d.window_begin + d.usual - 1)) +
+                " (messages of one sender arrive in order): a send of another iteration";
       else
         meant = "its " + std::to_string(d.taken) + " messages from rank " + std::to_string(m.send_rank) +
-                " in one round of this receive site, which takes " + std::to_string(d.usual) + " per round in " +
-                std::to_string(d.usual_rounds) + " of " + std::to_string(d.rounds) + " rounds" +
-                (d.from_quiet_runs ? " of the quiet runs" : "") + ", while rank " + std::to_string(d.short_rank) +
-                " came short: a send of another iteration";
+                " in one round of this receive site, which takes " + usual_text + ", while rank " +
+                std::to_string(d.short_rank) + " came short: a send of another iteration";
     }
     f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
               std::to_string(m.recv_rank) + ", round " + std::to_string(m.recv_round) + ") took rank " +
@@ -258,6 +266,9 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     f.details["basis"] = u.lockstep ? "lock-step" : "quiet-runs";
     if (u.lockstep)
       f.details["lockstep"] = {{"two_generations", u.lockstep_first.two_generations},
+                               {"shifted", u.lockstep_first.shifted},
+                               {"window_begin", u.lockstep_first.window_begin},
+                               {"send_to_instance", m.send_to_instance},
                                {"taken_in_round", u.lockstep_first.taken},
                                {"usual_per_round", u.lockstep_first.usual},
                                {"rounds_with_usual", u.lockstep_first.usual_rounds},

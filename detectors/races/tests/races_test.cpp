@@ -10,7 +10,9 @@ namespace {
 // Call-site hashes: routine A sends/receives, routine B sends/receives.
 constexpr std::uint64_t kSendA = 0xA5, kRecvA = 0xA7, kSendB = 0xB5, kRecvB = 0xB7;
 
-// A match of receive instance k (in round `round`) with send instance j.
+// A match of receive instance k (in round `round`) with send instance j
+// (each sender here sends to one rank only: j is also its number among its
+// sends to that rank).
 sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int send_rank, int recv_rank,
                         std::uint64_t k, std::uint64_t round, std::uint64_t j) {
   sr::ObservedMatch m;
@@ -24,6 +26,7 @@ sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int se
   m.recv_instance = k;
   m.recv_round = round;
   m.send_instance = j;
+  m.send_to_instance = j;
   m.recv_seq = 10 + k;
   m.recv_done_ns = 1000 + k;
   m.wildcard = true;
@@ -168,7 +171,8 @@ TEST(Races, LockstepFindsACrossIterationMatchWithoutAQuietBaseline) {
     EXPECT_TRUE(u.lockstep);
     EXPECT_EQ(u.first.send_rank, 1);  // rank 1's next-loop send, its second message in that round
     EXPECT_EQ(u.lockstep_first.short_rank, 2);
-    EXPECT_EQ(u.occurrences, 2u);     // and rank 2's second one in the next round
+    EXPECT_TRUE(u.lockstep_first.shifted);  // its number to rank 0 is beyond the round's window
+    EXPECT_EQ(u.occurrences, 1u);  // rank 2's late message in the next round is behind: not judged
   }
   EXPECT_EQ(report.unintended[0].first.send_instance, 8u);
   auto findings = sr::race_findings(report, name);
@@ -279,6 +283,136 @@ TEST(Races, LockstepOfTheQuietRunsJudgesARunWrongInMostRounds) {
   auto unpooled = sr::detect_races({quiet, run("n0", false, wrong, 2), run("n1", false, collect(20, -1), 3)});
   EXPECT_TRUE(std::none_of(unpooled.unintended.begin(), unpooled.unintended.end(),
                            [](const auto& u) { return u.run_id == "n0"; }));
+}
+
+// The reference matching-race program at 4 ranks, as rank 1 sees it: each
+// loop two patterns, one round each; rank 1 receives one message per
+// pattern from ranks 0, 1 (itself) and 3. Rank 0 receives nothing and runs
+// into pattern 1 at once: in a wrong loop the round of pattern 0 takes rank
+// 0's messages of both patterns and the round of pattern 1 both of rank 1's.
+std::vector<sr::ObservedMatch> ran_ahead(int loops, const std::vector<int>& wrong_loops) {
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t k = 0;
+  for (int loop = 0; loop < loops; ++loop) {
+    const auto p = 2 * static_cast<std::uint64_t>(loop);
+    std::vector<std::vector<std::pair<int, std::uint64_t>>> rounds = {{{0, p}, {1, p}, {3, p}},
+                                                                       {{0, p + 1}, {1, p + 1}, {3, p + 1}}};
+    if (std::find(wrong_loops.begin(), wrong_loops.end(), loop) != wrong_loops.end())
+      rounds = {{{0, p}, {0, p + 1}, {3, p}}, {{1, p}, {1, p + 1}, {3, p + 1}}};
+    for (std::uint64_t half = 0; half < 2; ++half)
+      for (auto [sender, instance] : rounds[half])
+        m.push_back(match(kRecvA, kSendA, sender, 1, k++, 3 * (p + half) + 2, instance));
+  }
+  return m;
+}
+
+TEST(Races, LockstepByModeAndTotalFindsTheSenderThatRanAhead) {
+  // 6 wrong loops of 20: ranks 0 and 1 take their usual one message in only
+  // 28 of 40 rounds (70%), but one stays the most common number and their
+  // messages add up to one per round: both are in lock-step, and the round
+  // that took two of rank 0's messages took one of the next pattern.
+  const auto wrong = ran_ahead(20, {2, 5, 9, 12, 15, 18});
+  auto d = sr::lockstep_divergences(wrong);
+  ASSERT_FALSE(d.empty());
+  const auto first = std::min_element(d.begin(), d.end(), [](const auto& a, const auto& b) {
+    return a.match.recv_instance < b.match.recv_instance;
+  });
+  EXPECT_EQ(first->match.send_rank, 0);
+  EXPECT_EQ(first->match.send_to_instance, 5u);  // pattern 5 (loop 2) taken by the round of pattern 4
+  EXPECT_EQ(first->usual, 1u);
+  EXPECT_EQ(first->usual_rounds, 28u);
+  EXPECT_EQ(first->rounds, 40u);
+  // The quiet run itself went wrong (no baseline, no correct run to learn
+  // from): an Error all the same.
+  auto quiet = run("q0", true, wrong);
+  quiet.outcome_ok = false;
+  auto findings = sr::race_findings(sr::detect_races({quiet}), name);
+  auto error = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "unintended-match"; });
+  ASSERT_NE(error, findings.end());
+  EXPECT_EQ(error->severity, scalefuzz::detectors::Severity::Error);
+  EXPECT_EQ(error->details.at("basis"), "lock-step");
+  // Wrong in 14 loops of 20: one per round in only 12 of 40 rounds, fewer
+  // than two (wrong) and zero: nothing to call usual in the run alone.
+  EXPECT_TRUE(sr::lockstep_divergences(ran_ahead(20, {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18})).empty());
+  EXPECT_TRUE(sr::lockstep_divergences(ran_ahead(20, {})).empty());
+}
+
+TEST(Races, WindowsFindARoundShiftedByOnePatternWithUsualCounts) {
+  // Rank 0 takes one message of ranks 1 and 2 per round. Round 0 took rank
+  // 1's first two, and from then on every round takes one of each (the
+  // usual numbers) but rank 1's of the next pattern and rank 2's of the
+  // previous one, until the last round takes rank 2's last two.
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t k = 0;
+  auto take = [&](int sender, std::uint64_t j, std::uint64_t round) {
+    m.push_back(match(kRecvA, kSendA, sender, 0, k++, 2 * round + 2, j));
+  };
+  take(1, 0, 0), take(1, 1, 0);
+  for (std::uint64_t r = 1; r <= 10; ++r) take(1, r + 1, r), take(2, r - 1, r);
+  take(2, 10, 11), take(2, 11, 11);
+  const auto d = sr::lockstep_divergences(m);
+  auto at = [&](std::uint64_t round) {
+    return std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.match.recv_round == 2 * round + 2; });
+  };
+  ASSERT_NE(at(5), d.end()) << "a round with the usual counts but shifted instances";
+  EXPECT_TRUE(at(5)->shifted);
+  EXPECT_EQ(at(5)->window_begin, 5u);
+  ASSERT_NE(at(0), d.end());
+  EXPECT_EQ(at(0)->short_rank, 2);  // the round that got rank 1 ahead: rank 2 came short
+  EXPECT_EQ(at(11), d.end());       // rank 2's late message: behind, not judged
+  auto findings = sr::race_findings(sr::detect_races({run("n0", false, m, 2)}), name);  // no quiet run
+  auto error = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "unintended-match"; });
+  ASSERT_NE(error, findings.end());
+  EXPECT_NE(error->title.find("is due its message"), std::string::npos) << error->title;
+}
+
+TEST(Races, WindowsStayQuietOnOrderChangesAndRoundsThatVaryByDesign) {
+  // One message of each of ranks 1..3 per round, in a different order each
+  // round (the benign wildcard collection): every message in its window.
+  std::vector<sr::ObservedMatch> any_order;
+  const int orders[][3] = {{1, 2, 3}, {3, 1, 2}, {2, 3, 1}, {3, 2, 1}, {1, 3, 2}, {2, 1, 3}};
+  std::uint64_t k = 0;
+  for (std::uint64_t r = 0; r < 24; ++r)
+    for (int sender : orders[r % 6]) any_order.push_back(match(kRecvA, kSendA, sender, 0, k++, r + 1, r));
+  EXPECT_TRUE(sr::lockstep_divergences(any_order).empty());
+  // Phases: even rounds take rank 1's message, odd rounds rank 2's (no
+  // most common number: not lock-step).
+  std::vector<sr::ObservedMatch> phases;
+  for (std::uint64_t r = 0; r < 24; ++r) phases.push_back(match(kRecvA, kSendA, r % 2 ? 2 : 1, 0, r, r + 1, r / 2));
+  EXPECT_TRUE(sr::lockstep_divergences(phases).empty());
+  // Two results per round from any of two workers, the faster worker
+  // giving more (one is the most common number, but the totals are not one
+  // per round): a work pool, not lock-step.
+  std::vector<sr::ObservedMatch> pool;
+  const int fast[] = {1, 2, 1, 2, 1, 1, 2, 1, 2, 1, 2, 1};
+  std::uint64_t next[3] = {0, 0, 0};
+  k = 0;
+  for (std::uint64_t r = 0; r < 12; ++r)
+    for (int i = 0; i < 2; ++i) {
+      const int sender = i < fast[r] ? 1 : 2;
+      pool.push_back(match(kRecvA, kSendA, sender, 0, k++, r + 1, next[sender]++));
+    }
+  EXPECT_TRUE(sr::lockstep_divergences(pool).empty());
+  // Rank 1 skips round 3 by design (behind from then on), or round 12
+  // posts one receive more for an extra message of rank 1 (ahead from then
+  // on, but no other sender came short: nothing stolen); not judged.
+  for (const bool skip : {true, false}) {
+    std::vector<sr::ObservedMatch> uneven;
+    std::uint64_t j1 = 0;
+    k = 0;
+    for (std::uint64_t r = 0; r < 24; ++r) {
+      if (!skip || r != 3) uneven.push_back(match(kRecvA, kSendA, 1, 0, k++, r + 1, j1++));
+      if (!skip && r == 12) uneven.push_back(match(kRecvA, kSendA, 1, 0, k++, r + 1, j1++));
+      uneven.push_back(match(kRecvA, kSendA, 2, 0, k++, r + 1, r));
+    }
+    EXPECT_TRUE(sr::lockstep_divergences(uneven).empty()) << (skip ? "skipped round" : "extra receive");
+  }
+  // Rank 1's messages to rank 0 alternate between this site and another:
+  // their numbers here are 0, 2, 4, ... (no window to judge them by).
+  auto shared = any_order;
+  for (auto& x : shared)
+    if (x.send_rank == 1) x.send_to_instance = 2 * x.send_instance;
+  EXPECT_TRUE(sr::lockstep_divergences(shared).empty());
 }
 
 TEST(Races, LockstepNeedsEnoughMessagesAndWildcards) {
@@ -393,6 +527,13 @@ TEST(Races, SummarizeRunNumbersInstancesAndRounds) {
   EXPECT_EQ(summary.matches[2].recv_round, 2u);
   EXPECT_TRUE(step1.wildcard);
   EXPECT_EQ(step1.send_site_hash, 0x50u);
+  // Rank 0's "go" sends (one site, tag 100) to ranks 1 and 2 alternate: the
+  // second step's go to rank 1 is its send #2 there and its #1 to rank 1.
+  const auto& go = summary.matches[4];
+  EXPECT_EQ(go.send_rank, 0);
+  EXPECT_EQ(go.recv_rank, 1);
+  EXPECT_EQ(go.send_instance, 2u);
+  EXPECT_EQ(go.send_to_instance, 1u);
 }
 
 // RaceJudge, one run at a time (the analysis engine's way): the batch report

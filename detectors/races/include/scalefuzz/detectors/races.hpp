@@ -50,6 +50,7 @@ struct ObservedMatch {
   std::uint64_t recv_seq = 0;
   std::uint64_t send_seq = 0;
   std::uint64_t send_instance = 0;  // number of this send among (sender, site, comm, tag)'s sends, from 0
+  std::uint64_t send_to_instance = 0;  // ... among those of them to this send's destination, from 0
   std::uint64_t recv_instance = 0;  // number of this receive among (receiver, site, comm)'s receives, from 0
   std::uint64_t recv_round = 0;     // the receiver's round at the receive's post
   std::uint64_t recv_done_ns = 0;   // when the receive completed (orders the run's divergences)
@@ -78,41 +79,65 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
 // Instance-relative matching, from one run alone (no quiet run needed, so a
 // race that shows in every run, quiet ones included, is still found). A
 // wildcard receive site (rank, site, communicator) posts its receives in
-// rounds. Two signs that a round took a message of another iteration:
+// rounds. Signs that a round took a message of another iteration:
 // - two generations: the round took two messages of one sender from one send
 //   site, the later one sent after the receive that took it was posted (it
 //   answers something the receiver did after posting: the next iteration's
 //   message), the earlier one not (vector clocks; mark_after_post);
-// - lock-step broken: a sender (rank, send site) is in lock-step at the site
-//   when at least 75% of at least 8 rounds took the same number of its
-//   messages (at least one: each loop takes one result per worker); a round
-//   that took more than that from one lock-step sender while another
-//   lock-step sender came short took the extra ones (the latest instances).
-//   The rounds counted are the run's own, or, where they show no lock-step
-//   (a race that goes wrong in most rounds of a run), those of the quiet
-//   runs of its campaign point, pooled (RaceJudge; quiet runs that went
-//   wrong too: most of their rounds still took the usual numbers).
+// - lock-step broken: a sender (rank, send site, tag) is in lock-step at the
+//   site with u >= 1 messages per round, over at least 8 rounds, when
+//   (a) at least 75% of the rounds took u of its messages, or
+//   (b) u is strictly the most common number per round AND its messages
+//   taken at the site number u per round over all rounds (u x rounds, give
+//   or take u: a run cut short in its last round). (b) holds in runs that go
+//   wrong in most rounds: a message taken a round early leaves its own round
+//   short, so the wrong rounds come in pairs (u+1, u-1) around the usual u,
+//   the total does not move, and u stays the most common number while fewer
+//   than two thirds of the rounds are wrong. A program whose rounds take a
+//   varying number of a sender's messages by design (phases, work queues)
+//   has no such fixed total or no such mode. Then:
+//   * windows: messages of one sender to one receiver are received in the
+//     order sent (MPI's non-overtaking rule), so round k of the site (k-th of
+//     its rounds in the run) takes that sender's messages to this rank
+//     numbered [u*k, u*k+u) (ObservedMatch::send_to_instance). A sender that
+//     got ahead in a round where another lock-step sender came short (the
+//     round stole that sender's place) took a later iteration's message,
+//     and so does every round while it stays ahead, even where the round's
+//     numbers look usual (shifted by one pattern): each message numbered
+//     beyond its round's window is reported. Falling behind (a skipped
+//     round, a late start) or getting ahead with nobody short (a round that
+//     posted an extra receive) is not judged. Used only where every message
+//     of that sender to this rank that was received went to this site's
+//     wildcard receives (numbers 0..n-1 there);
+//   * counts, for lock-step senders without windows: a round that took more
+//     than u from one while another lock-step sender came short took the
+//     extra ones (the latest instances).
+//   The rounds counted are the run's own, or, where they show fewer than two
+//   lock-step senders, those of the quiet runs of its campaign point, pooled
+//   (RaceJudge), when those show more.
 // A work queue served in arrival order with one receive per round shows
-// neither; one that posts several receives per round and hands a worker a
-// new task before those receives completed can show the first (a Warning
-// would fit it better; such programs are reported as races).
+// none of these; one that posts several receives per round and hands a
+// worker a new task before those receives completed can show the first (a
+// Warning would fit it better; such programs are reported as races).
 struct LockstepDivergence {
-  ObservedMatch match;            // the extra message the round took
+  ObservedMatch match;            // the message of another iteration the round took
   bool two_generations = false;   // found by the first sign (the fields below are the second's)
+  bool shifted = false;           // found by windows: match.send_to_instance beyond [window_begin, +usual)
+  std::uint64_t window_begin = 0;
   std::size_t taken = 0;          // messages of that sender in that round
   std::size_t usual = 0;          // its usual number per round
   std::size_t usual_rounds = 0;   // rounds of the site with its usual number
   std::size_t rounds = 0;         // rounds of the site
-  int short_rank = -1;            // a lock-step sender with fewer than usual in that round
+  int short_rank = -1;            // a lock-step sender with fewer than usual in that round (-1: none)
   bool from_quiet_runs = false;   // the usual numbers are the point's quiet runs' (`pooled` below)
 };
 
 // Per wildcard receive site (rank, site, communicator) and sender (rank,
-// send site): how many of the site's rounds took n of that sender's
+// send site, tag): how many of the site's rounds took n of that sender's
 // messages (n -> rounds), from one run or pooled over several.
 struct RoundCounts {
   using SiteKey = std::tuple<int, std::uint64_t, std::uint32_t>;
-  using SenderKey = std::pair<int, std::uint64_t>;
+  using SenderKey = std::tuple<int, std::uint64_t, std::int32_t>;
   struct Site {
     std::size_t rounds = 0;
     std::map<SenderKey, std::map<std::size_t, std::size_t>> senders;
@@ -124,8 +149,9 @@ void pool_round_counts(RoundCounts& into, const RoundCounts& from);
 
 // `pooled`: the round counts of the run's campaign point's quiet runs. A
 // site where this run alone shows fewer than two lock-step senders (a race
-// that goes wrong in most of its rounds, or too few rounds) takes its
-// lock-step senders and their usual numbers from there instead.
+// that goes wrong in nearly every round, or too few rounds) takes its
+// lock-step senders and their usual numbers from there instead when the
+// pooled rounds show more.
 std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches,
                                                      const RoundCounts* pooled = nullptr);
 
