@@ -49,10 +49,12 @@ void Sender::stop() {
 }
 
 void Sender::defer(MPI_Request persistent, std::uint64_t due, std::pair<int, MPI_Comm> channel, MPI_Request greq,
-                   GreqState* greq_state, std::shared_ptr<BlockingDone> blocking) {
+                   GreqState* greq_state, std::shared_ptr<BlockingDone> blocking,
+                   std::unique_ptr<unsigned char[]> copy) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.emplace(std::make_pair(due, arrivals_++), Item{persistent, channel, greq, greq_state, std::move(blocking)});
+    queue_.emplace(std::make_pair(due, arrivals_++),
+                   Item{persistent, channel, greq, greq_state, std::move(blocking), std::move(copy)});
     ++unstarted_[channel];
   }
   cv_.notify_all();
@@ -66,6 +68,7 @@ bool Sender::unstarted(std::pair<int, MPI_Comm> channel) {
 
 void Sender::finish(Item& it, int rc) {
   if (it.req != MPI_REQUEST_NULL) PMPI_Request_free(&it.req);
+  it.copy.reset();
   if (it.greq != MPI_REQUEST_NULL) {
     it.greq_state->rc = rc;
     PMPI_Grequest_complete(it.greq);

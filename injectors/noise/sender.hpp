@@ -44,10 +44,13 @@ class Sender {
   // Stops after starting and completing everything queued.
   void stop();
   // Queues `persistent` (from PMPI_Send_init) for PMPI_Start at `due`
-  // (CLOCK_REALTIME ns). Exactly one of `greq` (a generalized request the
-  // sender completes) and `blocking` is set.
+  // (CLOCK_REALTIME ns). At most one of `greq` (a generalized request the
+  // sender completes) and `blocking` is set; neither for a send already
+  // reported complete from its `copy` of the payload, which the sender keeps
+  // until the send is done.
   void defer(MPI_Request persistent, std::uint64_t due, std::pair<int, MPI_Comm> channel, MPI_Request greq,
-             GreqState* greq_state, std::shared_ptr<BlockingDone> blocking);
+             GreqState* greq_state, std::shared_ptr<BlockingDone> blocking,
+             std::unique_ptr<unsigned char[]> copy = nullptr);
   // Deferred sends to (dest, comm) not yet started: a later send there must
   // be deferred too, or it would overtake them.
   bool unstarted(std::pair<int, MPI_Comm> channel);
@@ -59,6 +62,7 @@ class Sender {
     MPI_Request greq = MPI_REQUEST_NULL;
     GreqState* greq_state = nullptr;  // the generalized request's extra_state
     std::shared_ptr<BlockingDone> blocking;
+    std::unique_ptr<unsigned char[]> copy;  // the payload of a send reported complete at once
   };
   void run();
   void finish(Item& it, int rc);

@@ -128,6 +128,21 @@ TEST(NoiseModes, RandomAllSendsDelayedNoHang) {
   check_delays_match_trace(r, 4);
 }
 
+// Paper 5.1: a delayed standard send under the eager limit (the reference's
+// 64,000 bytes) is copied and reported complete at once; a larger one and a
+// synchronous one complete only once the send thread has sent them. The
+// program's MPI_Waitall then holds MPI_REQUEST_NULL beside those two pending
+// deferred sends (generalized requests), on which MPICH 4.0.2 asserts unless
+// the recorder leaves the null entries out (handlers_completion.cpp).
+TEST(NoiseModes, DelayedEagerSendCompletesAtOnceFromACopy) {
+  Result r = run("eager", 2, "eager",
+                 {"SCALEFUZZ_NOISE_MODE=random", "SCALEFUZZ_NOISE_PROBABILITY=1", "SCALEFUZZ_NOISE_DELAY=200000000"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("completed at once: small 1 large 0 synchronous 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("payload ok"), std::string::npos) << r.out;
+  EXPECT_EQ(delays(r.dir, 0).size(), 3u);
+}
+
 TEST(NoiseModes, SystemDelayFollowsFormula1AndWritesAnalysis) {
   // N_s = 1 packet of 64 bytes: the first 4096-byte send (64 packets, empty
   // queue) waits for N = 64 - 1 packets: 63 * (64 B / B + C) * S_p.

@@ -11,6 +11,14 @@
  *             2 with one tag (rank 1 starts when rank 0 has posted A); rank 2
  *             receives A, A, B, B from MPI_ANY_SOURCE. Quiet runs match correctly; a routine
  *             B message matched by a routine A receive prints "race exposed".
+ *   eager:    (2 ranks) rank 0 sends rank 1 an int (MPI_Isend), 70,000 bytes
+ *             (MPI_Isend) and an int (MPI_Issend), tests each request once
+ *             right after posting it, then overwrites the buffers and
+ *             waits for all three with MPI_Waitall (the first request now
+ *             MPI_REQUEST_NULL beside two pending deferred sends: MPICH
+ *             4.0.2 asserts there unless the recorder works around it); rank
+ *             1 checks the values. Prints "completed at once: small S large L
+ *             synchronous Y" and "payload ok" or "payload changed".
  *   pingpong N: N round trips of 8 bytes between ranks 0 and 1; rank 0
  *             prints microseconds per round trip (overhead measurements). */
 #include <mpi.h>
@@ -197,6 +205,35 @@ static int race(int rank) {
   return 0;
 }
 
+static int eager(int rank) {
+  enum { kLarge = 70000 };
+  static char large[kLarge];
+  int small = 41, sync = 43, flags[3] = {0, 0, 0};
+  if (rank == 0) {
+    MPI_Request reqs[3];
+    memset(large, 7, sizeof large);
+    MPI_Isend(&small, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Test(&reqs[0], &flags[0], MPI_STATUS_IGNORE);
+    MPI_Isend(large, kLarge, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Test(&reqs[1], &flags[1], MPI_STATUS_IGNORE);
+    MPI_Issend(&sync, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &reqs[2]);
+    MPI_Test(&reqs[2], &flags[2], MPI_STATUS_IGNORE);
+    if (flags[0]) small = -1; /* the send is complete: its buffer is the program's again */
+    MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE);
+    printf("completed at once: small %d large %d synchronous %d\n", flags[0], flags[1], flags[2]);
+    fflush(stdout);
+  } else {
+    int got_small = 0, got_sync = 0;
+    MPI_Recv(&got_small, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(large, kLarge, MPI_CHAR, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&got_sync, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    const int ok = got_small == 41 && got_sync == 43 && large[0] == 7 && large[kLarge - 1] == 7;
+    printf("payload %s\n", ok ? "ok" : "changed");
+    fflush(stdout);
+  }
+  return 0;
+}
+
 static int pingpong(int rank, int iters) {
   char b[8] = {0};
   MPI_Barrier(MPI_COMM_WORLD);
@@ -223,6 +260,7 @@ int main(int argc, char** argv) {
   else if (argc > 1 && strcmp(argv[1], "sets") == 0) rc = sets(rank);
   else if (argc > 1 && strcmp(argv[1], "big") == 0) rc = big(rank);
   else if (argc > 1 && strcmp(argv[1], "race") == 0) rc = race(rank);
+  else if (argc > 1 && strcmp(argv[1], "eager") == 0) rc = eager(rank);
   else if (argc > 2 && strcmp(argv[1], "pingpong") == 0) rc = pingpong(rank, atoi(argv[2]));
   MPI_Finalize();
   return rc;
