@@ -148,14 +148,6 @@ int send_init(const SendIssue& s, const void* payload, MPI_Request* req) {
 // (PRUNERS/NINJA src/ninj.cpp: NIN_EAGER_LIMIT (64000) bytes).
 constexpr std::int64_t kEagerCopyLimit = 64000;
 
-// Where the payload starts relative to the send's buffer argument (a
-// datatype's true lower bound may be nonzero).
-std::ptrdiff_t copy_offset(const SendIssue& s) {
-  MPI_Aint lb = 0, extent = 0;
-  PMPI_Type_get_true_extent(s.type, &lb, &extent);
-  return static_cast<std::ptrdiff_t>(lb);
-}
-
 // A copy of a delayed nonblocking standard-mode send's payload when it is
 // under the eager limit and contiguous (paper 5.1: such a send is reported
 // complete at once); none for synchronous and ready sends (their completion
@@ -163,17 +155,11 @@ std::ptrdiff_t copy_offset(const SendIssue& s) {
 // non-contiguous data.
 std::unique_ptr<unsigned char[]> eager_copy(const SendIssue& s) {
   if (s.blocking || s.op != ops::Isend || synchronous(s) || s.count <= 0) return nullptr;
-  int size = 0;
-  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-  if (PMPI_Type_size(s.type, &size) != MPI_SUCCESS || PMPI_Type_get_extent(s.type, &lb, &extent) != MPI_SUCCESS ||
-      PMPI_Type_get_true_extent(s.type, &true_lb, &true_extent) != MPI_SUCCESS)
-    return nullptr;
-  // Contiguous: the elements' bytes follow each other with no gap.
-  if (size <= 0 || extent != size || true_extent != size || lb != true_lb) return nullptr;
-  const std::int64_t bytes = static_cast<std::int64_t>(size) * s.count;
-  if (bytes > kEagerCopyLimit) return nullptr;
+  const TypeInfo type = type_info(s.type);
+  const std::int64_t bytes = static_cast<std::int64_t>(type.size) * s.count;
+  if (!type.contiguous || bytes <= 0 || bytes > kEagerCopyLimit) return nullptr;
   auto copy = std::make_unique<unsigned char[]>(static_cast<std::size_t>(bytes));
-  std::memcpy(copy.get(), static_cast<const unsigned char*>(s.buf) + true_lb, static_cast<std::size_t>(bytes));
+  std::memcpy(copy.get(), s.buf, static_cast<std::size_t>(bytes));
   return copy;
 }
 
@@ -238,7 +224,7 @@ bool issue_send(void* ctx, const SendIssue& s, MPI_Request* req, int* rc) {
   if (!behind && due - now < kSendThreadOverheadNs) return send_after_short_delay(rt, s, now, due, req, rc);
   MPI_Request persistent = MPI_REQUEST_NULL;
   std::unique_ptr<unsigned char[]> copy = eager_copy(s);
-  *rc = send_init(s, copy ? copy.get() - copy_offset(s) : s.buf, &persistent);
+  *rc = send_init(s, copy ? copy.get() : s.buf, &persistent);
   if (*rc != MPI_SUCCESS) return true;
   log_delay(rt, s, due - now);
   if (copy) {

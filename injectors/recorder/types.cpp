@@ -274,10 +274,13 @@ void write_type_line(std::uint32_t key, MPI_Datatype t, int size, bool predefine
 }
 
 // A type of `size` bytes whose instances are gap-free and start at their
-// address (the buffer checks hash or measure such buffers as one range).
+// address (the buffer checks hash or measure such buffers as one range; the
+// noise copies such payloads). The true extent too: a type resized to its
+// size may still hold data outside [0, size).
 bool contiguous(MPI_Datatype t, int size) {
-  MPI_Aint lb = 0, extent = 0;
-  return PMPI_Type_get_extent(t, &lb, &extent) == MPI_SUCCESS && lb == 0 && extent == size;
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  return PMPI_Type_get_extent(t, &lb, &extent) == MPI_SUCCESS && lb == 0 && extent == size &&
+         PMPI_Type_get_true_extent(t, &true_lb, &true_extent) == MPI_SUCCESS && true_lb == 0 && true_extent == size;
 }
 
 TypeInfo register_type(MPI_Datatype t) {

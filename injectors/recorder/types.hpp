@@ -17,7 +17,7 @@ struct Call;
 struct TypeInfo {
   std::uint32_t key = 0;
   std::int32_t size = 0;  // MPI_Type_size
-  bool contiguous = false;  // lb 0 and extent == size: count elements are count x size bytes from the buffer
+  bool contiguous = false;  // lb 0, extent and true extent == size: count elements are count x size bytes from the buffer
 };
 
 // Key and size of `t` (cached; the first use writes the N.types line).
