@@ -41,7 +41,6 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <link.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
@@ -235,26 +234,9 @@ void find_mpi_library() {
   // Looked up, not &PMPI_Send: a data reference would be bound when the
   // library loads, and mpiexec and the proxy load it without libmpi.
   void* pmpi_send = dlsym(RTLD_DEFAULT, "PMPI_Send");
-  Dl_info info{};
-  if (pmpi_send == nullptr || dladdr(pmpi_send, &info) == 0 || info.dli_fname == nullptr) return;
-  struct Query {
-    const char* name;
-    std::uintptr_t lo, hi;
-  } q{info.dli_fname, ~std::uintptr_t{0}, 0};
-  dl_iterate_phdr(
-      [](dl_phdr_info* m, std::size_t, void* data) {
-        auto* q = static_cast<Query*>(data);
-        if (m->dlpi_name == nullptr || std::strcmp(m->dlpi_name, q->name) != 0) return 0;
-        for (int i = 0; i < m->dlpi_phnum; ++i) {
-          if (m->dlpi_phdr[i].p_type != PT_LOAD) continue;
-          const std::uintptr_t b = m->dlpi_addr + m->dlpi_phdr[i].p_vaddr;
-          if (b < q->lo) q->lo = b;
-          if (b + m->dlpi_phdr[i].p_memsz > q->hi) q->hi = b + m->dlpi_phdr[i].p_memsz;
-        }
-        return 1;
-      },
-      &q);
-  if (q.hi > q.lo) g_mpi_lo = q.lo, g_mpi_hi = q.hi;
+  if (pmpi_send == nullptr) return;
+  const auto [lo, hi] = module_range(reinterpret_cast<std::uintptr_t>(pmpi_send));
+  if (hi > lo) g_mpi_lo = lo, g_mpi_hi = hi;
 }
 
 }  // namespace

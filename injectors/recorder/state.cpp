@@ -84,13 +84,13 @@ int module_cb(dl_phdr_info* info, size_t, void* data) {
   return 0;
 }
 
-struct SelfFinder {
+struct ModuleFinder {
   std::uintptr_t probe;
   std::uintptr_t begin = 0, end = 0;
 };
 
-int self_cb(dl_phdr_info* info, size_t, void* data) {
-  auto* f = static_cast<SelfFinder*>(data);
+int module_cb_find(dl_phdr_info* info, size_t, void* data) {
+  auto* f = static_cast<ModuleFinder*>(data);
   std::uintptr_t lo = UINTPTR_MAX, hi = 0;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
@@ -228,10 +228,9 @@ void setup(const Call& c) {
   s->events.set_threaded(s->threaded);
   s->start_ns = now_ns();
   s->exe_path = exe_path();
-  SelfFinder self{reinterpret_cast<std::uintptr_t>(&handle_init)};
-  dl_iterate_phdr(self_cb, &self);
-  s->self_begin = self.begin;
-  s->self_end = self.end;
+  const auto [self_begin, self_end] = module_range(reinterpret_cast<std::uintptr_t>(&handle_init));
+  s->self_begin = self_begin;
+  s->self_end = self_end;
   setup_world_comms();
   decide_oversubscription(*s);
 
@@ -276,6 +275,12 @@ void write_modules() {
     std::fclose(out);
     std::rename(tmp.c_str(), file.c_str());  // readers never see a half-written list
   }
+}
+
+std::pair<std::uintptr_t, std::uintptr_t> module_range(std::uintptr_t address) {
+  ModuleFinder f{address};
+  dl_iterate_phdr(module_cb_find, &f);
+  return {f.begin, f.end};
 }
 
 bool address_known(std::uintptr_t a) {

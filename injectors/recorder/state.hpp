@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clock.hpp"
@@ -163,6 +164,8 @@ class StateLock {
 // Modules (state.cpp): rewrites N.modules from dl_iterate_phdr.
 void write_modules();
 bool address_known(std::uintptr_t a);
+// The loaded object holding `address`: its mapped range [first, second), or {0, 0}.
+std::pair<std::uintptr_t, std::uintptr_t> module_range(std::uintptr_t address);
 
 // Communicators (comms.cpp).
 CommInfo* comm_info(MPI_Comm comm);  // registers unknown communicators lazily
