@@ -271,6 +271,24 @@ TEST(LoadCampaign, ZeroBufferSwitchInEveryMode) {
               HasSubstr("inline.yaml:5:34: expected true or false for noise[0].zero_buffer, got 'sometimes'"));
 }
 
+// Guarded receives need one thread calling MPI: modes none and local take
+// the switch, a mode with a send thread refuses it at its line.
+TEST(LoadCampaign, GuardReceivesSwitchOnlyInModesWithoutASendThread) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
+  Campaign c = parse(head + "noise:\n  - { mode: none, guard_receives: true }\n"
+                            "  - { mode: local, guard_receives: true }\n");
+  ASSERT_EQ(c.noise.size(), 2u);
+  EXPECT_THAT(c.noise[0].settings, ElementsAre(Pair("guard_receives", "1")));
+  EXPECT_THAT(c.noise[1].settings, ElementsAre(Pair("guard_receives", "1")));
+  for (const char* mode : {"random", "system", "application"}) {
+    SCOPED_TRACE(mode);
+    const std::string error =
+        parse_error(head + "noise:\n  - { mode: " + mode + ", guard_receives: true }\n");
+    EXPECT_THAT(error, HasSubstr("inline.yaml:5:"));
+    EXPECT_THAT(error, HasSubstr("unknown key 'guard_receives' in noise[0] (mode " + std::string(mode) + ")"));
+  }
+}
+
 TEST(LoadCampaign, KccaSection) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
   const Campaign defaults = parse(head);
