@@ -1,7 +1,9 @@
 #include "instances.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace scalefuzz::detectors::races {
@@ -73,9 +75,20 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
     std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;
     std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t, std::int32_t>, std::uint64_t> send_to_count;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> recv_count;
+    // Phases: the round, split again at a receive posted while none of the
+    // rank's earlier receives is pending. `pending` holds the event index
+    // where each posted receive completed (never, for an unmatched one).
+    std::uint64_t phase = 0, phase_round = 0;
+    bool phase_has_recv = false;
+    std::multiset<std::size_t> pending;
     const auto& events = run.ranks[r].events;
     for (std::size_t i = 0; i < events.size(); ++i) {
       const trace::Event& e = events[i];
+      if (rounds[r][i] != phase_round) {
+        phase_round = rounds[r][i];
+        ++phase;
+        phase_has_recv = false;
+      }
       const auto cls = static_cast<trace::OpClass>(e.op_class);
       const bool send = cls == trace::OpClass::Send || cls == trace::OpClass::Isend ||
                         cls == trace::OpClass::Sendrecv || as_send[r][i] >= 0;
@@ -96,7 +109,13 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
       }
       if (recv) {
         const std::uint64_t instance = recv_count[{hash, e.comm}]++;
-        if (long m = as_recv[r][i]; m >= 0) {
+        pending.erase(pending.begin(), pending.lower_bound(i));  // completed before this post
+        if (pending.empty() && phase_has_recv) ++phase;
+        phase_has_recv = true;
+        const long posted = as_recv[r][i];
+        pending.insert(posted >= 0 ? matching.messages[static_cast<std::size_t>(posted)].recv_done.index
+                                   : std::numeric_limits<std::size_t>::max());
+        if (long m = posted; m >= 0) {
           const auto& msg = matching.messages[static_cast<std::size_t>(m)];
           const trace::Event& done = event_at(run, msg.recv_done);
           ObservedMatch& o = out[static_cast<std::size_t>(m)];
@@ -106,6 +125,7 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
           o.recv_seq = e.seq;
           o.recv_instance = instance;
           o.recv_round = rounds[r][i];
+          o.recv_phase = phase;
           o.recv_done_ns = done.t_exit_ns != 0 ? done.t_exit_ns : done.t_enter_ns;
           o.wildcard = e.peer == trace::kAnySource;
           o.tag = msg.tag;

@@ -25,14 +25,17 @@ struct Grouped {
   std::map<SiteKey, std::vector<std::uint64_t>> rounds;
 };
 
-Grouped group(const std::vector<ObservedMatch>& matches) {
+// Which of a receive's rounds groups the matches: recv_round or recv_phase.
+using RoundOf = std::uint64_t ObservedMatch::*;
+
+Grouped group(const std::vector<ObservedMatch>& matches, RoundOf round_of = &ObservedMatch::recv_round) {
   Grouped g;
   for (std::size_t i = 0; i < matches.size(); ++i) {
     const auto& m = matches[i];
     if (!m.wildcard || m.recv_rank < 0 || m.send_rank < 0) continue;
     const SiteKey site{m.recv_rank, m.recv_site_hash, m.comm};
-    g.sites[site][{m.send_rank, m.send_site_hash, m.tag}][m.recv_round].push_back(i);
-    g.rounds[site].push_back(m.recv_round);
+    g.sites[site][{m.send_rank, m.send_site_hash, m.tag}][m.*round_of].push_back(i);
+    g.rounds[site].push_back(m.*round_of);
   }
   for (auto& [site, rounds] : g.rounds) {
     std::sort(rounds.begin(), rounds.end());
@@ -131,11 +134,14 @@ void pool_round_counts(RoundCounts& into, const RoundCounts& from) {
   }
 }
 
-std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches,
-                                                     const RoundCounts* pooled) {
-  Grouped g = group(matches);
-  std::vector<LockstepDivergence> out;
-  std::vector<bool> reported(matches.size(), false);
+namespace {
+
+// Both signs over the rounds `round_of` names, appending to `out` what
+// `reported` does not hold yet.
+void judge_rounds(const std::vector<ObservedMatch>& matches, const RoundCounts* pooled, RoundOf round_of,
+                  std::vector<bool>& reported, std::vector<LockstepDivergence>& out) {
+  Grouped g = group(matches, round_of);
+  const bool by_phase = round_of == &ObservedMatch::recv_phase;
   for (auto& [site, senders] : g.sites) {
     const auto& rounds = g.rounds[site];
     // Two generations of one sender's site in one round.
@@ -154,6 +160,7 @@ std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedM
             d.two_generations = true;
             d.taken = idx.size();
             d.rounds = rounds.size();
+            d.by_phase = by_phase;
             out.push_back(d);
           }
       }
@@ -212,6 +219,7 @@ std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedM
               d.short_rank = short_in[r];
               d.shifted = true;
               d.window_begin = begin;
+              d.by_phase = by_phase;
               out.push_back(d);
             }
           taken_before += n;
@@ -233,11 +241,23 @@ std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedM
           reported[idx[k]] = true;
           LockstepDivergence d = broken(matches[idx[k]], idx.size(), u, usual_site_rounds, from_pool);
           d.short_rank = short_in[r];
+          d.by_phase = by_phase;
           out.push_back(d);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+std::vector<LockstepDivergence> lockstep_divergences(const std::vector<ObservedMatch>& matches,
+                                                     const RoundCounts* pooled) {
+  std::vector<LockstepDivergence> out;
+  std::vector<bool> reported(matches.size(), false);
+  judge_rounds(matches, pooled, &ObservedMatch::recv_round, reported, out);
+  // Phases, the run's own only (the quiet runs' pooled counts are per round).
+  judge_rounds(matches, nullptr, &ObservedMatch::recv_phase, reported, out);
   return out;
 }
 

@@ -217,23 +217,27 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     }
     if (u.lockstep) {
       const auto& d = u.lockstep_first;
-      const std::string usual_text = std::to_string(d.usual) + " per round in " + std::to_string(d.usual_rounds) +
-                                     " of " + std::to_string(d.rounds) + " rounds" +
-                                     (d.from_quiet_runs ? " of the quiet runs" : "");
+      // A phase: the receives posted after all earlier ones completed.
+      const std::string unit = d.by_phase ? "phase" : "round";
+      const std::string usual_text = std::to_string(d.usual) + " per " + unit + " in " +
+                                     std::to_string(d.usual_rounds) + " of " + std::to_string(d.rounds) + " " + unit +
+                                     "s" + (d.from_quiet_runs ? " of the quiet runs" : "") +
+                                     (d.by_phase ? " (a phase: the receives posted after all earlier ones completed)"
+                                                 : "");
       if (d.two_generations)
         meant = "sent after this receive was posted (it answers what rank " + std::to_string(m.recv_rank) +
-                " did after posting) while this round of the receive site also took an earlier send of rank " +
-                std::to_string(m.send_rank) + " from that site: two iterations' messages in one round";
+                " did after posting) while this " + unit + " of the receive site also took an earlier send of rank " +
+                std::to_string(m.send_rank) + " from that site: two iterations' messages in one " + unit;
       else if (d.shifted)
         meant = "its message #" + std::to_string(m.send_to_instance) + " to rank " + std::to_string(m.recv_rank) +
-                ", while this round of the receive site, which takes " + usual_text + ", is due its " +
+                ", while this " + unit + " of the receive site, which takes " + usual_text + ", is due its " +
                 (d.usual == 1 ? "message #" + std::to_string(d.window_begin)
                               : "messages #" + std::to_string(d.window_begin) + ".." +
                                     std::to_string(d.window_begin + d.usual - 1)) +
                 " (messages of one sender arrive in order): a send of another iteration";
       else
         meant = "its " + std::to_string(d.taken) + " messages from rank " + std::to_string(m.send_rank) +
-                " in one round of this receive site, which takes " + usual_text + ", while rank " +
+                " in one " + unit + " of this receive site, which takes " + usual_text + ", while rank " +
                 std::to_string(d.short_rank) + " came short: a send of another iteration";
     }
     f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
@@ -274,7 +278,9 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
                                {"rounds_with_usual", u.lockstep_first.usual_rounds},
                                {"rounds", u.lockstep_first.rounds},
                                {"short_rank", u.lockstep_first.short_rank},
-                               {"usual_from_quiet_runs", u.lockstep_first.from_quiet_runs}};
+                               {"usual_from_quiet_runs", u.lockstep_first.from_quiet_runs},
+                               {"by_phase", u.lockstep_first.by_phase},
+                               {"receive_phase", m.recv_phase}};
     if (!u.died.empty()) f.details["run_died"] = u.died;
     if (u.has_first_divergence) {
       const auto& d = u.first_divergence;

@@ -25,6 +25,7 @@ sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int se
   m.tag = 0;
   m.recv_instance = k;
   m.recv_round = round;
+  m.recv_phase = round;
   m.send_instance = j;
   m.send_to_instance = j;
   m.recv_seq = 10 + k;
@@ -415,6 +416,58 @@ TEST(Races, WindowsStayQuietOnOrderChangesAndRoundsThatVaryByDesign) {
   EXPECT_TRUE(sr::lockstep_divergences(shared).empty());
 }
 
+TEST(Races, PhasesFindASwapBetweenTwoPatternsOfOneRound) {
+  // A receiver that never sends (matching_race's receive-only ranks): each
+  // loop is one round (from barrier to barrier) with two phases, pattern 0's
+  // receives and, after waiting for all of them, pattern 1's; ranks 1 and 2
+  // send one message per pattern. In loop 5 pattern 0's receives took both
+  // of rank 1's messages (its pattern-1 one early) and pattern 1's both of
+  // rank 2's: every round count is the usual two per sender.
+  std::vector<sr::ObservedMatch> m;
+  std::uint64_t k = 0;
+  auto take = [&](int sender, std::uint64_t j, std::uint64_t loop, int pattern) {
+    sr::ObservedMatch x = match(kRecvA, kSendA, sender, 0, k++, loop + 1, j);
+    x.recv_phase = 2 * loop + static_cast<std::uint64_t>(pattern) + 1;
+    m.push_back(x);
+  };
+  for (std::uint64_t loop = 0; loop < 12; ++loop)
+    for (int pattern = 0; pattern < 2; ++pattern) {
+      const std::uint64_t j = 2 * loop + static_cast<std::uint64_t>(pattern);
+      const int both_from = pattern == 0 ? 1 : 2;
+      if (loop == 5)
+        take(both_from, 2 * loop, loop, pattern), take(both_from, 2 * loop + 1, loop, pattern);
+      else
+        take(1, j, loop, pattern), take(2, j, loop, pattern);
+    }
+  auto rounds_only = m;
+  for (auto& x : rounds_only) x.recv_phase = x.recv_round;
+  EXPECT_TRUE(sr::lockstep_divergences(rounds_only).empty()) << "the swap stays inside one round";
+  const auto d = sr::lockstep_divergences(m);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(d[0].by_phase);
+  EXPECT_TRUE(d[0].shifted);
+  EXPECT_EQ(d[0].match.send_rank, 1);
+  EXPECT_EQ(d[0].match.send_to_instance, 11u);  // rank 1's pattern-1 message of loop 5
+  EXPECT_EQ(d[0].window_begin, 10u);
+  EXPECT_EQ(d[0].short_rank, 2);
+  auto findings = sr::race_findings(sr::detect_races({run("n0", false, m, 2)}), name);
+  auto error = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "unintended-match"; });
+  ASSERT_NE(error, findings.end());
+  EXPECT_NE(error->title.find("this phase of the receive site"), std::string::npos) << error->title;
+  // The benign collection with blocking receives, one receive per phase, in
+  // a different order each loop: no sender has a usual number per phase.
+  std::vector<sr::ObservedMatch> blocking;
+  const int orders[][3] = {{1, 2, 3}, {3, 1, 2}, {2, 3, 1}, {3, 2, 1}, {1, 3, 2}, {2, 1, 3}};
+  k = 0;
+  for (std::uint64_t r = 0; r < 24; ++r)
+    for (int sender : orders[r % 6]) {
+      sr::ObservedMatch x = match(kRecvA, kSendA, sender, 0, k, r + 1, r);
+      x.recv_phase = ++k;
+      blocking.push_back(x);
+    }
+  EXPECT_TRUE(sr::lockstep_divergences(blocking).empty());
+}
+
 TEST(Races, LockstepNeedsEnoughMessagesAndWildcards) {
   EXPECT_TRUE(sr::lockstep_divergences(collect(6, 2)).empty());  // 6 rounds: too few to judge
   auto named = collect(20, 5);
@@ -534,6 +587,52 @@ TEST(Races, SummarizeRunNumbersInstancesAndRounds) {
   EXPECT_EQ(go.recv_rank, 1);
   EXPECT_EQ(go.send_instance, 2u);
   EXPECT_EQ(go.send_to_instance, 1u);
+}
+
+TEST(Races, PhasesSplitARoundWhereEveryEarlierReceiveHadCompleted) {
+  // Rank 0 posts two wildcard receives, waits for both, posts two more,
+  // waits, then a barrier; ranks 1 and 2 send one message per pattern.
+  st::RunTrace run;
+  st::Matching matching;
+  run.ranks.resize(3);
+  for (int r = 0; r < 3; ++r) {
+    run.ranks[r].rank = r;
+    run.ranks[r].sites.resize(3);
+    for (int s = 0; s < 3; ++s) run.ranks[r].sites[s].stable_hash = 0x60u + static_cast<unsigned>(s);
+  }
+  std::uint64_t t = 0;
+  auto push = [&](int r, st::Event e) {
+    auto& ev = run.ranks[r].events;
+    e.seq = ev.size() + 1;
+    ev.push_back(e);
+    return st::EventRef{r, ev.size() - 1};
+  };
+  for (int loop = 0; loop < 2; ++loop) {
+    for (int pattern = 0; pattern < 2; ++pattern) {
+      st::EventRef a = push(0, event(st::OpClass::Irecv, 1, st::kAnySource, 0, ++t));
+      st::EventRef b = push(0, event(st::OpClass::Irecv, 1, st::kAnySource, 0, ++t));
+      st::EventRef s1 = push(1, event(st::OpClass::Isend, 0, 0, 0, ++t));
+      st::EventRef s2 = push(2, event(st::OpClass::Isend, 0, 0, 0, ++t));
+      push(0, event(st::OpClass::Completion, 2, st::kNoPeer, st::kNoTag, ++t));  // MPI_Waitall
+      st::EventRef done_a = push(0, event(st::OpClass::RequestDone, 2, 1, 0, t));
+      st::EventRef done_b = push(0, event(st::OpClass::RequestDone, 2, 2, 0, t));
+      matching.messages.push_back({s1, a, done_a, st::kCommWorld, 0, 8});
+      matching.messages.push_back({s2, b, done_b, st::kCommWorld, 0, 8});
+    }
+    for (int r = 0; r < 3; ++r) push(r, event(st::OpClass::Collective, 2, st::kNoPeer, st::kNoTag, ++t));
+  }
+  auto summary = sr::summarize_run("q0", "np3", "none", true, run, matching);
+  ASSERT_EQ(summary.matches.size(), 8u);
+  const auto& m = summary.matches;
+  // One round per loop; a phase per pattern (the second receive of a
+  // pattern is posted while the first is pending: same phase).
+  EXPECT_EQ(m[0].recv_round, m[2].recv_round);
+  EXPECT_NE(m[2].recv_round, m[4].recv_round);
+  EXPECT_EQ(m[0].recv_phase, m[1].recv_phase);
+  EXPECT_LT(m[1].recv_phase, m[2].recv_phase);
+  EXPECT_EQ(m[2].recv_phase, m[3].recv_phase);
+  EXPECT_LT(m[3].recv_phase, m[4].recv_phase);
+  EXPECT_LT(m[5].recv_phase, m[6].recv_phase);
 }
 
 // RaceJudge, one run at a time (the analysis engine's way): the batch report

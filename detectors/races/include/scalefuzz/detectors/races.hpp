@@ -53,6 +53,10 @@ struct ObservedMatch {
   std::uint64_t send_to_instance = 0;  // ... among those of them to this send's destination, from 0
   std::uint64_t recv_instance = 0;  // number of this receive among (receiver, site, comm)'s receives, from 0
   std::uint64_t recv_round = 0;     // the receiver's round at the receive's post
+  // Its phase: rounds split further where a receive is posted while none of
+  // the rank's earlier receives is pending (post, wait for all, post again:
+  // a receiver that never sends between two exchanges). Used by lock-step only.
+  std::uint64_t recv_phase = 0;
   std::uint64_t recv_done_ns = 0;   // when the receive completed (orders the run's divergences)
   bool wildcard = false;            // posted with MPI_ANY_SOURCE
   bool after_own_post = false;      // the send causally follows the receive's post (answers what the receiver did after posting)
@@ -115,6 +119,11 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
 //   The rounds counted are the run's own, or, where they show fewer than two
 //   lock-step senders, those of the quiet runs of its campaign point, pooled
 //   (RaceJudge), when those show more.
+//   Lock-step is then judged a second time over the receivers' phases
+//   (ObservedMatch::recv_phase), the run's own only: a receiver that posts
+//   one pattern's receives, waits for all of them and posts the next
+//   pattern's without a send or collective in between has both patterns in
+//   one round, where a swap between them leaves every count as usual.
 // A work queue served in arrival order with one receive per round shows
 // none of these; one that posts several receives per round and hands a
 // worker a new task before those receives completed can show the first (a
@@ -130,6 +139,7 @@ struct LockstepDivergence {
   std::size_t rounds = 0;         // rounds of the site
   int short_rank = -1;            // a lock-step sender with fewer than usual in that round (-1: none)
   bool from_quiet_runs = false;   // the usual numbers are the point's quiet runs' (`pooled` below)
+  bool by_phase = false;          // "round" above is the receiver's phase (ObservedMatch::recv_phase)
 };
 
 // Per wildcard receive site (rank, site, communicator) and sender (rank,
