@@ -1,6 +1,7 @@
 #include "model.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -80,12 +81,27 @@ void SendSetAnalyzer::end_epoch(std::uint64_t min_noise, double scale, Analysis&
     // communicator or synchronization) isolates them: C_msgid and C_sync fail.
     if (starts.size() >= 2 && std::find(out.unsafe.begin(), out.unsafe.end(), id) == out.unsafe.end())
       out.unsafe.push_back(id);
+    ++out.sets_per_epoch[id][starts.size()];
     std::vector<double>& best = out.noise[id];
     if (best.size() < v.size()) best.resize(v.size(), 0.0);
     for (std::size_t i = 0; i < v.size(); ++i) best[i] = std::max(best[i], v[i]);
     if (best.empty()) out.noise.erase(id);
   }
   epoch_.clear();
+}
+
+void keep_usual_sets(Analysis& a) {
+  for (auto it = a.noise.begin(); it != a.noise.end();) {
+    auto counts = a.sets_per_epoch.find(it->first);
+    if (counts != a.sets_per_epoch.end() && !counts->second.empty()) {
+      std::size_t usual = 0;
+      std::uint64_t most = 0;
+      for (const auto& [sets, epochs] : counts->second)  // ascending: a tie keeps the larger
+        if (epochs >= most) usual = sets, most = epochs;
+      if (it->second.size() + 1 > usual) it->second.resize(usual > 0 ? usual - 1 : 0);
+    }
+    it = it->second.empty() ? a.noise.erase(it) : std::next(it);
+  }
 }
 
 bool DeferredEpochs::mark(std::uint64_t local_sends, std::uint64_t local_recvs) {
@@ -128,6 +144,11 @@ std::string format_analysis(const Analysis& a) {
     o << "\n";
   }
   for (const MsgId& id : a.unsafe) o << "unsafe " << id.first << " " << id.second << "\n";
+  for (const auto& [id, counts] : a.sets_per_epoch) {
+    o << "sets " << id.first << " " << id.second;
+    for (const auto& [sets, epochs] : counts) o << " " << sets << ":" << epochs;
+    o << "\n";
+  }
   return o.str();
 }
 
@@ -162,6 +183,23 @@ std::optional<Analysis> parse_analysis(const std::string& text, std::string& err
       std::uint64_t k = 0;
       while (ls >> k) a.epoch_ends_at.push_back(k);
       if (!ls.eof()) return bad("bad epoch_ends_at");
+    } else if (key == "sets") {
+      MsgId id;
+      if (!(ls >> id.first >> id.second)) return bad("bad message id");
+      std::string pair;
+      auto& counts = a.sets_per_epoch[id];
+      while (ls >> pair) {
+        // "SETS:EPOCHS", both whole numbers
+        const char* begin = pair.data();
+        const char* end = begin + pair.size();
+        std::size_t sets = 0;
+        std::uint64_t epochs = 0;
+        auto [colon, e1] = std::from_chars(begin, end, sets);
+        if (e1 != std::errc() || colon == end || *colon != ':') return bad("bad sets record");
+        auto [stop, e2] = std::from_chars(colon + 1, end, epochs);
+        if (e2 != std::errc() || stop != end) return bad("bad sets record");
+        counts[sets] = epochs;
+      }
     } else if (key == "msgid" || key == "unsafe") {
       MsgId id;
       if (!(ls >> id.first >> id.second)) return bad("bad message id");

@@ -100,7 +100,18 @@ struct Analysis {
   std::vector<std::uint64_t> epoch_ends_at;
   std::map<MsgId, std::vector<double>> noise;  // V_i per send set, max over epochs
   std::vector<MsgId> unsafe;                   // violate both C_msgid and C_sync
+  // Per message id: number of send sets in an epoch -> epochs with that many.
+  std::map<MsgId, std::map<std::size_t, std::uint64_t>> sets_per_epoch;
 };
+
+// V_i for the usual epoch only: each id's `noise` cut to its most common
+// number of send sets per epoch minus one (the larger on a tie). V_i is
+// kept per set index, max over epochs, so set i must mean the same routine
+// in every epoch; a rank descheduled between two sends of one burst (an
+// oversubscribed node) splits it, and one such epoch would give the usual
+// last set, which goes undelayed, the noise of the set before it: both
+// routines then move together and never overlap (README, "Usual epochs").
+void keep_usual_sets(Analysis& a);
 
 // Accumulates the sends of the current epoch and folds them into an Analysis
 // at each epoch end (V_i = max over epochs).

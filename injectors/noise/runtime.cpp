@@ -458,6 +458,7 @@ void noise_stop() {
     // MPI_Finalize is the last global synchronization: it ends the last epoch.
     rt->analyzer.end_epoch(min_noise(*rt), 1.0, rt->analysis);
     rt->analysis.min_noise = min_noise(*rt);
+    noise::keep_usual_sets(rt->analysis);
     write_file(ninja_dir(rt->cfg.run_dir) + "/" + std::to_string(rt->rank) + ".analysis",
                noise::format_analysis(rt->analysis));
   }
