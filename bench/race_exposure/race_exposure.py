@@ -32,7 +32,7 @@ CASES = {
     2: ("ninja_case2", 300, 30),
     3: ("ninja_case3", 100, 6),
 }
-RANDOM = ["--noise-set", "probability=0.5", "--noise-set", "delay=2000000"]  # 2 ms, about an iteration
+RANDOM = ["--noise-set", "probability=0.5", "--noise-set", "delay=2ms"]  # about an iteration
 MODES = [
     # label, noise mode, extra exec args, scenario args
     ("none", "none", [], []),
@@ -57,7 +57,10 @@ def run_exec(scalefuzz, build, out_dir, case, mode, exec_args, app_args, seed, s
     argv += ["--", "mpiexec", "-n", str(ARGS.np), os.path.join(build, "scenarios", binary),
              "--iterations", str(iterations), "--seed", str(seed)]
     argv += app_args + (["--safe"] if safe else [])
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout + 60)
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace",
+                          timeout=timeout + 60)
+    if not os.path.exists(os.path.join(out_dir, "stdout.txt")):  # refused before launching (usage error)
+        sys.exit(f"race_exposure: {' '.join(argv)}\n{done.stderr.strip()}")
     stdout = open(os.path.join(out_dir, "stdout.txt"), errors="replace").read()
     stderr = open(os.path.join(out_dir, "stderr.txt"), errors="replace").read()
     first = None

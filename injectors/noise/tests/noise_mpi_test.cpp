@@ -206,6 +206,8 @@ TEST(NoiseModes, ApplicationDelaysFirstSendSetOfUnsafeIdOnly) {
   std::string a0 = slurp(sys.dir / "ninja" / "0.analysis");
   EXPECT_NE(a0.find("unsafe 5 0"), std::string::npos) << a0;
   EXPECT_EQ(a0.find("unsafe 9"), std::string::npos) << a0;
+  // How many epochs had how many send sets of each id (keep_usual_sets).
+  EXPECT_NE(a0.find("\nsets 5 0 "), std::string::npos) << a0;
   Result app = run("app", 3, "sets",
                    {"SCALEFUZZ_NOISE_MODE=application", "SCALEFUZZ_NOISE_SCALE=1.2",
                     "SCALEFUZZ_NOISE_ANALYSIS=" + sys.dir.string()});
