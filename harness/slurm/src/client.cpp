@@ -4,6 +4,8 @@
 #include <slurm/slurm_errno.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -187,11 +189,24 @@ std::uint32_t SlurmClient::submit(const JobRequest& r) {
     }
   }
   submit_response_msg_t* response = nullptr;
-  if (slurm_submit_batch_job(&desc, &response) != SLURM_SUCCESS)
-    fail("submitting job array " + r.array_inx + " of " + r.name, slurm_get_errno());
+  for (unsigned retries = 0; slurm_submit_batch_job(&desc, &response) != SLURM_SUCCESS; ++retries) {
+    const int code = slurm_get_errno();
+    const unsigned wait_s = submit_retry_delay_s(code, retries);
+    if (wait_s == 0) fail("submitting job array " + r.array_inx + " of " + r.name, code);
+    std::fprintf(stderr, "scalefuzz: submitting job array %s of %s: %s; retrying in %u s\n", r.array_inx.c_str(),
+                 r.name.c_str(), slurm_error_text(code).c_str(), wait_s);
+    sleep(wait_s);
+  }
   const std::uint32_t id = response->job_id;
   slurm_free_submit_response_response_msg(response);
   return id;
+}
+
+unsigned submit_retry_delay_s(int slurm_errno, unsigned retries_so_far) {
+  constexpr unsigned kMaxRetries = 15;  // sbatch's MAX_RETRIES
+  const bool transient = slurm_errno == ESLURM_ERROR_ON_DESC_TO_RECORD_COPY || slurm_errno == ESLURM_NODES_BUSY ||
+                         slurm_errno == EAGAIN;
+  return transient && retries_so_far < kMaxRetries ? retries_so_far + 1 : 0;
 }
 
 std::map<std::pair<std::uint32_t, long>, TaskStatus> SlurmClient::task_states(

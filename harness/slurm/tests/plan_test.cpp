@@ -1,6 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include <cerrno>
 
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/slurm/client.hpp"
@@ -124,3 +127,15 @@ TEST(SlurmPlan, EverySupportedSbatchOptionApplies) {
 
 }  // namespace
 }  // namespace scalefuzz::slurm
+
+TEST(SlurmClientRetry, SubmissionRetriesWhatSbatchRetriesFifteenTimes) {
+  using scalefuzz::slurm::submit_retry_delay_s;
+  for (int transient : {static_cast<int>(ESLURM_ERROR_ON_DESC_TO_RECORD_COPY), static_cast<int>(ESLURM_NODES_BUSY),
+                        EAGAIN}) {
+    EXPECT_EQ(submit_retry_delay_s(transient, 0), 1u) << transient;
+    EXPECT_EQ(submit_retry_delay_s(transient, 14), 15u) << transient;
+    EXPECT_EQ(submit_retry_delay_s(transient, 15), 0u) << transient << ": sbatch gives up after 15 retries";
+  }
+  EXPECT_EQ(submit_retry_delay_s(ESLURM_INVALID_PARTITION_NAME, 0), 0u);  // final at once
+  EXPECT_EQ(submit_retry_delay_s(ESLURM_ACCESS_DENIED, 0), 0u);
+}

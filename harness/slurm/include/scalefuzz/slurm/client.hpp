@@ -56,6 +56,14 @@ class SlurmClient {
   std::map<std::pair<std::uint32_t, long>, TaskStatus> task_states(const std::set<std::uint32_t>& array_job_ids);
 };
 
+// sbatch's rule for a refused submission (SchedMD src/sbatch/sbatch.c:
+// MAX_RETRIES 15, sleep(++retries)): the controller's job table full
+// (ESLURM_ERROR_ON_DESC_TO_RECORD_COPY), job creation briefly disabled
+// (ESLURM_NODES_BUSY) or the controller busy (EAGAIN) is retried after 1, 2,
+// ... 15 seconds; any other error is final. Returns the seconds to wait
+// before retry number `retries_so_far + 1`, or 0 for "give up". Exposed for tests.
+unsigned submit_retry_delay_s(int slurm_errno, unsigned retries_so_far);
+
 // Sets one scheduler.extra_args option (one of harness::supported_sbatch_options())
 // on a job request held in libslurm's job_desc_msg_t. Throws std::invalid_argument
 // for anything else. Exposed for tests.
