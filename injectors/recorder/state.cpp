@@ -299,8 +299,8 @@ SCALEFUZZ_HANDLER(init) {
   int rc = level < 0 ? call() : PMPI_Init_thread(nullptr, nullptr, level, c.provided != nullptr ? c.provided : &granted);
   if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
   setup(c);
-  // Zero-buffer mode (not yet a campaign knob: the launcher drops SCALEFUZZ_* of
-  // the harness environment; see detectors/usage/README.md).
+  // Zero-buffer mode: the noise knob zero_buffer (any mode), read here because
+  // the recorder owns the send wrappers (detectors/usage/README.md).
   for (const char* name : {"SCALEFUZZ_NOISE_ZERO_BUFFER", "SCALEFUZZ_ZERO_BUFFER"})
     if (const char* zb = std::getenv(name)) g_zero_buffer = g_zero_buffer || zb[0] == '1';
   if (g_state->recording) setup_receive_guard(g_state->ranks_dir.c_str(), g_state->rank, level < 0 && !g_state->threaded);
