@@ -21,6 +21,7 @@
 #include "scalefuzz/engine/ninja_dependency.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/progress.hpp"
+#include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
@@ -129,7 +130,10 @@ int cmd_run(const ParsedArgs& args) {
   harness::ConsoleProgress progress(todo.size());
   engine::LocalPool scheduler(jobs);
   ReplayWriter replays(*store, campaign, out);
-  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays}, g_stop);
+  // findings.json and junit.xml after every finished run: a killed campaign leaves readable reports.
+  harness::ReportStream reports(*store, harness::default_reporters(), &progress.notes());
+  reports.begin(runs);
+  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays, &reports}, g_stop);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {

@@ -19,7 +19,6 @@
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/run_json.hpp"
 #include "text.hpp"
-#include "write_report.hpp"
 
 namespace scalefuzz::harness {
 
@@ -528,7 +527,5 @@ std::filesystem::path HtmlReporter::output_path(const ReportData& data) const {
 }
 
 std::string HtmlReporter::render(const ReportData& data) const { return HtmlWriter(data, options_).render(); }
-
-void HtmlReporter::write(const ReportData& data) { write_report_file(output_path(data), render(data)); }
 
 }  // namespace scalefuzz::harness

@@ -421,6 +421,13 @@ std::optional<RunRecord> RunStore::run(const std::string& run_id) const {
   return impl_->record_from_row(q);
 }
 
+bool run_listed_before(const RunSpec& a, const RunSpec& b) {
+  auto key = [](const RunSpec& s) {
+    return std::make_tuple(s.nprocs, s.noise.label(), std::cref(s.params), s.repetition, std::cref(s.run_id));
+  };
+  return key(a) < key(b);
+}
+
 std::vector<RunRecord> RunStore::runs() const {
   std::vector<RunRecord> out;
   {
@@ -428,11 +435,8 @@ std::vector<RunRecord> RunStore::runs() const {
     sqlite::Stmt q(*impl_->db, kSelectRuns);
     while (q.step()) out.push_back(impl_->record_from_row(q));
   }
-  auto key = [](const RunRecord& r) {
-    return std::make_tuple(r.spec.nprocs, r.spec.noise.label(), std::cref(r.spec.params), r.spec.repetition,
-                           std::cref(r.spec.run_id));
-  };
-  std::sort(out.begin(), out.end(), [&](const RunRecord& a, const RunRecord& b) { return key(a) < key(b); });
+  std::sort(out.begin(), out.end(),
+            [](const RunRecord& a, const RunRecord& b) { return run_listed_before(a.spec, b.spec); });
   return out;
 }
 
