@@ -14,11 +14,9 @@
 set -u
 scalefuzz=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
+source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, campaign_findings, $fail
 
-"$scalefuzz" run "$src/configs/scenarios/mpipd_task_farm_abort.yaml" --out "$work/out" >"$work/run.log" 2>&1
-f="$work/out/findings.json"
-[ -f "$f" ] || { cat "$work/run.log"; echo "FAIL: no $f"; exit 1; }
+campaign_findings "$scalefuzz" "$src/configs/scenarios/mpipd_task_farm_abort.yaml" "$work/out"
 abort_line=$(grep -n 'MPI_Abort(MPI_COMM_WORLD, 3);' "$src/scenarios/mpipd/task_farm_abort.c" | cut -d: -f1)
 
 ids=$(jq -r '[.findings[] | select(.detector=="outcome" and .kind=="mpi-abort") | .run_id] | .[]' "$f")
@@ -41,5 +39,5 @@ check "$f" "twin: 10 runs ok, no mpipd or pdg finding" \
   "([.findings[] | select((.run_id|test(\"fixed1\")) and (.detector==\"mpipd\" or .detector==\"pdg\" or .detector==\"outcome\"))] | length==0)"
 twin_ok=$(sqlite3 "$work/out/scalefuzz.db" "select count(*) from runs where run_id like '%fixed1%' and outcome='ok'" 2>/dev/null || echo "?")
 [ "$twin_ok" = 10 ] || { echo "FAIL: twin: $twin_ok of 10 runs ok"; fail=1; }
-[ $fail = 0 ] || { echo "--- log"; tail -30 "$work/run.log"; }
+[ $fail = 0 ] || { echo "--- log"; tail -30 "$work/out.log"; }
 exit $fail
