@@ -34,6 +34,16 @@ TEST(CliExitCodes, EveryCommandRefusesAnUnknownOptionWithTwoAndAHint) {
   }
 }
 
+// Issue 34: the help showed "--stall RANK" (the declared "RANK:CALL" was cut
+// at its ':' with CLI11's check descriptions); checks are still not shown.
+TEST(CliExitCodes, HelpShowsTypeNamesAsDeclared) {
+  const auto r = run_scalefuzz({"exec", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("--stall RANK:CALL")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--oversubscribe MODE ")) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("{auto,on,off}"))) << r.out;
+}
+
 TEST(CliExitCodes, MistypedOptionsAndCommandsGetDidYouMean) {
   auto r = run_scalefuzz({"run", ring_campaign(), "--dry-run", "--jobz", "2"});
   EXPECT_EQ(r.exit_code, 2);

@@ -83,13 +83,6 @@ std::vector<std::map<std::string, std::string>> parameter_combinations(const Cam
 
 }  // namespace
 
-std::string noise_run_label(const NoiseSpec& noise) {
-  std::string out(noise::to_string(noise.mode));
-  for (const auto& [knob, value] : noise.settings)
-    out += "-" + knob + display_knob_value(noise.mode, knob, value);
-  return out;
-}
-
 std::uint64_t derive_run_seed(std::uint64_t campaign_seed, const std::string& run_id) {
   return splitmix64(campaign_seed ^ fnv1a64(run_id));
 }
@@ -118,7 +111,7 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
             d.readable += "-" + parameter.name + id_safe(value, d.needs_hash);
             d.canonical += parameter.name + "=" + value + '\n';
           }
-          std::string noise_label = noise_run_label(noise);
+          std::string noise_label = noise.label();
           d.readable += "-" + id_safe(noise_label, d.needs_hash) + "-r" + std::to_string(rep);
           d.canonical += "noise=" + noise_label + "\nrep=" + std::to_string(rep) + '\n';
           if (d.readable.size() > kMaxReadableId) {

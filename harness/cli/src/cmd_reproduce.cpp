@@ -111,7 +111,7 @@ int cmd_reproduce(const ParsedArgs& args) {
 
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
-  harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
+  harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
   const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());

@@ -71,7 +71,7 @@ int cmd_run(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
-  harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
+  harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   if (campaign.scheduler.type != "local")
     throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
                      ": scheduler type '" + campaign.scheduler.type +

@@ -33,7 +33,9 @@ int write_reports(const harness::RunStore& store, harness::ConsoleProgress* prog
   for (const auto& f : data.findings) {
     if (f.severity == detectors::Severity::Info) continue;
     std::cout << "  [" << f.detector << "] " << terminal_safe(f.title);
-    if (!f.location.empty()) std::cout << " at " << terminal_safe(f.location);
+    // Titles that already name the code (PDG's "blocked in main (x.c:26)") are not followed by it again.
+    if (!f.location.empty() && f.title.find(f.location) == std::string::npos)
+      std::cout << " at " << terminal_safe(f.location);
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;
