@@ -397,6 +397,8 @@ namespace {
 // end_call's body (inline into record_blocking).
 [[gnu::always_inline]] inline void end_with(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
   State& s = *g_state;
+  if (g_replaying) [[unlikely]]
+    replay_on_return(s.live->calls);
   std::uint64_t t = t_exit != 0 ? t_exit : now_ns();
   StateLock lock;
   if (a.ev != nullptr) {

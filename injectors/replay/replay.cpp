@@ -44,6 +44,18 @@ struct Replay {
   std::uint16_t last_op = 0;
   std::uint32_t last_site = 0;
   std::size_t consumed = 0;
+  std::size_t remaining = 0;      // entries not consumed yet (Fails and End/Free excluded)
+  std::uint64_t max_ordinal = 0;  // the highest wildcard ordinal the log names
+  // A cut log (the rank never finalized: killed at an abort, a crash or a
+  // timeout), with SCALEFUZZ_REPLAY_CUT=hold (default): the rank stops where
+  // the recorded one ended — at the entry of call `hold_at` (from the
+  // recorded rank's live state, REPLAY_DIR/N.live; 0: unknown), or earlier
+  // at a wildcard receive or a Waitany/Waitsome the log never saw decided —
+  // so the ranks still running reproduce the end the recorded run had.
+  bool hold = true;
+  std::uint64_t hold_at = 0;       // hold at the entry of this call (the rank was between calls)
+  std::uint64_t hold_inside = 0;   // hold when this call returns (the rank was inside it)
+  bool ended_noted = false;
   std::string out_path;    // RUN_DIR/ranks/N.replay
   int rank = 0;
 };
@@ -93,6 +105,18 @@ void diverge(const Entry* expected, std::uint64_t call, std::uint16_t op, std::u
                expected != nullptr ? describe(*expected).c_str() : "nothing", trace::op_name(op), why.empty() ? "" : ": ",
                why.c_str());
 }
+
+// Stops this rank for good (until the run is killed): where the recorded
+// rank ended.
+[[noreturn]] void hold_here(std::uint64_t call, const char* why) {
+  char line[160];
+  std::snprintf(line, sizeof line, "held call=%llu forced=%zu why=%s", static_cast<unsigned long long>(call),
+                g_replay->consumed, why);
+  note("%s\n", line);
+  for (;;) ::pause();
+}
+
+bool cut_and_done(const Replay& r) { return !r.finished && r.remaining == 0; }
 
 bool compatible(DecisionKind k, trace::OpClass cls) {
   using trace::OpClass;
@@ -162,12 +186,30 @@ bool load(const std::string& file, State& s, std::string& why) {
       e.indices.push_back(static_cast<int>(v));
     }
     e.d.indices = nullptr;
-    if (e.d.kind == DecisionKind::Match) r.by_ordinal[e.d.ordinal] = r.entries.size();
+    if (e.d.kind == DecisionKind::Match) {
+      r.by_ordinal[e.d.ordinal] = r.entries.size();
+      if (e.d.ordinal > r.max_ordinal) r.max_ordinal = e.d.ordinal;
+    }
     const bool last = e.d.kind == DecisionKind::End || e.d.kind == DecisionKind::Free;
+    if (!last && e.d.kind != DecisionKind::Fails) ++r.remaining;
     r.entries.push_back(std::move(e));
     if (last) {
       r.finished = true;
       break;
+    }
+  }
+  if (!r.finished) {
+    // Where the recorded rank was when it ended: its live state.
+    const std::string live = file.substr(0, file.size() - std::strlen("decisions")) + "live";
+    const int lfd = ::open(live.c_str(), O_RDONLY | O_CLOEXEC);
+    if (lfd >= 0) {
+      trace::FileHeader lh;
+      trace::LiveState ls;
+      if (::pread(lfd, &lh, sizeof lh, 0) == static_cast<ssize_t>(sizeof lh) &&
+          trace::header_problem(lh, trace::FileKind::Live) == nullptr &&
+          ::pread(lfd, &ls, sizeof ls, sizeof lh) == static_cast<ssize_t>(sizeof ls) && ls.version % 2 == 0)
+        (ls.in_call ? r.hold_inside : r.hold_at) = ls.in_call ? ls.calls : ls.calls + 1;
+      ::close(lfd);
     }
   }
   return true;
@@ -188,6 +230,12 @@ void replay_start(State& s) {
   g_replay = new Replay();
   g_replay->rank = s.rank;
   g_replay->out_path = s.ranks_dir + "/" + std::to_string(s.rank) + ".replay";
+  if (const char* cut = std::getenv("SCALEFUZZ_REPLAY_CUT")) {
+    if (std::strcmp(cut, "free") == 0)
+      g_replay->hold = false;
+    else if (std::strcmp(cut, "hold") != 0 && cut[0] != '\0')
+      std::fprintf(stderr, "scalefuzz: SCALEFUZZ_REPLAY_CUT=%s is neither hold nor free; using hold\n", cut);
+  }
   if (const char* policy = std::getenv("SCALEFUZZ_REPLAY_DIVERGENCE")) {
     if (std::strcmp(policy, "free") == 0)
       g_replay->report = false;
@@ -204,8 +252,17 @@ void replay_start(State& s) {
   g_replaying = true;
 }
 
+void replay_on_return(std::uint64_t call) {
+  const Replay& r = *g_replay;
+  // Inside the call, as the recorded rank was (its effects done: a barrier
+  // the others passed, a message sent).
+  if (r.hold && r.hold_inside != 0 && call == r.hold_inside) hold_here(call, "the-recorded-rank-ended-inside-this-call");
+}
+
 void replay_on_call(const Call& c, std::uint64_t call, std::uint32_t site) {
   Replay& r = *g_replay;
+  if (r.hold && r.hold_inside != 0 && call > r.hold_inside) hold_here(call, "the-recorded-rank-ended-before-this-call");
+  if (r.hold && r.hold_at != 0 && call >= r.hold_at) hold_here(call, "the-recorded-rank-ended-here");
   while (r.cursor < r.entries.size() && r.entries[r.cursor].d.call < call) {
     Entry& e = r.entries[r.cursor];
     if (e.d.kind == DecisionKind::Free) {
@@ -222,12 +279,17 @@ void replay_on_call(const Call& c, std::uint64_t call, std::uint32_t site) {
     ++r.cursor;
   }
   if (r.cursor == r.entries.size()) {
-    g_replaying = false;
-    if (!r.finished) {
+    if (!r.finished && !r.ended_noted) {
+      r.ended_noted = true;
       char line[96];
       std::snprintf(line, sizeof line, "log-ended call=%llu forced=%zu", static_cast<unsigned long long>(call), r.consumed);
       note("%s\n", line);
     }
+    // A cut log held: the rank goes on until it reaches where it ended.
+    if (r.finished || !r.hold) g_replaying = false;
+    r.last_call = call;
+    r.last_op = c.op;
+    r.last_site = site;
     return;
   }
   for (std::size_t i = r.cursor; i < r.entries.size() && r.entries[i].d.call == call; ++i)
@@ -243,6 +305,10 @@ void replay_on_call(const Call& c, std::uint64_t call, std::uint32_t site) {
 bool replay_force_post(std::uint64_t ordinal, const CommInfo* comm, bool blocking, int& source, int& tag) {
   Replay& r = *g_replay;
   auto it = r.by_ordinal.find(ordinal);
+  // A wildcard receive the cut log never saw matched, posted after all it
+  // recorded: the recorded rank had not got further.
+  if (it == r.by_ordinal.end() && r.hold && cut_and_done(r) && ordinal > r.max_ordinal)
+    hold_here(r.last_call, "a-wildcard-receive-the-log-never-saw-matched");
   if (it == r.by_ordinal.end()) {
     // A blocking one completes now: a complete log must name it.
     if (blocking && r.finished && !r.entries.empty() && r.entries.back().d.kind == DecisionKind::End)
@@ -276,6 +342,7 @@ void replay_check_match(std::uint64_t ordinal, std::int32_t source, std::int32_t
   }
   e.consumed = true;
   ++r.consumed;
+  --r.remaining;
 }
 
 PollForce replay_poll(bool must_succeed) {
@@ -289,10 +356,18 @@ PollForce replay_poll(bool must_succeed) {
     if (k != DecisionKind::Poll && k != DecisionKind::Index && k != DecisionKind::Some) continue;
     e.consumed = true;
     ++r.consumed;
+    --r.remaining;
     f.plan = PollPlan::Succeed;
     f.index = e.d.index;
     f.nindices = static_cast<int>(e.indices.size());
     f.indices = e.indices.data();
+    return f;
+  }
+  if (r.hold && cut_and_done(r)) {
+    // After a cut log: polls fail as recorded (the rank polled on until it
+    // ended); a Waitany/Waitsome the log never saw return held the rank.
+    if (must_succeed) hold_here(call, "a-waitany-the-log-never-saw-return");
+    f.plan = PollPlan::Fail;
     return f;
   }
   if (must_succeed) {

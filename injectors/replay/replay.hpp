@@ -27,6 +27,8 @@ extern constinit bool g_replaying;
 void replay_start(State& s);
 // At every intercepted call, after it was counted (number `call`).
 void replay_on_call(const Call& c, std::uint64_t call, std::uint32_t site);
+// At the return of every intercepted call (number `call`).
+void replay_on_return(std::uint64_t call);
 // A wildcard receive/probe with `ordinal` is posted now: true when the log
 // forces it, with the comm ranks `source` and `tag` to post (`blocking`: it
 // completes in this call, whose number the log must name).

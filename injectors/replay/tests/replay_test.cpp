@@ -79,6 +79,22 @@ TEST(DecisionLog, RecordsEveryWildcardMatchPollAndIndex) {
   for (int r = 1; r < kRanks; ++r) EXPECT_EQ(logs[r].decisions.size(), 1u) << "rank " << r << ": only End";
 }
 
+// A rank stopped at the entry of its 20th call after MPI_Init (stall
+// injection) and killed by mpiexec's timeout keeps every decision it logged.
+TEST(DecisionLog, KilledRankKeepsWhatItLogged) {
+  Result rec = run("killed", kRanks, {"race", std::to_string(kPerSender)}, {},
+                   {"SCALEFUZZ_STALL_RANK=0", "SCALEFUZZ_STALL_CALL=20", "MPIEXEC_TIMEOUT=5"});
+  EXPECT_NE(rec.rc, 0);
+  const DecisionLog l0 = read_decision_log(decision_log_file(rec.dir, 0));
+  EXPECT_TRUE(l0.truncated);
+  ASSERT_FALSE(l0.decisions.empty());
+  // Calls 1 and 2 are MPI_Init and MPI_Comm_dup, 3..20 the 18 wildcard
+  // receives before the stalled one.
+  EXPECT_EQ(l0.decisions.size(), 18u);
+  EXPECT_EQ(l0.decisions.back().call, 20u);
+  for (const Decision& d : l0.decisions) EXPECT_EQ(d.kind, DecisionKind::Match);
+}
+
 TEST(Replay, EnforcedLogRepeatsTheRunExactly) {
   Result rec = run("record_for_replay", kRanks, {"race", std::to_string(kPerSender)});
   ASSERT_EQ(rec.rc, 0) << rec.err;
@@ -123,7 +139,7 @@ TEST(Replay, CutLogReplaysToItsEndAndSaysSo) {
   std::vector<DecisionLog> logs = read_decision_logs(rec.dir);
   logs[0].decisions.resize(kTotal / 2);  // a rank killed in the blocking phase
   for (const DecisionLog& l : logs) write_decision_log(replay_log_file(dir, l.rank), l);
-  Result rep = run("cut_replay", kRanks, {"race", std::to_string(kPerSender)}, dir);
+  Result rep = run("cut_replay", kRanks, {"race", std::to_string(kPerSender)}, dir, {"SCALEFUZZ_REPLAY_CUT=free"});
   ASSERT_EQ(rep.rc, 0) << rep.err;
   const std::string note = replay_note(rep, 0);
   EXPECT_EQ(note.rfind("log-ended call=", 0), 0u) << note;
@@ -131,6 +147,24 @@ TEST(Replay, CutLogReplaysToItsEndAndSaysSo) {
   // The forced half printed the recorded order.
   const std::string head = rec.out.substr(0, rec.out.find(' ', 10));
   EXPECT_EQ(rep.out.substr(0, head.size()), head);
+}
+
+// By default a cut log holds the rank where the recorded one ended: here at
+// the first wildcard receive it never saw matched (no live state in the
+// directory), until mpiexec's timeout ends the run.
+TEST(Replay, CutLogHoldsTheRankWhereTheRecordedOneEnded) {
+  Result rec = run("hold_record", kRanks, {"race", std::to_string(kPerSender)});
+  ASSERT_EQ(rec.rc, 0) << rec.err;
+  const fs::path dir = fresh_dir("hold_logs");
+  std::vector<DecisionLog> logs = read_decision_logs(rec.dir);
+  logs[0].decisions.resize(5);
+  for (const DecisionLog& l : logs) write_decision_log(replay_log_file(dir, l.rank), l);
+  Result rep = run("hold_replay", kRanks, {"race", std::to_string(kPerSender)}, dir, {"MPIEXEC_TIMEOUT=5"});
+  EXPECT_NE(rep.rc, 0);
+  const std::string note = replay_note(rep, 0);
+  EXPECT_NE(note.find("log-ended call="), std::string::npos) << note;
+  EXPECT_NE(note.find("held call=" + std::to_string(logs[0].decisions.back().call + 1) + " forced=5 "), std::string::npos)
+      << note;
 }
 
 TEST(Replay, OneForcedMatchThenFree) {
