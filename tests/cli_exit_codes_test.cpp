@@ -18,7 +18,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 const std::vector<std::string> kCommands = {"run",   "analyze", "report", "exec",    "reproduce", "kcca-eval",
-                                            "trace", "diff",    "submit", "status",  "collect",   "task"};
+                                            "trace", "diff",    "submit", "status",  "collect",   "task",
+                                            "replay"};
 
 std::string ring_campaign() { return (source_dir() / "configs/scenarios/ring.yaml").string(); }
 std::string ring_program() { return (build_dir() / "scenarios/ring").string(); }
@@ -104,6 +105,7 @@ TEST(CliExitCodes, OptionValuesAreCheckedByTypeAndRange) {
         {"reproduce", ring_campaign(), "--until", "deadlock"},
         {"kcca-eval", ".", "--folds", "1"},
         {"trace", ".", "--rank", "-3"},
+        {"replay", ".", "--times", "0"},
         {"diff", ".", ".", "--fail-on", "sometimes"},
         {"run", ring_campaign(), "--dry-run", "--baseline", ".", "--fail-on", "old"}}) {
     const auto r = run_scalefuzz(args);
@@ -125,6 +127,8 @@ TEST(CliExitCodes, UsageAndInputErrorsExitTwoPerCommand) {
       {"reproduce", ring_campaign()},
       {"kcca-eval", tmp.path().string()},
       {"trace", tmp.path().string()},
+      {"replay"},
+      {"replay", tmp.path().string()},  // no spec.json, no decision log
       {"diff", tmp.path().string()},
       {"diff", tmp.path().string(), tmp.path().string()},  // no findings.json
       {"run", ring_campaign(), "--dry-run", "--fail-on", "any"},  // --fail-on without --baseline

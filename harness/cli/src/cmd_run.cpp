@@ -19,6 +19,7 @@
 #include "run_command.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
+#include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/progress.hpp"
 #include "scalefuzz/harness/report.hpp"
@@ -52,7 +53,10 @@ class ReplayWriter : public harness::RunListener {
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
                                        analysis, fs::absolute(out_ / "replay" / r.run_id).string());
     try {
-      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt", joined_for_shell(argv) + "\n");
+      // First the exact replay from the decision log, then the seed-and-noise rerun.
+      const std::string exact = engine::replay_line(this_program(), fs::absolute(out_ / "runs" / r.run_id));
+      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt",
+                                 (exact.empty() ? "" : exact + "\n") + joined_for_shell(argv) + "\n");
     } catch (const std::exception&) {
       // The replay line is a convenience; the run is stored without it.
     }

@@ -4,6 +4,7 @@
 
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/trace/decision_log.hpp"
 
 namespace scalefuzz::harness {
 
@@ -65,6 +66,11 @@ std::string shell_quote(const std::string& word) {
 }
 
 std::string replay_command(const ReportData& data, const RunRecord& run) {
+  // A run with a decision log replays exactly (scalefuzz replay, issue 29);
+  // the campaign rerun with its seed and noise is the fallback.
+  std::error_code ec;
+  if (!run.dir.empty() && std::filesystem::exists(trace::decision_log_file(run.dir, 0), ec))
+    return "scalefuzz replay " + shell_quote(std::filesystem::absolute(run.dir).string());
   const std::string campaign = data.campaign_file.empty() ? "CAMPAIGN.yaml" : data.campaign_file;
   return "scalefuzz run " + shell_quote(campaign) + " --filter " + shell_quote("id=" + run.spec.run_id) +
          " --out " + shell_quote((data.out_dir / "replay" / run.spec.run_id).string());
