@@ -56,6 +56,19 @@ struct RankWriter {
     rt.events.push_back(e);
     return rt.events.back();
   }
+  // One element of `dtype` (64 bytes) to or from `peer`, tag 7.
+  Event& post(std::uint16_t op, OpClass cls, std::uint32_t site, int peer, std::uint32_t dtype, std::uint64_t request,
+              std::uint64_t buffer) {
+    Event& e = add(op, cls, site);
+    e.peer = peer;
+    e.tag = 7;
+    e.count = e.scount_arg = 1;
+    e.bytes = 64;
+    e.dtype = dtype;
+    e.request = request;
+    e.buffer = buffer;
+    return e;
+  }
 };
 
 }  // namespace
@@ -139,22 +152,8 @@ int main(int argc, char** argv) {
         }
         const std::uint32_t dtype = key;
         const std::uint64_t rreq = w.next_request++, sreq = w.next_request++;
-        Event& rv = w.add(ops::Irecv, OpClass::Irecv, 3);
-        rv.peer = peer;
-        rv.tag = 7;
-        rv.count = rv.scount_arg = 1;
-        rv.bytes = 64;
-        rv.dtype = dtype;
-        rv.request = rreq;
-        rv.buffer = 0x7f0000100000ull;
-        Event& sd = w.add(ops::Isend, OpClass::Isend, 4);
-        sd.peer = peer;
-        sd.tag = 7;
-        sd.count = sd.scount_arg = 1;
-        sd.bytes = 64;
-        sd.dtype = dtype;
-        sd.request = sreq;
-        sd.buffer = 0x7f0000200000ull;
+        Event& rv = w.post(ops::Irecv, OpClass::Irecv, 3, peer, dtype, rreq, 0x7f0000100000ull);
+        w.post(ops::Isend, OpClass::Isend, 4, peer, dtype, sreq, 0x7f0000200000ull);
         w.add(ops::Waitall, OpClass::Completion, 5);
         Event& d1 = w.add(ops::Waitall, OpClass::RequestDone, 5);
         d1.flags = trace::kFlagChild;

@@ -25,6 +25,7 @@
  * (the paper's keying), both test runs are flagged scale-anomaly.
  */
 #include <mpi.h>
+#include "scenario_args.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,20 +35,6 @@
 #define NOINLINE __attribute__((noinline))
 
 static int g_rank, g_size;
-
-static long arg(int argc, char** argv, const char* name, long fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (strcmp(argv[i], name) == 0) {
-      char* end = NULL;
-      const long v = strtol(argv[i + 1], &end, 10);
-      if (!end || *end || v <= 0) {
-        fprintf(stderr, "dense_panel_bcast: bad value '%s' for %s\n", argv[i + 1], name);
-        exit(2);
-      }
-      return v;
-    }
-  return fallback;
-}
 
 /* The owner's panel factorization (a stand-in: scale the panel). */
 static NOINLINE void factor_panel(double* panel, int n, int k) {
@@ -87,9 +74,9 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  const int nb = (int)arg(argc, argv, "--nb", 16);
-  const int panels = (int)arg(argc, argv, "--panels", 120);
-  const int sweeps = (int)arg(argc, argv, "--sweeps", 2);
+  const int nb = (int)scenario_arg(argc, argv, "--nb", 16);
+  const int panels = (int)scenario_arg(argc, argv, "--panels", 120);
+  const int sweeps = (int)scenario_arg(argc, argv, "--sweeps", 2);
   double* panel = malloc((size_t)nb * nb * sizeof *panel);
   double* all = malloc((size_t)g_size * sizeof *all);
   if (!panel || !all) MPI_Abort(MPI_COMM_WORLD, 1);
