@@ -1,6 +1,6 @@
 /* A library duplicates the world communicator for its own traffic and never frees it.
  * ranks: 2
- * expect: leaked-handle rank 0 line 9
+ * expect: leaked-handle rank 0 line 9 severity info
  */
 #include <mpi.h>
 

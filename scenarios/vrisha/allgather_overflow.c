@@ -168,27 +168,15 @@ static void noise_exchange(unsigned* seed) {
 #define EXTRA_SITES 5 /* as many as the real sites above */
 #endif
 
-static long arg(int argc, char** argv, const char* name, long fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (strcmp(argv[i], name) == 0) {
-      char* end = NULL;
-      const long v = strtol(argv[i + 1], &end, 10);
-      if (!end || *end || v <= 0) {
-        fprintf(stderr, "allgather_overflow: bad value '%s' for %s\n", argv[i + 1], name);
-        exit(2);
-      }
-      return v;
-    }
-  return fallback;
-}
+#include "scenario_args.h" /* here, below the algorithms: their line numbers are quoted in READMEs */
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  const int count = (int)arg(argc, argv, "--count", 16);
-  const int type_size = (int)arg(argc, argv, "--type-size", 8388608);
-  const int iterations = (int)arg(argc, argv, "--iterations", 4);
+  const int count = (int)scenario_arg(argc, argv, "--count", 16);
+  const int type_size = (int)scenario_arg(argc, argv, "--type-size", 8388608);
+  const int iterations = (int)scenario_arg(argc, argv, "--iterations", 4);
   /* Extra-site volumes differ per run: --seed (any 64-bit number, the
      harness passes the run's seed), else time and pid. */
   unsigned seed_arg = (unsigned)time(NULL) ^ (unsigned)getpid();

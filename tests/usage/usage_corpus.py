@@ -5,8 +5,11 @@ checks every program's expected finding (issue 21).
 Each program's header holds "ranks: N", optionally "mode: zero-buffer" or
 "mode: guard-receives" (the campaign's noise profile is then {mode: none,
 zero_buffer: true} or {mode: none, guard_receives: true}), and
-"expect: KIND rank R line L" (R may be "0|1": any of those ranks, for a
-symmetric error whose first reporter aborts the job) or "expect: clean".
+"expect: KIND rank R line L [severity S]" (R may be "0|1": any of those ranks, for a
+symmetric error whose first reporter aborts the job; with a severity, the
+finding must have it), "expect: clean", or "expect: none of KIND KIND ..."
+(a program that fails on purpose, e.g. by MPI_Abort: it passes when no
+finding of those kinds is reported).
 Programs are batched into one
 campaign per (ranks, mode) with the program as a parameter. An erroneous
 program passes when a finding of KIND names rank R at line L of that program
@@ -27,7 +30,8 @@ import sys
 HEADER = re.compile(r"^\s*\*\s*(ranks|mode|expect|twin):\s*(.+?)\s*$")
 TWIN = re.compile(r"^(\w+) -D(\w+)$")
 MODES = ("none", "zero-buffer", "guard-receives")
-EXPECT = re.compile(r"^(\S+) rank (\d+(?:\|\d+)*) line (\d+)$")
+EXPECT = re.compile(r"^(\S+) rank (\d+(?:\|\d+)*) line (\d+)(?: severity (info|warning|error))?$")
+NONE_OF = re.compile(r"^none of ((?:[a-z-]+ ?)+)$")
 
 
 def read_corpus(src):
@@ -56,11 +60,13 @@ def read_corpus(src):
                 sys.exit(f"{folder}/{name}: bad twin line (expected 'twin: NAME -DMACRO')")
             corpus.append({"name": t.group(1), "file": meta["name"], "ranks": meta["ranks"], "mode": meta["mode"],
                            "expect": "clean"})
-        if meta["expect"] != "clean":
+        if NONE_OF.match(meta["expect"]):
+            meta["forbidden"] = set(NONE_OF.match(meta["expect"]).group(1).split())
+        elif meta["expect"] != "clean":
             m = EXPECT.match(meta["expect"])
             if not m:
                 sys.exit(f"{folder}/{name}: bad expect line {meta['expect']!r}")
-            meta["kind"], meta["line"] = m.group(1), int(m.group(3))
+            meta["kind"], meta["line"], meta["severity"] = m.group(1), int(m.group(3)), m.group(4)
             # "rank 0|1": the program is symmetric and whichever rank MPI
             # reports first aborts the job, so any of them is the right one.
             meta["rank"] = m.group(2)
@@ -134,20 +140,29 @@ def main():
     for p in corpus:
         fs = findings.get(p["name"], [])
         serious = [f for f in fs if f["severity"] in ("error", "warning") and f["detector"] != "outcome"]
-        if p["expect"] == "clean":
+        if "forbidden" in p:
+            bad = [f for f in fs if f["kind"] in p["forbidden"]]
+            ok = not bad
+            tn += ok
+            fp += not ok
+            what = ("none of " + " ".join(sorted(p["forbidden"]))) if ok else "false alarm: " + "; ".join(
+                f["title"] for f in bad)
+        elif p["expect"] == "clean":
             ok = not serious and not [f for f in fs if f["detector"] == "outcome"]
             tn += ok
             fp += not ok
             what = "clean" if ok else "false alarm: " + "; ".join(f["title"] for f in fs)
         else:
-            hit = [f for f in fs if f["kind"] == p["kind"] and any(
+            hit = [f for f in fs if f["kind"] == p["kind"] and p["severity"] in (None, f["severity"]) and any(
                 r in p["ranks_ok"] and l == p["line"] and f_.endswith(p["name"] + ".c") for r, l, f_ in sides_of(f))]
             ok = bool(hit)
             tp += ok
             fn += not ok
-            what = (f"{p['kind']} rank {p['rank']} line {p['line']}" if ok else
-                    f"MISSED {p['kind']} rank {p['rank']} line {p['line']}; got: " +
-                    "; ".join(f"{f['kind']} ranks {f.get('ranks')} at {f.get('location', '')}" for f in serious))
+            sev = f" severity {p['severity']}" if p["severity"] else ""
+            what = (f"{p['kind']} rank {p['rank']} line {p['line']}{sev}" if ok else
+                    f"MISSED {p['kind']} rank {p['rank']} line {p['line']}{sev}; got: " +
+                    "; ".join(f"{f['kind']} ({f['severity']}) ranks {f.get('ranks')} at {f.get('location', '')}"
+                              for f in fs if f["detector"] != "outcome"))
         print(f"{'ok  ' if ok else 'FAIL'} {p['name']}: {what}")
         if not ok:
             failed.append(p["name"])

@@ -460,6 +460,7 @@ RankTrace read_rank_impl(const fs::path& run_dir, int rank, std::string* run_id)
   if (markov.present) read_markov(markov, rt);
   read_live(run_dir, rt);
   read_usage_files(run_dir, rt);
+  index_types(rt);
   if (rt.world_size == 0) {  // events header unwritten: take it from another file
     for (const RecordFile* f : {&sites, &feats, &markov})
       if (f->present) {
@@ -476,7 +477,18 @@ RankTrace read_rank_impl(const fs::path& run_dir, int rank, std::string* run_id)
 
 RankTrace read_rank(const fs::path& run_dir, int rank) { return read_rank_impl(run_dir, rank, nullptr); }
 
+void index_types(RankTrace& rank) {
+  rank.type_index.clear();
+  rank.type_index.reserve(rank.types.size());
+  for (std::size_t i = 0; i < rank.types.size(); ++i) rank.type_index[rank.types[i].key] = i;  // later lines win
+  rank.types_indexed = rank.types.size();
+}
+
 const TypeEntry* find_type(const RankTrace& rank, std::uint32_t key) {
+  if (rank.types_indexed == rank.types.size() && !rank.types.empty()) {
+    const auto it = rank.type_index.find(key);
+    return it == rank.type_index.end() ? nullptr : &rank.types[it->second];
+  }
   // Later lines win: a predefined key is described once, derived keys are unique.
   for (auto it = rank.types.rbegin(); it != rank.types.rend(); ++it)
     if (it->key == key) return &*it;

@@ -107,6 +107,39 @@ TEST(TraceReader, ReadRunCollectsRanksAndRunId) {
   EXPECT_EQ(run.ranks[2].events.size(), 8u);
 }
 
+// Issue 37: a production code creates a datatype for most transfers; the
+// reader indexes ranks/N.types so find_type is a hash lookup (it was a scan
+// of every line: quadratic analysis), later lines still winning.
+TEST(TraceReader, DatatypesAreIndexedAndLaterLinesWin) {
+  TempRunDir dir;
+  write_rank(dir.path(), sample_rank(0, 1), "run-t");
+  {
+    std::ofstream types(dir.path() / "ranks" / "0.types");
+    types << "4c000405 4 4 0 1 1 MPI_INT 1 1 4c000405:1\n";
+    for (int k = 1; k <= 20000; ++k) types << std::hex << k << std::dec << " 8 8 0 1 0 - " << k << " 1 4c000405:2\n";
+    types << "7 16 16 0 1 0 again 99 1 4c000405:4\n";  // key 7 described again: this line wins
+  }
+  RankTrace rt = read_rank(dir.path(), 0);
+  ASSERT_EQ(rt.types.size(), 20002u);
+  EXPECT_EQ(rt.types_indexed, rt.types.size());
+  EXPECT_EQ(rt.type_index.size(), 20001u);
+  ASSERT_NE(find_type(rt, 0x4c000405), nullptr);
+  EXPECT_EQ(find_type(rt, 0x4c000405)->name, "MPI_INT");
+  ASSERT_NE(find_type(rt, 7), nullptr);
+  EXPECT_EQ(find_type(rt, 7)->name, "again");
+  EXPECT_EQ(find_type(rt, 20000)->size, 8);
+  EXPECT_EQ(find_type(rt, 20001), nullptr);
+  // Lines added by hand after reading are not in the index: found by a scan.
+  TypeEntry extra;
+  extra.key = 0xabcdef;
+  extra.name = "extra";
+  rt.types.push_back(extra);
+  ASSERT_NE(find_type(rt, 0xabcdef), nullptr);
+  EXPECT_EQ(find_type(rt, 0xabcdef)->name, "extra");
+  index_types(rt);
+  EXPECT_EQ(rt.type_index.at(0xabcdef), rt.types.size() - 1);
+}
+
 TEST(TraceReader, PreallocatedZeroTailIsNormal) {
   TempRunDir dir;
   RankTrace in = sample_rank(0, 2);

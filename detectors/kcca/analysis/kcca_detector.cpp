@@ -86,6 +86,13 @@ kc::VolumeFeature kcca_volume(const harness::KccaSpec& spec) {
   return kc::VolumeFeature::Total;
 }
 
+kc::SiteKeying kcca_site_keying(const harness::KccaSpec& spec, const harness::RunSpec& run) {
+  kc::SiteKeying k;
+  k.library_entry = spec.library_sites == "entry";
+  if (!run.argv.empty()) k.application_module = run.argv.front();
+  return k;
+}
+
 kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
   kc::RunParams p;
   p.run_id = run.spec.run_id;
@@ -133,7 +140,8 @@ nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<
             {"control_width", spec.control_width},
             {"observation_width", spec.observation_width},
             {"volume", spec.volume},
-            {"chain_features", spec.chain_features}}},
+            {"chain_features", spec.chain_features},
+            {"library_sites", spec.library_sites}}},
           {"application", fs::path(binary).filename().string()},
           {"build_id", binary.empty() ? std::string() : binary_build_id(binary)}};
 }
@@ -172,12 +180,39 @@ class KccaDetector : public analysis::Detector {
   // (re)trained and saved there; reuse_note_ says which and why.
   void decide_reuse();
 
+  // A call path inside a library of a test run (kcca.library_sites: entry),
+  // reported when no training run had it (scale-new-library-sites).
+  struct LibrarySite {
+    std::uint64_t stable_hash = 0;
+    std::string library;
+    std::string entry;  // the application frame calling into the library, formatted
+    int rank = -1;
+  };
   struct PendingTest {
     std::string run_id;
+    int nprocs = 0;
+    std::vector<LibrarySite> library_sites;
     bool crashed = false;
     kc::TestRun test;                 // samples: what scoring needs
     std::optional<kc::TestRun> full;  // with the symbolized profile: what localization needs
   };
+  static void collect_library_sites(const trace::RunTrace& trace, const kc::SiteKeying& keying,
+                                    std::vector<LibrarySite>& out) {
+    std::set<std::uint64_t> seen;
+    for (const auto& r : trace.ranks) {
+      if (r.rank < 0) continue;
+      for (std::size_t id = 0; id < r.sites.size() && id < r.features.size(); ++id) {
+        const auto& f = r.features[id];
+        if (f.bytes_sent + f.bytes_received == 0 || seen.count(r.sites[id].stable_hash)) continue;
+        const auto entry = kc::library_entry(r.sites[id], keying.application_module);
+        if (!entry) continue;
+        seen.insert(r.sites[id].stable_hash);
+        out.push_back({r.sites[id].stable_hash, entry->library,
+                       trace::format_frame(r.sites[id].symbolized[entry->application_frame]), r.rank});
+      }
+    }
+  }
+  std::vector<Finding> new_library_site_findings(const kc::KccaModel& model) const;
 
   harness::KccaSpec spec_;
   fs::path out_dir_;
@@ -223,7 +258,8 @@ std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
   if (spec.scale_role == "train") {
     if (stored_ || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
     const trace::RunTrace& trace = run.symbolized();
-    auto samples = kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume);
+    auto samples =
+        kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume, kcca_site_keying(spec_, spec));
     add_chain_features(run, samples);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
     train_profiles_.push_back(kc::volume_profile(trace, {}, volume));
@@ -234,13 +270,15 @@ std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
     t.crashed = is_crash(run.outcome().kind);
     const kc::RunParams params = kcca_run_params(run.record(), numeric_names_);
     t.test.run_id = spec.run_id;
-    t.test.samples = kc::samples_from_run(run.trace(), params, volume);
+    const kc::SiteKeying keying = kcca_site_keying(spec_, spec);
+    t.test.samples = kc::samples_from_run(keying.library_entry ? run.symbolized() : run.trace(), params, volume, keying);
     add_chain_features(run, t.test.samples);
-    t.test.nprocs = spec.nprocs;
+    t.test.nprocs = t.nprocs = spec.nprocs;
+    if (keying.library_entry) collect_library_sites(run.symbolized(), keying, t.library_sites);
     // Kept for localization if the run is flagged: the trace is dropped
     // after this call and not read again.
     try {
-      t.full = kc::test_run_from_trace(run.symbolized(), params, t.crashed, volume);
+      t.full = kc::test_run_from_trace(run.symbolized(), params, t.crashed, volume, keying);
       t.full->nprocs = spec.nprocs;
       if (spec_.chain_features) t.full->samples = t.test.samples;  // with the chain features
     } catch (const std::exception& e) {
@@ -370,7 +408,44 @@ std::vector<Finding> KccaDetector::finish() {
                                            {"false_positive_rate", cv->false_positive_rate}};
   out.push_back(std::move(summary));
   for (auto& f : findings) out.push_back(std::move(f));
+  for (auto& f : new_library_site_findings(model)) out.push_back(std::move(f));
   note(std::to_string(flagged_runs) + " of " + std::to_string(runs.size()) + " test runs off the scale trend");
+  return out;
+}
+
+// Call paths inside a library that the test runs took and no training run
+// did (kcca.library_sites: entry): the library changed its communication
+// with the rank count. Scored through the application's call into the
+// library; reported here so a reader sees it, naming the library and the
+// application code that called it. One Info finding per run and entry.
+std::vector<Finding> KccaDetector::new_library_site_findings(const kc::KccaModel& model) const {
+  std::set<std::uint64_t> trained;
+  for (const auto& s : model.reference_profile.sites) trained.insert(s.stable_hash);
+  std::vector<Finding> out;
+  for (const auto& t : tests_) {
+    std::map<std::pair<std::string, std::string>, std::vector<const LibrarySite*>> by_entry;
+    for (const auto& s : t.library_sites)
+      if (!trained.count(s.stable_hash)) by_entry[{s.library, s.entry}].push_back(&s);
+    for (const auto& [key, sites] : by_entry) {
+      const auto& [library, entry] = key;
+      Finding f;
+      f.detector = "kcca";
+      f.kind = "scale-new-library-sites";
+      f.severity = detectors::Severity::Info;
+      f.run_id = t.run_id;
+      f.location = entry;
+      std::set<int> ranks;
+      for (const auto* s : sites) ranks.insert(s->rank);
+      f.ranks.assign(ranks.begin(), ranks.end());
+      f.title = t.run_id + ": at " + std::to_string(t.nprocs) + " ranks " + library + " communicates through " +
+                std::to_string(sites.size()) + " call path" + (sites.size() == 1 ? "" : "s") +
+                " no training scale had (called from " + entry + "): the library changed its communication with the "
+                "rank count; scored as the application's call into " + library;
+      f.details = {{"library", library}, {"entry", entry}, {"new_call_paths", sites.size()},
+                   {"nprocs", t.nprocs}, {"library_sites", "entry"}};
+      out.push_back(std::move(f));
+    }
+  }
   return out;
 }
 

@@ -30,6 +30,8 @@ detectors::kcca::RunParams kcca_run_params(const harness::RunRecord& run, const 
 
 detectors::kcca::KccaOptions kcca_options(const harness::KccaSpec& spec);
 detectors::kcca::VolumeFeature kcca_volume(const harness::KccaSpec& spec);
+// kcca.library_sites for `run` (its binary is the application module).
+detectors::kcca::SiteKeying kcca_site_keying(const harness::KccaSpec& spec, const harness::RunSpec& run);
 
 // kcca.chain_features: DMTracker's chain distribution of the run (its
 // trace, its run directory for the allocation logs) joins each rank's

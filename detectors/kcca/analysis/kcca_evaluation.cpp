@@ -60,7 +60,11 @@ void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const
       ++skipped;
       continue;
     }
-    auto samples = samples_from_run(trace, kcca_run_params(run, numeric), volume);
+    const SiteKeying keying = kcca_site_keying(spec, run.spec);
+    if (keying.library_entry)
+      for (auto& rank : trace.ranks)
+        if (rank.rank >= 0) trace::symbolize(run.dir, rank);
+    auto samples = samples_from_run(trace, kcca_run_params(run, numeric), volume, keying);
     if (spec.chain_features) add_chain_features(trace, run.dir, samples);
     if (run.spec.scale_role == "train") {
       ++train_runs;

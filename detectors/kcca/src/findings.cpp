@@ -42,10 +42,11 @@ nlohmann::json divergence_json(const Divergence& d) {
 
 }  // namespace
 
-TestRun test_run_from_trace(const trace::RunTrace& run, const RunParams& params, bool crashed, VolumeFeature volume) {
+TestRun test_run_from_trace(const trace::RunTrace& run, const RunParams& params, bool crashed, VolumeFeature volume,
+                            const SiteKeying& keying) {
   TestRun t;
   t.run_id = params.run_id.empty() ? run.run_id : params.run_id;
-  t.samples = samples_from_run(run, params, volume);
+  t.samples = samples_from_run(run, params, volume, keying);
   for (const auto& s : t.samples) t.nprocs = std::max(t.nprocs, s.nprocs);
   t.profile = volume_profile(run, {}, volume);
   if (crashed) {

@@ -1,6 +1,47 @@
 #include "scalefuzz/detectors/kcca/samples.hpp"
 
+#include <filesystem>
+#include <string_view>
+
+#include "scalefuzz/detectors/kcca/localize.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
 namespace scalefuzz::detectors::kcca {
+
+namespace {
+std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;  // FNV-1a 64 prime (Fowler/Noll/Vo)
+  return h;
+}
+}  // namespace
+
+std::optional<LibraryEntry> library_entry(const trace::CallSiteInfo& site, const std::string& application_module) {
+  const auto& frames = site.symbolized;
+  std::size_t inner = 0;  // innermost frame that is neither MPI, the injector nor libc
+  while (inner < frames.size() && trace::is_runtime_frame(frames[inner])) ++inner;
+  if (inner >= frames.size()) return std::nullopt;
+  LocalizeOptions where;
+  where.application_module = application_module;
+  if (frame_origin(frames[inner], where) != "library") return std::nullopt;
+  std::size_t app = inner;
+  while (app < frames.size() && frame_origin(frames[app], where) != "application") ++app;
+  if (app >= frames.size()) return std::nullopt;
+  LibraryEntry e;
+  e.library = std::filesystem::path(frames[app - 1].module).filename().string();
+  e.application_frame = app;
+  // Same ingredients as the injector's stable hash (module basename, offset
+  // per frame), from the application's call into the library outwards, with
+  // the library's name and the MPI op class left out: which MPI calls the
+  // library makes is its own business.
+  std::uint64_t h = fnv1a(14695981039346656037ull, "library-entry:" + e.library);
+  for (std::size_t i = app; i < frames.size(); ++i) {
+    h = fnv1a(h, std::filesystem::path(frames[i].module).filename().string());
+    const std::uint64_t off = frames[i].offset;
+    h = fnv1a(h, std::string_view(reinterpret_cast<const char*>(&off), sizeof off));
+  }
+  e.key = h == 0 ? 1 : h;
+  return e;
+}
 
 std::uint64_t received_key(std::uint64_t stable_hash) {
   // splitmix64 finalizer of the hash with a direction tag: a different,
@@ -18,7 +59,7 @@ std::vector<std::string> control_names(const RunParams& params) {
 }
 
 std::vector<RankSample> samples_from_run(const trace::RunTrace& run, const RunParams& params,
-                                         VolumeFeature volume) {
+                                         VolumeFeature volume, const SiteKeying& keying) {
   std::vector<RankSample> out;
   const std::string run_id = params.run_id.empty() ? run.run_id : params.run_id;
   int world = 0;
@@ -34,7 +75,9 @@ std::vector<RankSample> samples_from_run(const trace::RunTrace& run, const RunPa
     for (const auto& [name, value] : params.numeric) s.control.push_back(value);
     for (std::size_t id = 0; id < r.features.size() && id < r.sites.size(); ++id) {
       const auto& f = r.features[id];
-      const std::uint64_t key = r.sites[id].stable_hash;
+      std::uint64_t key = r.sites[id].stable_hash;
+      if (keying.library_entry)
+        if (auto entry = library_entry(r.sites[id], keying.application_module)) key = entry->key;
       const double sent = static_cast<double>(f.bytes_sent);
       const double recv = static_cast<double>(f.bytes_received);
       switch (volume) {

@@ -120,3 +120,55 @@ TEST(Findings, FlaggedScaleBecomesAScaleAnomalyWithPlotAndLocation) {
   }
   EXPECT_EQ(anomalies, 2);
 }
+
+// Issue 37: kcca.library_sites = entry. Two call paths inside a library
+// (binomial and ring broadcast of libsf_pblas.so) entered from the same
+// application frame merge into one feature with their summed volume; a site
+// the application makes itself keeps its stack's hash; without the keying
+// every stack is its own feature (Vrisha §4.1).
+TEST(SiteKeying, LibraryPathsMergeAtTheApplicationsCallIntoTheLibrary) {
+  const std::string app = "/opt/scenarios/dense_panel_bcast", lib = "/opt/scenarios/libsf_pblas.so",
+                    mpi = "/usr/lib/x86_64-linux-gnu/libmpich.so.12";
+  const tr::Frame mpi_send = {0x7f0000001000, mpi, 0x1000, "MPI_Send", "", 0},
+                  entry = {0x401200, app, 0x1200, "factor_sweep", "dense_panel_bcast.c", 70},
+                  main_frame = {0x401500, app, 0x1500, "main", "dense_panel_bcast.c", 95};
+  tr::RankTrace rt;
+  rt.rank = 0;
+  rt.world_size = 6;
+  auto add_site = [&](std::uint64_t hash, std::vector<tr::Frame> frames, std::uint64_t sent) {
+    tr::CallSiteInfo s;
+    s.id = static_cast<std::uint32_t>(rt.sites.size());
+    s.stable_hash = hash;
+    s.symbolized = std::move(frames);
+    rt.sites.push_back(s);
+    rt.features.push_back({1, sent, 0});
+  };
+  add_site(0x51, {mpi_send, {0x7f0000002100, lib, 0x2100, "bcast_binomial", "sf_pblas.c", 30}, {0x7f0000002400, lib, 0x2400, "sf_pbcast", "sf_pblas.c", 52}, entry, main_frame}, 1000);
+  add_site(0x52, {mpi_send, {0x7f0000002200, lib, 0x2200, "bcast_ring", "sf_pblas.c", 41}, {0x7f0000002410, lib, 0x2410, "sf_pbcast", "sf_pblas.c", 54}, entry, main_frame}, 3000);
+  add_site(0x53, {{0x7f0000001100, mpi, 0x1100, "MPI_Allreduce", "", 0}, {0x401300, app, 0x1300, "residual_norm", "dense_panel_bcast.c", 80}, main_frame}, 8);
+  tr::RunTrace run;
+  run.ranks.push_back(rt);
+
+  const auto stacks = kc::samples_from_run(run, {});
+  ASSERT_EQ(stacks.size(), 1u);
+  EXPECT_EQ(stacks[0].observation.size(), 3u);
+
+  kc::SiteKeying keying;
+  keying.library_entry = true;
+  keying.application_module = app;
+  const auto entries = kc::samples_from_run(run, {}, kc::VolumeFeature::Total, keying);
+  ASSERT_EQ(entries.size(), 1u);
+  ASSERT_EQ(entries[0].observation.size(), 2u);
+  EXPECT_EQ(entries[0].observation.at(0x53), 8.0);  // the application's own site: its stack's hash
+  const auto e1 = kc::library_entry(rt.sites[0], app), e2 = kc::library_entry(rt.sites[1], app);
+  ASSERT_TRUE(e1 && e2);
+  EXPECT_EQ(e1->key, e2->key);
+  EXPECT_EQ(e1->library, "libsf_pblas.so");
+  EXPECT_EQ(e1->application_frame, 3u);
+  EXPECT_EQ(entries[0].observation.at(e1->key), 4000.0);
+  EXPECT_FALSE(kc::library_entry(rt.sites[2], app));
+  // The same library entered from another application frame is another feature.
+  tr::CallSiteInfo other = rt.sites[0];
+  other.symbolized[3].offset = 0x1250;
+  EXPECT_NE(kc::library_entry(other, app)->key, e1->key);
+}

@@ -116,9 +116,58 @@ void check_recorded_errors(const trace::RunTrace& run, std::vector<Issue>& out) 
 }
 
 // ---- at finalize ------------------------------------------------------------
+namespace {
+bool called_abort(const trace::RankTrace& rt) {
+  for (auto it = rt.events.rbegin(); it != rt.events.rend(); ++it)
+    if (cls(*it) == OpClass::Abort) return true;
+  return false;
+}
+
+// One issue per (rank, creating call site, kind) of the handles never freed:
+// MPI-4.1 §11.2.2 says MPI_FINALIZE does not free them and not freeing them
+// is not erroneous, so a handle made once and kept to the end is info; a
+// site that made several and freed none of them leaks more the longer the
+// program runs (warning).
+void leak_issues(const trace::RankTrace& rt, const std::vector<std::size_t>& creations, const std::string& what,
+                 const std::string& section, std::vector<Issue>& out) {
+  std::map<std::uint32_t, std::vector<std::size_t>> by_site;
+  for (std::size_t i : creations) by_site[rt.events[i].callsite].push_back(i);
+  for (auto& [site, at] : by_site) {
+    std::sort(at.begin(), at.end());
+    Issue is;
+    is.kind = "leaked-handle";
+    is.section = section + ", MPI-4.1 §11.2.2 (MPI_FINALIZE does not free objects)";
+    const std::string call = op(rt.events[at.front()]);
+    if (at.size() == 1) {
+      is.severity = Severity::Info;
+      is.rule = "a " + what + " created once and kept until MPI_Finalize is allowed (not freeing it is not erroneous)";
+      is.message = what + " created by " + call + " never freed on " + rank_text(rt.rank) + " (created once)";
+    } else {
+      is.severity = Severity::Warning;
+      is.rule = what + "s created again and again at one call site and never freed grow with the run";
+      is.message = std::to_string(at.size()) + " " + what + "s created by " + call + " at one call site never freed on " +
+                   rank_text(rt.rank) + " (a growing leak)";
+    }
+    is.sides.push_back({rt.rank, at.front(), "created here (first)"});
+    if (at.size() > 1) is.sides.push_back({rt.rank, at.back(), "created here (last)"});
+    out.push_back(std::move(is));
+  }
+}
+}  // namespace
+
 void check_finalize(const trace::RunTrace& run, const Options& options, std::vector<Issue>& out) {
+  // After an MPI_Abort the launcher ends the other ranks wherever they are:
+  // their deaths (inside an MPI call, without MPI_Finalize) are consequences,
+  // and the aborting rank is exempt from finalizing (MPI-4.1 §11.2.2, §9.3 MPI_ABORT).
+  int aborting_rank = -1;
+  for (const auto& rt : run.ranks)
+    if (rt.rank >= 0 && called_abort(rt)) {
+      aborting_rank = rt.rank;
+      break;
+    }
   for (const auto& rt : run.ranks) {
     if (rt.rank < 0 || rt.events.empty()) continue;
+    if (aborting_rank >= 0 && !finished(rt)) continue;
     // Hydra kills the other ranks when one exits without MPI_Finalize, so
     // the rank's own exit note decides, not the run's outcome.
     if (rt.exited_without_finalize && rt.last_event_in_progress) {
@@ -193,28 +242,15 @@ void check_finalize(const trace::RunTrace& run, const Options& options, std::vec
       }
       out.push_back(std::move(is));
     }
-    for (const auto& [key, i] : handles) {
-      static const char* const kinds[] = {"?", "group", "datatype", "op"};
-      int k = key.first >= 1 && key.first <= 3 ? key.first : 0;
-      Issue is;
-      is.kind = "leaked-handle";
-      is.severity = Severity::Warning;
-      is.section = k == 2 ? "MPI-4.0 §5.1.10 (MPI_TYPE_FREE)" : k == 1 ? "MPI-4.0 §7.3.3 (MPI_GROUP_FREE)" : "MPI-4.0 §6.9.5 (MPI_OP_FREE)";
-      is.rule = std::string("a ") + kinds[k] + " created by the application should be freed before MPI_Finalize";
-      is.message = std::string(kinds[k]) + " created by " + op(rt.events[i]) + " never freed on " + rank_text(rt.rank);
-      is.sides.push_back({rt.rank, i, "created here"});
-      out.push_back(std::move(is));
-    }
-    for (const auto& [id, i] : comms) {
-      Issue is;
-      is.kind = "leaked-handle";
-      is.severity = Severity::Warning;
-      is.section = "MPI-4.0 §7.4.3 (MPI_COMM_FREE)";
-      is.rule = "a communicator created by the application should be freed before MPI_Finalize";
-      is.message = "communicator created by " + op(rt.events[i]) + " never freed on " + rank_text(rt.rank);
-      is.sides.push_back({rt.rank, i, "created here"});
-      out.push_back(std::move(is));
-    }
+    std::vector<std::size_t> created[4];  // by HandleKind (1 group, 2 datatype, 3 op; 0 unknown)
+    for (const auto& [key, i] : handles) created[key.first >= 1 && key.first <= 3 ? key.first : 0].push_back(i);
+    leak_issues(rt, created[1], "group", "MPI-4.0 §7.3.3 (MPI_GROUP_FREE)", out);
+    leak_issues(rt, created[2], "datatype", "MPI-4.0 §5.1.10 (MPI_TYPE_FREE)", out);
+    leak_issues(rt, created[3], "op", "MPI-4.0 §6.9.5 (MPI_OP_FREE)", out);
+    leak_issues(rt, created[0], "handle", "MPI-4.0 §11.2.2", out);
+    std::vector<std::size_t> comm_created;
+    for (const auto& [id, i] : comms) comm_created.push_back(i);
+    leak_issues(rt, comm_created, "communicator", "MPI-4.0 §7.4.3 (MPI_COMM_FREE)", out);
   }
 }
 

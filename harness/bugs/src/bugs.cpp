@@ -39,11 +39,15 @@ bool is_hex_address(const std::string& s) {
   return std::regex_match(s, hex);
 }
 
-// "module+0x1f3a0" -> "module" (basename); anything else unchanged.
-std::string strip_offset(const std::string& where) {
-  static const std::regex module_offset(R"((.*)\+0x[0-9a-fA-F]+)");
+// "/dir/module+0x1f3a0" -> "module" (keep_offset false: a function names
+// the place) or "module+0x1f3a0" (keep_offset: a frame of a stripped binary
+// without a symbol, whose module-relative offset is all that tells two
+// places apart; it is stable across runs, ASLR and machines for one build,
+// like a line number); anything else unchanged.
+std::string strip_offset(const std::string& where, bool keep_offset) {
+  static const std::regex module_offset(R"((.*)(\+0x[0-9a-fA-F]+))");
   std::smatch m;
-  if (std::regex_match(where, m, module_offset)) return basename(m[1].str());
+  if (std::regex_match(where, m, module_offset)) return basename(m[1].str()) + (keep_offset ? m[2].str() : "");
   return where;
 }
 
@@ -117,7 +121,7 @@ std::string normalize_location(std::string_view location) {
       std::string word = text.substr(pos, end - pos);
       pos = end + 1;
       if (word.empty() || is_hex_address(word)) continue;
-      word = strip_offset(basename(word));
+      word = basename(strip_offset(word, true));
       if (!out.empty()) out += ' ';
       out += word;
     }
@@ -126,8 +130,8 @@ std::string normalize_location(std::string_view location) {
   std::smatch fl;
   std::string place;
   if (std::regex_match(where, fl, file_line)) place = basename(fl[1].str()) + ":" + fl[2].str();
-  else if (!is_hex_address(where)) place = strip_offset(where);
   if (function == "?" || function == "??") function.clear();
+  if (place.empty() && !is_hex_address(where)) place = strip_offset(where, function.empty());
   if (function.empty()) return place;
   return place.empty() ? function : function + " " + place;
 }

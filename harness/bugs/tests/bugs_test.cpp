@@ -34,11 +34,23 @@ TEST(NormalizeLocation, KeepsFunctionAndFileBasenameLine) {
 
 TEST(NormalizeLocation, DropsAddressesOffsetsAndCloneSuffixes) {
   expect_normalized({{"0x7f12ab34", ""},
-                     {"/usr/lib/x86_64-linux-gnu/libmpich.so.12+0x1f3a0", "libmpich.so.12"},
+                     {"/usr/lib/x86_64-linux-gnu/libmpich.so.12+0x1f3a0", "libmpich.so.12+0x1f3a0"},
                      {"MPIR_Wait (/usr/lib/libmpich.so.12+0x1f3a0)", "MPIR_Wait libmpich.so.12"},
                      {"exchange.constprop.0 (/a/b/halo.c:88)", "exchange halo.c:88"},
                      {"exchange.isra.0.cold (/a/b/halo.c:88)", "exchange halo.c:88"},
                      {"?? (/a/b/halo.c:88)", "halo.c:88"}});
+}
+
+// Issue 37: a stripped binary's frames have no function and no line; the
+// module-relative offset is what tells its bugs apart (dropping it merged
+// every finding of nwchem.mpich into one bug).
+TEST(NormalizeLocation, StrippedFramesKeepTheirOffset) {
+  expect_normalized({{"/usr/bin/nwchem.mpich+0x4f1a0", "nwchem.mpich+0x4f1a0"},
+                     {"?? (/usr/bin/nwchem.mpich+0x4f1a0)", "nwchem.mpich+0x4f1a0"},
+                     {"pdsytd2_ (/usr/lib/libscalapack-mpich.so.2.1+0x8c0)", "pdsytd2_ libscalapack-mpich.so.2.1"}});
+  const auto a = fingerprint(finding_key(finding("usage", "leaked-handle", "r", "/usr/bin/nwchem.mpich+0x4f1a0")));
+  const auto b = fingerprint(finding_key(finding("usage", "leaked-handle", "r", "/usr/bin/nwchem.mpich+0x51000")));
+  EXPECT_NE(a, b);
 }
 
 TEST(NormalizeLocation, CppSignaturesKeepTheirParentheses) {

@@ -9,7 +9,7 @@ KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::
   KccaSpec spec;
   const auto entries = reader.map(node, "kcca",
                                   {"model", "components", "gamma", "control_width", "observation_width", "volume",
-                                   "chain_features"});
+                                   "chain_features", "library_sites"});
   for (const auto& e : entries) {
     if (e.key == "model") {
       std::filesystem::path p = reader.non_empty_string(e.value, "kcca.model");
@@ -30,6 +30,10 @@ KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::
       spec.observation_width = reader.positive_number(e.value, "kcca.observation_width");
     } else if (e.key == "chain_features") {
       spec.chain_features = reader.boolean(e.value, "kcca.chain_features");
+    } else if (e.key == "library_sites") {
+      spec.library_sites = reader.scalar(e.value, "kcca.library_sites");
+      if (spec.library_sites != "entry" && spec.library_sites != "stack")
+        reader.fail(e.value, "kcca.library_sites must be entry or stack, got '" + spec.library_sites + "'");
     } else if (e.key == "volume") {
       spec.volume = reader.scalar(e.value, "kcca.volume");
       if (spec.volume != "total" && spec.volume != "sent" && spec.volume != "sent-and-received")

@@ -298,6 +298,10 @@ TEST(LoadCampaign, KccaSection) {
   EXPECT_FALSE(defaults.kcca.chain_features);
   EXPECT_TRUE(parse(head + "kcca: { chain_features: true }\n").kcca.chain_features);
   EXPECT_THAT(parse_error(head + "kcca: { chain_features: 3 }\n"), HasSubstr("inline.yaml:4:25: expected true or false for kcca.chain_features"));
+  EXPECT_EQ(defaults.kcca.library_sites, "entry");
+  EXPECT_EQ(parse(head + "kcca: { library_sites: stack }\n").kcca.library_sites, "stack");
+  EXPECT_THAT(parse_error(head + "kcca: { library_sites: frames }\n"),
+              HasSubstr("inline.yaml:4:24: kcca.library_sites must be entry or stack, got 'frames'"));
   const auto some_file = *std::filesystem::directory_iterator(data_dir() / "good");  // any existing file
   const Campaign c = parse(head + "kcca: { model: \"" + some_file.path().string() +
                            "\", components: 3, gamma: 0.01, control_width: 64, observation_width: 128, volume: sent }\n");

@@ -1,5 +1,8 @@
 #include "finish.hpp"
 
+#include <unistd.h>
+
+#include <csignal>
 #include <iostream>
 
 #include "args.hpp"
@@ -29,21 +32,58 @@ int write_reports(const harness::RunStore& store, harness::ConsoleProgress* prog
     if (f.severity != detectors::Severity::Info) ++serious;
   std::cout << "campaign " << data.campaign << ": " << s.finished << "/" << s.runs << " runs finished";
   for (const auto& [label, n] : s.by_outcome) std::cout << ", " << n << " " << label;
-  std::cout << "; " << data.findings.size() << " findings (" << serious << " errors or warnings)\n";
-  for (const auto& f : data.findings) {
-    if (f.severity == detectors::Severity::Info) continue;
-    std::cout << "  [" << f.detector << "] " << terminal_safe(f.title);
+  // One line per bug (findings with one fingerprint), not per finding: a
+  // communicator leaked on 4 ranks of 9 runs is one bug, 36 findings.
+  const std::vector<harness::bugs::Bug> bugs = harness::report_bugs(data);
+  std::size_t serious_bugs = 0;
+  for (const auto& b : bugs) serious_bugs += b.serious();
+  std::cout << "; " << data.findings.size() << " findings (" << serious << " errors or warnings) in " << bugs.size()
+            << " bugs (" << serious_bugs << " errors or warnings)\n";
+  for (const auto& b : bugs) {
+    if (!b.serious()) continue;
+    const detectors::Finding& first = data.findings[b.occurrences.front().finding];
+    std::cout << "  [" << first.detector << "] " << terminal_safe(b.title);
     // Titles that already name the code (PDG's "blocked in main (x.c:26)") are not followed by it again.
-    if (!f.location.empty() && f.title.find(f.location) == std::string::npos)
-      std::cout << " at " << terminal_safe(f.location);
+    if (!first.location.empty() && b.title.find(first.location) == std::string::npos)
+      std::cout << " at " << terminal_safe(first.location);
+    if (b.occurrences.size() > 1)
+      std::cout << " (" << b.occurrences.size() << " findings in " << b.runs().size() << " runs)";
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;
 }
 
+namespace {
+// Ctrl-C during the analysis: the runs are stored and the findings are saved
+// in one transaction at the end, so stopping at once loses nothing a later
+// `scalefuzz analyze OUT` cannot redo. Exit 130 (interrupted) as the launch
+// phase does, instead of dying by the signal. Async-signal-safe: write, _exit.
+extern "C" void on_analysis_interrupt(int) {
+  static const char msg[] = "\ninterrupted during the analysis: the runs are stored; run `scalefuzz analyze OUT` to analyse them\n";
+  (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+  ::_exit(kExitInterrupted);
+}
+
+struct AnalysisInterruptGuard {
+  AnalysisInterruptGuard() {
+    previous_int = std::signal(SIGINT, on_analysis_interrupt);
+    previous_term = std::signal(SIGTERM, on_analysis_interrupt);
+  }
+  ~AnalysisInterruptGuard() {
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+  }
+  AnalysisInterruptGuard(const AnalysisInterruptGuard&) = delete;
+  AnalysisInterruptGuard& operator=(const AnalysisInterruptGuard&) = delete;
+  void (*previous_int)(int);
+  void (*previous_term)(int);
+};
+}  // namespace
+
 int analyze_and_report(harness::RunStore& store, const std::set<std::string>& detectors,
                        const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker,
                        harness::ConsoleProgress* progress) {
+  const AnalysisInterruptGuard interrupt_guard;
   if (!progress) {
     engine::analyze_store(store, detectors, kcca, dmtracker);
     return write_reports(store);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "scalefuzz/trace/format.hpp"
@@ -89,6 +90,12 @@ struct RankTrace {
   MarkovModel markov;
   std::optional<LiveState> live;        // absent if the file is missing
   std::vector<TypeEntry> types;         // ranks/N.types, in file order (format 2)
+  // Datatype key -> index into `types` of its last line (later lines win),
+  // built by the reader (index_types). find_type uses it while it covers
+  // every entry (types_indexed == types.size()), else scans: a production
+  // code creates a type for most transfers (issue 37: 250,000 in one run).
+  std::unordered_map<std::uint32_t, std::size_t> type_index;
+  std::size_t types_indexed = 0;
   std::vector<RecordedError> errors;    // ranks/N.errors (format 2)
   std::optional<FatalSignal> fatal_signal;  // ranks/N.signal (format 2)
   bool exited_without_finalize = false;     // ranks/N.exit (format 2): exit()/return from main before MPI_Finalize
@@ -122,8 +129,13 @@ class TraceError : public std::runtime_error {
 // keep empty names.
 void symbolize(const std::filesystem::path& run_dir, RankTrace& rank);
 
-// The entry of a datatype key in `rank.types`, or null.
+// The entry of a datatype key in `rank.types`, or null: O(1) once
+// index_types() has indexed every entry, else a scan.
 const TypeEntry* find_type(const RankTrace& rank, std::uint32_t key);
+
+// (Re)builds rank.type_index over rank.types; the reader calls it, code that
+// fills `types` by hand may.
+void index_types(RankTrace& rank);
 
 // Human-readable op name for a generated op id ("MPI_Isend").
 const char* op_name(std::uint16_t op);

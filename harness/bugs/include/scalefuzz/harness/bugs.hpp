@@ -17,12 +17,14 @@
 namespace scalefuzz::harness::bugs {
 
 // A code location as the fingerprint sees it: function and file basename:line.
-// Addresses, directories, module offsets and compiler clone suffixes
+// Addresses, directories, module offsets after a function and compiler clone suffixes
 // (".constprop.0", ".isra.0", ".part.1", ".cold") are dropped, so the text
 // is the same across nights, machines and build directories:
 //   "send_then_receive (/tmp/x/scenarios/spine/deadlock_cycle.c:42)"
 //        -> "send_then_receive deadlock_cycle.c:42"
-//   "libmpi.so.12+0x1f3a0" -> "libmpi.so.12";  "0x7f12ab" -> ""
+//   "MPIR_Wait (libmpi.so.12+0x1f3a0)" -> "MPIR_Wait libmpi.so.12";  "0x7f12ab" -> ""
+//   "/usr/bin/app+0x1f3a0" -> "app+0x1f3a0" (no function: a stripped binary's
+//   frame keeps its module-relative offset, else its bugs would all merge)
 std::string normalize_location(std::string_view location);
 
 // What identifies a bug. `locations` are normalized; `context` is what tells

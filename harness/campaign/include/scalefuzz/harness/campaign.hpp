@@ -113,6 +113,10 @@ struct KccaSpec {
   // DMTracker's chain distribution as extra observation features: per rank,
   // the bytes starting chains of each chain type (detectors/dmtracker).
   bool chain_features = false;
+  // How a call site whose MPI call is made inside a library becomes a
+  // feature (issue 37; detectors/kcca/README.md): "entry" keys it by the
+  // application's call into the library, "stack" by its whole stack (Vrisha).
+  std::string library_sites = "entry";
 };
 
 // DMTracker's settings (detector "dmtracker"; detectors/dmtracker/README.md).

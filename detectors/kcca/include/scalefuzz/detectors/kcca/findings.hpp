@@ -25,7 +25,7 @@ struct TestRun {
 
 // Builds a TestRun from a trace (samples, profile; crash site when `crashed`).
 TestRun test_run_from_trace(const trace::RunTrace& run, const RunParams& params, bool crashed = false,
-                            VolumeFeature volume = VolumeFeature::Total);
+                            VolumeFeature volume = VolumeFeature::Total, const SiteKeying& keying = {});
 
 struct FindingOptions {
   LocalizeOptions localize;
