@@ -26,7 +26,10 @@ namespace scalefuzz::trace {
 // Format 3: packed events files of finished ranks (PackedEvents), Markov
 // files written dense at MPI_Finalize. Raw records are unchanged from
 // format 2, so format 2 files are still read.
-inline constexpr std::uint32_t kFormatVersion = 3;
+// Format 4: one-sided communication records (OpClass WinMgmt, Rma, RmaSync;
+// their field use below). Other records are unchanged: formats 2 and 3 are
+// still read.
+inline constexpr std::uint32_t kFormatVersion = 4;
 inline constexpr std::uint32_t kOldestReadableVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'F', 'Z', 'T', 'R', 'A', 'C', 'E'};
 
@@ -88,7 +91,28 @@ enum class OpClass : std::uint8_t {
   // dtype = the datatype, rcount_arg = the packed buffer's size argument.
   Pack,         // MPI_Pack: buffer = inbuf, rbuffer = outbuf + position (before)
   Unpack,       // MPI_Unpack: buffer = inbuf + position (before), rbuffer = outbuf
+  // Format 4 (one-sided communication, detectors/rma). `comm` is the window
+  // id (equal on every member of the window; never a communicator id), the
+  // op id names the function.
+  WinMgmt,      // Win_create/allocate/allocate_shared/create_dynamic: tag = the communicator's id
+                // (as int32), buffer = base (0 for dynamic), bytes = size, count = disp_unit;
+                // Win_attach/Win_detach: buffer = base, bytes = size (detach: 0); Win_free
+  Rma,          // Put/Get/Accumulate/Get_accumulate/Fetch_and_op/Compare_and_swap and the R*
+                // versions: peer = target (world rank), buffer = origin address, scount_arg/dtype/
+                // bytes = origin count/datatype/bytes, count = target displacement (disp units),
+                // rcount_arg/rdtype = target count/datatype, status_bytes = target bytes
+                // (target count x size), rbuffer = result address (Get_accumulate/Fetch_and_op/
+                // Compare_and_swap), reduce_op = the accumulate op, request = R*'s request id
+  RmaSync,      // Win_fence/lock/unlock/lock_all/unlock_all/flush*/sync/start/complete/post/
+                // wait/test: peer = target (lock/unlock/flush/flush_local, world rank),
+                // tag = lock type (MPI_LOCK_EXCLUSIVE 1, MPI_LOCK_SHARED 2), count = assert;
+                // Win_start/Win_post: one child RmaSync record per group member (peer);
+                // Win_test: kFlagTestFailed when the epoch has not ended
 };
+
+// Lock types of Win_lock records (Event::tag; format 4).
+inline constexpr std::int32_t kLockExclusive = 1;
+inline constexpr std::int32_t kLockShared = 2;
 
 // What a HandleNew/HandleFree record's handle is (stored in Event::tag).
 enum class HandleKind : std::int32_t { Group = 1, Datatype = 2, Op = 3 };
