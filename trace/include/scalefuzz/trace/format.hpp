@@ -105,7 +105,7 @@ enum class OpClass : std::uint8_t {
                 // Compare_and_swap), reduce_op = the accumulate op, request = R*'s request id
   RmaSync,      // Win_fence/lock/unlock/lock_all/unlock_all/flush*/sync/start/complete/post/
                 // wait/test: peer = target (lock/unlock/flush/flush_local, world rank),
-                // tag = lock type (MPI_LOCK_EXCLUSIVE 1, MPI_LOCK_SHARED 2), count = assert;
+                // tag = lock type (kLockExclusive, kLockShared), count = assert (kMode* bits);
                 // Win_start/Win_post: one child RmaSync record per group member (peer);
                 // Win_test: kFlagTestFailed when the epoch has not ended
 };
@@ -113,6 +113,10 @@ enum class OpClass : std::uint8_t {
 // Lock types of Win_lock records (Event::tag; format 4).
 inline constexpr std::int32_t kLockExclusive = 1;
 inline constexpr std::int32_t kLockShared = 2;
+// RmaSync records' `count`: the assert argument's MPI_MODE_* bits, as these
+// bits (the recorder translates MPI's values).
+inline constexpr std::int64_t kModeNoCheck = 1, kModeNoStore = 2, kModeNoPut = 4, kModeNoPrecede = 8,
+                              kModeNoSucceed = 16;
 
 // What a HandleNew/HandleFree record's handle is (stored in Event::tag).
 enum class HandleKind : std::int32_t { Group = 1, Datatype = 2, Op = 3 };
