@@ -365,7 +365,10 @@ void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modif
     std::set<std::uint32_t> reported;  // post call sites
     for (const auto& [post_seq, done_seq] : modified[r]) {
       auto post = index_of(post_seq);
-      if (!post || !reported.insert(rt.events[*post].callsite).second) continue;
+      // One-sided operations' origin buffers are detectors/rma's.
+      if (!post || rt.events[*post].op_class == static_cast<std::uint8_t>(trace::OpClass::Rma) ||
+          !reported.insert(rt.events[*post].callsite).second)
+        continue;
       const trace::Event& p = rt.events[*post];
       Issue is;
       is.kind = "buffer-modified";
@@ -476,7 +479,9 @@ void check_accessed_receives(const trace::RunTrace& run, const ReceiveAccesses& 
     std::set<std::pair<std::uint32_t, std::uint64_t>> reported;  // (receive call site, access pc)
     for (const ReceiveAccess& a : accessed[r]) {
       const auto post = record_at(rt, a.post_seq);
-      if (!post || a.frames.empty() || !reported.insert({rt.events[*post].callsite, a.frames[0]}).second) continue;
+      if (!post || a.frames.empty() || rt.events[*post].op_class == static_cast<std::uint8_t>(trace::OpClass::Rma) ||
+          !reported.insert({rt.events[*post].callsite, a.frames[0]}).second)
+        continue;  // one-sided operations' buffers are detectors/rma's
       const trace::Event& p = rt.events[*post];
       const std::uint64_t request = posted_request(rt, *post, a.address);
       Issue is;
