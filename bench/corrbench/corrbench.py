@@ -45,7 +45,8 @@ RIGHT_KINDS = {
                     "collective-missing", "deadlock", "mpi-error", "waits-for-finalized"},
 }
 # One-sided kinds (detectors/rma, issue 33) by the class they diagnose.
-RIGHT_KINDS["ArgError"] |= {"rma-out-of-window", "rma-type-mismatch", "rma-sync-misuse", "leaked-window"}
+RIGHT_KINDS["ArgError"] |= {"rma-out-of-window", "rma-type-mismatch", "rma-sync-misuse", "leaked-window",
+                            "rma-overlapping-windows"}
 RIGHT_KINDS["ArgMismatch"] |= {"rma-type-mismatch", "rma-out-of-window"}
 RIGHT_KINDS["MisplacedCall"] |= {"rma-outside-epoch", "rma-unmatched-sync", "rma-origin-buffer", "rma-free-in-epoch",
                                  "rma-conflict", "rma-sync-misuse"}

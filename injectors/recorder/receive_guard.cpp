@@ -320,8 +320,12 @@ void open_window() {
   g_protected = false;
 }
 
-void close_window() {
+void close_window_after_call() {
   g_segment_faults = 0;
+  close_window();
+}
+
+void close_window() {
   // Set first: a guarded stack page faults on this very function's frame
   // once protected, and the handler must know the fault is ours.
   g_protected = g_armed != 0;

@@ -17,6 +17,7 @@ extern constinit bool g_protected;  // some guarded page is PROT_NONE now
 extern constinit int g_armed;       // guarded receives still pending and not yet reported
 void open_window();                 // unprotect every guarded page
 void close_window();                // protect the pages of the armed receives
+void close_window_after_call();     // the same when a wrapper returns: a new stretch of the program begins
 void release_slow(std::uint64_t request);
 }  // namespace guard_detail
 
@@ -30,7 +31,7 @@ class GuardWindow {
     if (guard_detail::g_protected) guard_detail::open_window();
   }
   ~GuardWindow() {
-    if (guard_detail::g_armed != 0) guard_detail::close_window();
+    if (guard_detail::g_armed != 0) guard_detail::close_window_after_call();
   }
   GuardWindow(const GuardWindow&) = delete;
   GuardWindow& operator=(const GuardWindow&) = delete;

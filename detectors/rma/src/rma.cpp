@@ -155,6 +155,15 @@ class Checker {
         if (e.op == ops::Win_create || e.op == ops::Win_allocate || e.op == ops::Win_allocate_shared ||
             e.op == ops::Win_create_dynamic) {
           if (e.error != 0 || e.t_exit_ns == 0) continue;
+          for (std::uint32_t other : live) {
+            const WinRank& o = windows_[other][r];
+            if (o.dynamic || e.op == ops::Win_create_dynamic || e.bytes <= 0 || o.size <= 0) continue;
+            if (e.buffer < o.base + static_cast<std::uint64_t>(o.size) && o.base < e.buffer + static_cast<std::uint64_t>(e.bytes) &&
+                first_time("ov" + std::to_string(r) + ":" + std::to_string(e.callsite), "rma-overlapping-windows"))
+              add("rma-overlapping-windows", "the memory of windows a process exposes at the same time must not overlap",
+                  "MPI-4.0 §12.2.1", "a window created on " + rank_text(r) + " overlaps the memory of a window it created before",
+                  {{r, i, "window created here"}, {r, o.create, "overlapping window created here"}});
+          }
           WinRank& w = windows_[e.comm][r];
           w.create = i;
           w.base = e.buffer;
@@ -444,9 +453,12 @@ class Checker {
       if (most_rank < 0) continue;
       for (const auto& [r, w] : members) {
         const auto& f = windows_fences_[win][r];
-        // Fewer fences on a rank that can fence no more (it freed the window
-        // or the run ended by itself): a hung run's ranks may still be behind.
-        if (f.size() == most || (w.free == kNone && !opt_.run_completed)) continue;
+        // Fewer fences on a rank that can fence no more (it freed the window,
+        // the run ended by itself, or it hangs in a blocking collective the
+        // others never joined): a hung run's ranks may still be behind.
+        const auto& evs = rank(r).events;
+        const bool stuck_elsewhere = !evs.empty() && evs.back().t_exit_ns == 0 && is(evs.back(), OpClass::Collective);
+        if (f.size() == most || (w.free == kNone && !opt_.run_completed && !stuck_elsewhere)) continue;
         const auto& other = windows_fences_[win][most_rank];
         std::vector<Side> sides;
         if (!f.empty()) sides.push_back({r, f.back(), "its last fence"});

@@ -48,6 +48,10 @@ std::vector<Use> uses(const trace::Event& e, int rank, std::int64_t comm_size) {
       if (e.op == ops::Sendrecv_replace) break;  // one buffer, both directions: the send record covers it
       out.push_back({e.buffer, e.dtype, e.scount_arg, true});
       break;
+    case OpClass::Rma:  // one-sided origin buffer (format 4): a Get's is written, the others' read
+      if (e.buffer != 0 && e.dtype != trace::kTypeNone)
+        out.push_back({e.buffer, e.dtype, e.scount_arg, e.op == ops::Get || e.op == ops::Rget});
+      break;
     case OpClass::Collective: case OpClass::Icollective: {
       if (e.flags & trace::kFlagChild) break;
       const bool root = e.root == rank;

@@ -42,8 +42,8 @@ struct Options {
 
 // Finding kinds (README):
 //   rma-outside-epoch, rma-unmatched-sync, rma-sync-misuse, rma-free-in-epoch,
-//   leaked-window, rma-out-of-window, rma-type-mismatch, rma-conflict,
-//   rma-origin-buffer
+//   leaked-window, rma-out-of-window, rma-type-mismatch, rma-overlapping-windows,
+//   rma-conflict, rma-origin-buffer
 std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options = {});
 
 // True when the run has one-sided records at all (nothing to do otherwise).
