@@ -124,14 +124,16 @@ def compile_all(progs, bindir):
 
 
 def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False, guard_receives=False,
-                  guard_windows=False):
+                  guard_windows=False, name_prefix="corrbench"):
+    """One `scalefuzz run` per rank count (programs: dicts with id "p123",
+    ranks, built); returns id -> findings. bench/rma/rmaracebench.py uses it too."""
     findings = {}
     groups = {}
     for p in progs:
         if p["built"]:
             groups.setdefault(p["ranks"], []).append(p)
     for ranks, group in sorted(groups.items()):
-        name = f"corrbench-np{ranks}"
+        name = f"{name_prefix}-np{ranks}"
         yaml = os.path.join(work, name + ".yaml")
         with open(yaml, "w") as f:
             f.write("\n".join([

@@ -20,9 +20,11 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corrbench"))
+from corrbench import lines_named, run_campaigns  # noqa: E402  (one campaign runner for both suites)
 
 FOLDERS = ["atomic", "conflict", "hybrid", "misc", "sync"]
 RACE_KINDS = {"rma-conflict", "rma-origin-buffer"}
@@ -51,7 +53,8 @@ def tests(suite, only):
             out.append({"folder": folder, "name": f, "path": path, "race": verdict, "lines": lines,
                         "nprocs": int(labels.get("NPROCS", 2)), "kind": labels.get("RACE_KIND", "")})
     for i, t in enumerate(out):
-        t["id"] = "t%03d" % i
+        t["id"] = "p%03d" % i
+        t["ranks"] = t["nprocs"]
     return out
 
 
@@ -68,52 +71,6 @@ def build(ts, bindir):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         t["built"] = r.returncode == 0
         t["build_log"] = r.stdout[-400:]
-
-
-def run(scalefuzz, ts, work, jobs, timeout):
-    findings = {}
-    groups = {}
-    for t in ts:
-        if t["built"]:
-            groups.setdefault(t["nprocs"], []).append(t)
-    for n, group in sorted(groups.items()):
-        name = f"rmaracebench-np{n}"
-        yaml = os.path.join(work, name + ".yaml")
-        with open(yaml, "w") as f:
-            f.write("\n".join([
-                f"campaign: {name}",
-                "app:",
-                f'  command: ["{work}/bin/{{prog}}"]',
-                "  check: exit-code",
-                f"scales: {{ test: [{n}] }}",
-                "parameters: { prog: [" + ", ".join(t["id"] for t in group) + "] }",
-                "noise:", "  - { mode: none, guard_windows: true }",
-                "repetitions: 1",
-                f"timeout: {timeout}s",
-                "detectors: [rma, usage]",
-                f"scheduler: {{ type: local, jobs: {jobs} }}", ""]))
-        out = os.path.join(work, name)
-        shutil.rmtree(out, ignore_errors=True)  # the bench's own scratch store (no resume)
-        with open(os.path.join(work, name + ".log"), "w") as log:
-            rc = subprocess.run([scalefuzz, "run", yaml, "--out", out], stdout=log, stderr=subprocess.STDOUT).returncode
-        if rc not in (0, 1):
-            print(f"scalefuzz run {yaml} exited {rc} (see {log.name})", file=sys.stderr)
-            sys.exit(3)
-        with open(os.path.join(out, "findings.json")) as f:
-            for fnd in json.load(f)["findings"]:
-                m = re.search(r"prog(t\d{3})", fnd.get("run_id", ""))
-                if m:
-                    findings.setdefault(m.group(1), []).append(fnd)
-    return findings
-
-
-def lines_named(f, path):
-    name = os.path.basename(path)
-    d = f.get("details", {})
-    locs = [s.get("code", {}) for s in d.get("sides", [])]
-    if isinstance(d.get("code"), dict):
-        locs.append(d["code"])
-    return {c.get("line") for c in locs if isinstance(c, dict) and str(c.get("file", "")).endswith(name)}
 
 
 def main():
@@ -139,7 +96,8 @@ def main():
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
     build(ts, os.path.join(work, "bin"))
-    findings = run(a.scalefuzz, ts, work, a.jobs, a.timeout)
+    findings = run_campaigns(a.scalefuzz, ts, work, a.jobs, a.timeout, "rma, usage", guard_windows=True,
+                             name_prefix="rmaracebench")
     rows, details = {}, []
     for t in ts:
         fs = findings.get(t["id"], [])

@@ -168,10 +168,13 @@ bool mpi_on_stack(const std::uint64_t* frames, int n) {
 using signal_format::put_dec;
 using signal_format::put_hex;
 
-void report(const Guard& g, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
-  if (g_fd < 0) return;
+// One line of ranks/N.accessed (`window` false: "<post seq> ...") or of
+// ranks/N.winaccess (`window` true: "<window-id-hex> ...").
+void report_line(const Guard& g, bool window, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
+  const int fd = window ? g_fd_win : g_fd;
+  if (fd < 0) return;
   char line[1024];
-  char* p = put_dec(line, g.post_seq);
+  char* p = window ? put_hex(line, g.window) : put_dec(line, g.post_seq);
   std::memcpy(p, write ? " write " : " read ", write ? 7 : 6);
   p += write ? 7 : 6;
   p = put_dec(p, g_live != nullptr ? g_live->current_seq : 0);
@@ -182,24 +185,7 @@ void report(const Guard& g, std::uintptr_t address, bool write, const std::uint6
     p = put_hex(p, frames[i] + (i == 0 ? 1 : 0));
   }
   *p++ = '\n';
-  (void)!::write(g_fd, line, static_cast<std::size_t>(p - line));
-}
-
-void report_window(const Guard& g, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
-  if (g_fd_win < 0) return;
-  char line[1024];
-  char* p = put_hex(line, g.window);
-  std::memcpy(p, write ? " write " : " read ", write ? 7 : 6);
-  p += write ? 7 : 6;
-  p = put_dec(p, g_live != nullptr ? g_live->current_seq : 0);
-  *p++ = ' ';
-  p = put_hex(p, address);
-  for (int i = 0; i < n && p < line + sizeof line - 24; ++i) {
-    *p++ = ' ';
-    p = put_hex(p, frames[i] + (i == 0 ? 1 : 0));
-  }
-  *p++ = '\n';
-  (void)!::write(g_fd_win, line, static_cast<std::size_t>(p - line));
+  (void)!::write(fd, line, static_cast<std::size_t>(p - line));
 }
 
 // Lets the faulting instruction through its page (`page`), protected again
@@ -261,7 +247,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
 #else
     const bool write = false;
 #endif
-    report_window(g_guards[hit], address, write, frames, n);
+    report_line(g_guards[hit], true, address, write, frames, n);
     if (++g_window_lines >= kMaxWindowLines) {
       (void)!::write(g_fd_win, "capped\n", 7);
       for (int i = 0; i < g_count; ++i)
@@ -283,7 +269,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
 #else
   const bool write = false;
 #endif
-  report(g_guards[hit], address, write, frames, n);
+  report_line(g_guards[hit], false, address, write, frames, n);
   g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
   --g_armed;
   close_window();
