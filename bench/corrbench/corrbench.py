@@ -49,7 +49,7 @@ RIGHT_KINDS["ArgError"] |= {"rma-out-of-window", "rma-type-mismatch", "rma-sync-
                             "rma-overlapping-windows"}
 RIGHT_KINDS["ArgMismatch"] |= {"rma-type-mismatch", "rma-out-of-window"}
 RIGHT_KINDS["MisplacedCall"] |= {"rma-outside-epoch", "rma-unmatched-sync", "rma-origin-buffer", "rma-free-in-epoch",
-                                 "rma-conflict", "rma-sync-misuse"}
+                                 "rma-conflict", "rma-sync-misuse", "rma-window-memory-freed"}
 RIGHT_KINDS["MissingCall"] |= {"rma-outside-epoch", "rma-unmatched-sync", "rma-free-in-epoch", "leaked-window"}
 STATED_LINE = re.compile(r"line[s]?\s*:?\s*(\d+)", re.I)
 

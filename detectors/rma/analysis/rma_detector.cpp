@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "scalefuzz/detectors/rma.hpp"
+#include "scalefuzz/trace/allocs.hpp"
 #include "usage_detector.hpp"
 
 namespace scalefuzz::detectors::rma {
@@ -48,6 +49,15 @@ class RmaDetector : public analysis::Detector {
     options.modified = &modified;
     options.accessed = &accessed;
     options.window_accesses = &windows;
+    std::vector<std::vector<trace::AllocRecord>> allocs(run.trace().ranks.size());
+    for (std::size_t r = 0; r < allocs.size(); ++r) {
+      try {
+        allocs[r] = trace::read_allocs(dir, static_cast<int>(r));
+      } catch (const std::exception&) {
+        // an unreadable log: no window-memory check for that rank
+      }
+    }
+    options.allocs = &allocs;
     auto issues = check_run(run.trace(), options);
     if (issues.empty()) return {};
     const trace::RunTrace& trace = run.symbolized();

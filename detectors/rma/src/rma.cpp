@@ -102,6 +102,7 @@ class Checker {
     for (const auto& rt : run_.ranks)
       if (rt.rank >= 0) walk_rank(rt);
     check_fence_counts();
+    check_freed_memory();
     place_ranges();
     replay();
     check_conflicts();
@@ -471,6 +472,30 @@ class Checker {
             std::move(sides));
       }
     }
+  }
+
+  // A heap block exposed by MPI_Win_create freed (free()) while the window
+  // still exists: MPI and the other ranks may still access it (§12.2.1).
+  void check_freed_memory() {
+    if (opt_.allocs == nullptr) return;
+    for (const auto& [win, members] : windows_)
+      for (const auto& [r, w] : members) {
+        if (static_cast<std::size_t>(r) >= opt_.allocs->size() || w.create == kNone || w.dynamic || w.size <= 0) continue;
+        const Event& c = ev(r, w.create);
+        if (c.op != ops::Win_create) continue;  // Win_allocate's memory is MPI's
+        const std::uint64_t from = c.t_exit_ns;
+        const std::uint64_t until = w.free != kNone ? ev(r, w.free).t_enter_ns : std::numeric_limits<std::uint64_t>::max();
+        for (const trace::AllocRecord& a : (*opt_.allocs)[r]) {
+          if (a.kind != static_cast<std::uint32_t>(trace::AllocKind::Free) || a.addr != w.base || a.t_ns <= from ||
+              a.t_ns >= until)
+            continue;
+          std::vector<Side> sides{{r, w.create, "window created here"}};
+          if (w.free != kNone) sides.push_back({r, w.free, "window freed only here"});
+          add("rma-window-memory-freed", "the memory of a window must stay allocated until MPI_Win_free", "MPI-4.0 §12.2.1",
+              "the heap block " + rank_text(r) + " exposed in a window was freed before the window", std::move(sides));
+          break;
+        }
+      }
   }
 
   // Target memory of every operation, in the target's address space.

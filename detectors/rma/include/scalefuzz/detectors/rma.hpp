@@ -38,12 +38,15 @@ struct Options {
   const usage::ReceiveAccesses* accessed = nullptr;
   // ranks/N.winaccess: loads and stores of window memory.
   const WindowAccesses* window_accesses = nullptr;
+  // ranks/N.allocs (the interposed allocator's log), per rank: a heap block
+  // exposed by MPI_Win_create freed before MPI_Win_free.
+  const std::vector<std::vector<trace::AllocRecord>>* allocs = nullptr;
 };
 
 // Finding kinds (README):
 //   rma-outside-epoch, rma-unmatched-sync, rma-sync-misuse, rma-free-in-epoch,
 //   leaked-window, rma-out-of-window, rma-type-mismatch, rma-overlapping-windows,
-//   rma-conflict, rma-origin-buffer
+//   rma-conflict, rma-origin-buffer, rma-window-memory-freed
 std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options = {});
 
 // True when the run has one-sided records at all (nothing to do otherwise).
