@@ -8,8 +8,8 @@ parameter), and prints per error class (ArgError, ArgMismatch, MisplacedCall,
 MissingCall, from the file name) how many programs got any error/warning
 finding, how many a finding of the right kind, how many a finding naming the
 stated line (+-1, the README says it is sometimes one off), and the false
-alarms on the correct programs. Programs of conflo/rma (one-sided, not
-intercepted) are listed separately. The erroneous programs run with 2 ranks;
+alarms on the correct programs. Programs of conflo/rma (one-sided,
+detectors/rma since issue 33) are listed separately. The erroneous programs run with 2 ranks;
 the correct ones (from MPICH's test suite) with the process count MPICH's own
 test lists give them (mpich_nprocs.txt, source named there; 4 where those
 lists do not name the program); programs marked "skip" there are reported as
@@ -17,7 +17,7 @@ not run.
 
 usage: corrbench.py SCALEFUZZ WORK_DIR [--corrbench DIR] [--subset N] [--only REGEX]
        [--min-recall X] [--no-false-alarms] [--json FILE] [--timeout S] [--jobs N]
-       [--detectors 'usage, mpipd, pdg'] [--max-ranks N] [--zero-buffer]
+       [--detectors 'usage, rma, mpipd, pdg'] [--max-ranks N] [--zero-buffer] [--guard-receives] [--guard-windows]
 Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall or
 --no-false-alarms), 2 usage,
 77 when the corrbench folder is absent (ctest SKIP_RETURN_CODE).
@@ -44,6 +44,13 @@ RIGHT_KINDS = {
     "MissingCall": {"pending-request", "potential-deadlock", "unmatched-send", "missing-finalize", "leaked-handle", "leaked-request",
                     "collective-missing", "deadlock", "mpi-error", "waits-for-finalized"},
 }
+# One-sided kinds (detectors/rma, issue 33) by the class they diagnose.
+RIGHT_KINDS["ArgError"] |= {"rma-out-of-window", "rma-type-mismatch", "rma-sync-misuse", "leaked-window",
+                            "rma-overlapping-windows"}
+RIGHT_KINDS["ArgMismatch"] |= {"rma-type-mismatch", "rma-out-of-window"}
+RIGHT_KINDS["MisplacedCall"] |= {"rma-outside-epoch", "rma-unmatched-sync", "rma-origin-buffer", "rma-free-in-epoch",
+                                 "rma-conflict", "rma-sync-misuse", "rma-window-memory-freed"}
+RIGHT_KINDS["MissingCall"] |= {"rma-outside-epoch", "rma-unmatched-sync", "rma-free-in-epoch", "leaked-window"}
 STATED_LINE = re.compile(r"line[s]?\s*:?\s*(\d+)", re.I)
 
 
@@ -116,14 +123,17 @@ def compile_all(progs, bindir):
         p["build_log"] = r.stdout[-400:]
 
 
-def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False, guard_receives=False):
+def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False, guard_receives=False,
+                  guard_windows=False, name_prefix="corrbench"):
+    """One `scalefuzz run` per rank count (programs: dicts with id "p123",
+    ranks, built); returns id -> findings. bench/rma/rmaracebench.py uses it too."""
     findings = {}
     groups = {}
     for p in progs:
         if p["built"]:
             groups.setdefault(p["ranks"], []).append(p)
     for ranks, group in sorted(groups.items()):
-        name = f"corrbench-np{ranks}"
+        name = f"{name_prefix}-np{ranks}"
         yaml = os.path.join(work, name + ".yaml")
         with open(yaml, "w") as f:
             f.write("\n".join([
@@ -133,7 +143,8 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=
                 "  check: exit-code",
                 f"scales: {{ test: [{ranks}] }}",
                 "parameters: { prog: [" + ", ".join(p["id"] for p in group) + "] }",
-                "noise:", "  - { mode: none, guard_receives: true }" if guard_receives else "  - { mode: none }",
+                "noise:", "  - { mode: none" + (", guard_receives: true" if guard_receives else "") +
+                (", guard_windows: true" if guard_windows else "") + " }",
                 *(["  - { mode: none, zero_buffer: true }"] if zero_buffer else []),
                 "repetitions: 1",
                 # oversubscribed: startup and collectives slow down with the rank count
@@ -224,7 +235,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--min-recall", type=float, default=None)
     ap.add_argument("--json", default="")
-    ap.add_argument("--detectors", default="usage, mpipd, pdg",
+    ap.add_argument("--detectors", default="usage, rma, mpipd, pdg",
                     help="the campaigns' detectors: list (e.g. 'dmtracker' for its false alarms on correct/)")
     ap.add_argument("--max-ranks", type=int, default=0,
                     help="do not run programs that need more ranks (reported as not run)")
@@ -233,6 +244,8 @@ def main():
     ap.add_argument("--guard-receives", action="store_true",
                     help="run every program under {mode: none, guard_receives: true} instead of {mode: none} "
                          "(pending receive buffers page-protected)")
+    ap.add_argument("--guard-windows", action="store_true",
+                    help="run every program with guard_windows: true (window memory and Get buffers page-protected)")
     ap.add_argument("--no-false-alarms", action="store_true",
                     help="exit 1 when any correct program got an error or warning finding")
     a = ap.parse_args()
@@ -248,7 +261,8 @@ def main():
         if a.max_ranks and p["ranks"] > a.max_ranks:
             p["skip"] = f"needs {p['ranks']} ranks (> --max-ranks {a.max_ranks})"
     compile_all(progs, os.path.join(work, "bin"))
-    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors, a.zero_buffer, a.guard_receives)
+    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors, a.zero_buffer, a.guard_receives,
+                             a.guard_windows)
     rows, details = score(progs, findings)
     print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
     tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}

@@ -22,6 +22,7 @@ void set(Config& c, KnobId id, double x) {
     case KnobId::Victims: c.victims = x > 1 ? 1 : x; break;
     case KnobId::ZeroBuffer: break;  // the recorder reads SCALEFUZZ_NOISE_ZERO_BUFFER (it owns the send wrappers)
     case KnobId::GuardReceives: break;  // the recorder reads SCALEFUZZ_NOISE_GUARD_RECEIVES (receive_guard.cpp)
+    case KnobId::GuardWindows: break;   // the recorder reads SCALEFUZZ_NOISE_GUARD_WINDOWS (receive_guard.cpp)
   }
 }
 

@@ -340,6 +340,26 @@ void after_call(void* ctx, std::uint16_t, std::uint8_t cls) {
   }
 }
 
+// One-sided operations and synchronization calls (issue 33): random mode
+// delays each with its probability and delay (a sleep on the calling thread:
+// an RMA operation cannot be handed to the send thread), local mode busies
+// the CPU for its delay before each. System and application modes model
+// message queues (NINJA) and leave one-sided calls alone.
+void before_rma(void* ctx, std::uint16_t, std::uint8_t) {
+  auto& rt = *static_cast<Runtime*>(ctx);
+  if (rt.cfg.mode == Mode::Local) return busy_wait(rt.cfg.delay_ns);
+  if (rt.cfg.mode != Mode::Random) return;
+  std::uint64_t d;
+  {
+    std::lock_guard<std::mutex> lock(rt.mu);
+    d = noise::random_delay(rt.rng, rt.cfg.probability, rt.cfg.delay_ns);
+  }
+  if (d == 0) return;
+  timespec ts{static_cast<time_t>(d / 1000000000u), static_cast<long>(d % 1000000000u)};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
 void on_receive(void* ctx) { static_cast<Runtime*>(ctx)->recvs.fetch_add(1, std::memory_order_relaxed); }
 
 std::string ninja_dir(const std::string& run_dir) { return run_dir + "/ninja"; }
@@ -441,6 +461,7 @@ void noise_start() {
   // request that completes only when the send thread has finished it.
   h.before_collective = before_collective;
   h.after_call = after_call;
+  h.before_rma = before_rma;
   h.on_receive = on_receive;
   install_noise_hooks(&h);
 }

@@ -89,6 +89,25 @@ struct Call {
   static constexpr std::uint32_t kNoSite = 0xFFFFFFFEu;
 };
 
+// The arguments of a one-sided call besides a Call's (roles win ... group in
+// mpi_table.py). Only the one-sided wrappers build one: the Call every other
+// wrapper zeroes stays as it was.
+struct RmaCall : Call {
+  MPI_Win win = MPI_WIN_NULL;
+  MPI_Win* winout = nullptr;     // created (Win_create ...) or freed (Win_free) window
+  int target = MPI_PROC_NULL;    // rank in the window's group
+  MPI_Aint tdisp = 0;
+  int tcount = 0;
+  MPI_Datatype ttype = MPI_DATATYPE_NULL;
+  const void* base = nullptr;    // Win_create / Win_attach / Win_detach
+  void* baseout = nullptr;       // Win_allocate*: really void** (MPI's prototype)
+  MPI_Aint wsize = 0;
+  int dispunit = 1;
+  int locktype = 0;
+  int assertion = 0;
+  MPI_Group group = MPI_GROUP_NULL;
+};
+
 // True while the recorder writes files (SCALEFUZZ_RUN_DIR set, MPI running).
 extern constinit bool g_recording;
 // Call-site id of the current call stack; call directly from a wrapper with
@@ -153,5 +172,11 @@ SCALEFUZZ_HANDLER(handle_new);
 SCALEFUZZ_HANDLER(handle_free);
 SCALEFUZZ_HANDLER(type_commit);
 SCALEFUZZ_HANDLER(pack);
+// One-sided communication (handlers_rma.cpp); `c` is an RmaCall.
+SCALEFUZZ_HANDLER(win_new);
+SCALEFUZZ_HANDLER(win_free);
+SCALEFUZZ_HANDLER(win_attach);
+SCALEFUZZ_HANDLER(rma);
+SCALEFUZZ_HANDLER(rma_sync);
 
 }  // namespace scalefuzz::inject

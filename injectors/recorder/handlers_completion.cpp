@@ -137,7 +137,7 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
       p->active = false;
     }
     if (e.status_bytes > 0) add_received(info.site, e.status_bytes);
-    if (is_receive(info.cls)) release_receive_guard(info.id);
+    if (is_receive(info.cls) || info.cls == OpClass::Rma) release_receive_guard(info.id);  // Rget's buffer too
     LiveWrite w;
     pending_remove(info.id);
     if (e.status_bytes > 0) s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);

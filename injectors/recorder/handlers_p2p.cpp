@@ -64,23 +64,6 @@ void note_payload(Active& a, const Call& c, const Event& e, bool contiguous, std
   trace::set_payload_sum(*a.ev, payload_sum_of(checksum != 0 ? checksum : buffer_checksum(c.sbuf, e.bytes)));
 }
 
-std::uint64_t next_request_id() {
-  StateLock lock;
-  return g_state->next_request_id++;
-}
-
-// Registers a request created by a successful post into `*slot` and lists it
-// as pending.
-void register_request(MPI_Request* slot, RequestInfo info, bool pending) {
-  info.slot = reinterpret_cast<std::uintptr_t>(slot);
-  StateLock lock;
-  g_state->requests.add(*slot, info);
-  if (pending) {
-    LiveWrite w;
-    pending_add(info, info.cls);
-  }
-}
-
 MPI_Status fresh_status() {
   MPI_Status st{};
   st.MPI_SOURCE = MPI_UNDEFINED;  // tells "MPI never filled it" apart
@@ -130,6 +113,21 @@ int recv_like(Call& c, Invoke call, NbInvoke nb, Event e, const CommInfo* ci) {
   return rc;
 }
 }  // namespace
+
+std::uint64_t next_request_id() {
+  StateLock lock;
+  return g_state->next_request_id++;
+}
+
+void register_request(MPI_Request* slot, RequestInfo info, bool pending) {
+  info.slot = reinterpret_cast<std::uintptr_t>(slot);
+  StateLock lock;
+  g_state->requests.add(*slot, info);
+  if (pending) {
+    LiveWrite w;
+    pending_add(info, info.cls);
+  }
+}
 
 SCALEFUZZ_HANDLER(send) {
   int rc = 0;

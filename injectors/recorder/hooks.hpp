@@ -43,6 +43,11 @@ struct NoiseHooks {
   // A receive completed with a message (epoch detection counts them). Called
   // only while recording (SCALEFUZZ_RUN_DIR set).
   void (*on_receive)(void* ctx) = nullptr;
+  // Before a one-sided operation (Put, Get, accumulates) or synchronization
+  // call (fence, unlock, flush, complete, wait ...) is issued: its delay
+  // moves the operation, or the completion, later against the target's own
+  // accesses and the other origins' operations (issue 33).
+  void (*before_rma)(void* ctx, std::uint16_t op, std::uint8_t op_class) = nullptr;
 };
 
 // Installs `hooks` (copied; nullptr removes them). Call from the MPI_Init
@@ -59,6 +64,10 @@ inline const NoiseHooks* noise_hooks() { return hooks_detail::g_hooks_set ? &hoo
 inline void noise_after_call(std::uint16_t op, std::uint8_t op_class) {
   const NoiseHooks* h = noise_hooks();
   if (h != nullptr && h->after_call != nullptr) h->after_call(h->ctx, op, op_class);
+}
+inline void noise_before_rma(std::uint16_t op, std::uint8_t op_class) {
+  const NoiseHooks* h = noise_hooks();
+  if (h != nullptr && h->before_rma != nullptr) h->before_rma(h->ctx, op, op_class);
 }
 inline void noise_on_receive() {
   const NoiseHooks* h = noise_hooks();

@@ -29,6 +29,19 @@
 // Anything else goes to the previous handler (signals.cpp records fatal
 // signals).
 //
+// Windows (guard_windows, one-sided; handlers_rma.cpp): a window's memory is
+// guarded from its creation to Win_free, and a guard of a window is never
+// disarmed by an access: every access of the rank's own code is a line of
+// ranks/N.winaccess, "<window-id-hex> <read|write> <last seq> <address-hex>
+// <pc+1-hex> <return-address-hex> ...", and the instruction is then
+// single-stepped like a neighbour's access. The rma detector decides which of
+// them conflict with another rank's operation on that memory. A loop over
+// window memory costs a fault, an unwind and a trap per access: after
+// kSegmentFaults accesses between two MPI calls the pages stay open until
+// the next call returns (later accesses of that stretch are not seen), and
+// after kMaxWindowLines lines in all window guards end (a note line
+// "capped" says so).
+//
 // Limits (detectors/usage/README.md): x86-64 Linux; only when the
 // application does not run MPI_THREAD_MULTIPLE and no noise send thread
 // runs (one thread calls MPI; another thread touching a guarded page while
@@ -52,6 +65,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 #define UNW_LOCAL_ONLY
@@ -67,6 +81,8 @@ namespace guard_detail {
 constinit bool g_on = false;
 constinit bool g_protected = false;
 constinit int g_armed = 0;
+constinit bool g_receives = false;
+constinit bool g_windows = false;
 }  // namespace guard_detail
 
 using namespace guard_detail;
@@ -85,6 +101,7 @@ struct Guard {
   std::uintptr_t buf_lo = 0, buf_hi = 0;    // the buffer [lo, hi)
   std::uintptr_t page_lo = 0, page_hi = 0;  // the pages protected for it
   bool armed = false;                       // pending and not reported yet
+  std::uint32_t window = 0;                 // nonzero: window memory of that window id (never disarmed by an access)
 };
 
 constexpr int kMaxGuards = 128;  // more pending receives at once: the extra ones are not guarded
@@ -92,6 +109,17 @@ Guard g_guards[kMaxGuards];
 int g_count = 0;
 std::uintptr_t g_page = 4096;
 int g_fd = -1;
+int g_fd_win = -1;  // ranks/N.winaccess
+// Window accesses between two MPI calls before the pages stay open until the
+// next call returns, and window lines in all (a bound on the cost and the file).
+constexpr int kSegmentFaults = 64;
+constexpr long kMaxWindowLines = 20000;
+int g_segment_faults = 0;
+// guard_windows: the handlers run on an alternate signal stack, so a Get's
+// buffer on the stack can be guarded on the pages it shares with the
+// program's frames (each other access to them is single-stepped).
+bool g_altstack = false;
+long g_window_lines = 0;
 std::uintptr_t g_mpi_lo = 0, g_mpi_hi = 0;      // the MPI library's mapped range
 std::uintptr_t g_stack_lo = 0, g_stack_hi = 0;  // the MPI thread's stack
 std::uintptr_t g_self_lo = 0, g_self_hi = 0;    // this library's text
@@ -140,10 +168,13 @@ bool mpi_on_stack(const std::uint64_t* frames, int n) {
 using signal_format::put_dec;
 using signal_format::put_hex;
 
-void report(const Guard& g, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
-  if (g_fd < 0) return;
+// One line of ranks/N.accessed (`window` false: "<post seq> ...") or of
+// ranks/N.winaccess (`window` true: "<window-id-hex> ...").
+void report_line(const Guard& g, bool window, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
+  const int fd = window ? g_fd_win : g_fd;
+  if (fd < 0) return;
   char line[1024];
-  char* p = put_dec(line, g.post_seq);
+  char* p = window ? put_hex(line, g.window) : put_dec(line, g.post_seq);
   std::memcpy(p, write ? " write " : " read ", write ? 7 : 6);
   p += write ? 7 : 6;
   p = put_dec(p, g_live != nullptr ? g_live->current_seq : 0);
@@ -154,7 +185,22 @@ void report(const Guard& g, std::uintptr_t address, bool write, const std::uint6
     p = put_hex(p, frames[i] + (i == 0 ? 1 : 0));
   }
   *p++ = '\n';
-  (void)!::write(g_fd, line, static_cast<std::size_t>(p - line));
+  (void)!::write(fd, line, static_cast<std::size_t>(p - line));
+}
+
+// Lets the faulting instruction through its page (`page`), protected again
+// by the SIGTRAP after it.
+void step_over(ucontext_t* uc, std::uintptr_t page) {
+  if (g_steps < static_cast<sig_atomic_t>(sizeof g_step_pages / sizeof g_step_pages[0])) {
+    g_step_pages[g_steps] = page;
+    g_steps = g_steps + 1;
+    set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
+#if defined(__x86_64__)
+    uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: SIGTRAP after the instruction
+#endif
+  } else {
+    open_window();
+  }
 }
 
 void chain(int sig, siginfo_t* si, void* uc, const struct sigaction& prev) {
@@ -185,19 +231,30 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
   }
   int hit = -1;
   for (int i = 0; i < g_count && hit < 0; ++i)
-    if (g_guards[i].armed && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
-  if (hit < 0) {
-    // Another variable on a guarded page: let this one instruction through.
-    if (g_steps < static_cast<sig_atomic_t>(sizeof g_step_pages / sizeof g_step_pages[0])) {
-      g_step_pages[g_steps] = page;
-      g_steps = g_steps + 1;
-      set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
+    if (g_guards[i].armed && g_guards[i].window == 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+  // Window memory after pending buffers: a Get's buffer may lie in a window.
+  for (int i = 0; i < g_count && hit < 0; ++i)
+    if (g_guards[i].armed && g_guards[i].window != 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+  if (hit < 0) return step_over(uc, page);  // another variable on a guarded page: let this one instruction through
+  if (g_guards[hit].window != 0) {
+    if (++g_segment_faults > kSegmentFaults) return open_window();  // until the next MPI call returns
+    open_window();  // the unwinder may read memory sharing a guarded page
+    std::uint64_t frames[32];
+    const int n = unwind(uc, frames, 32);
+    if (mpi_on_stack(frames, n)) return;  // MPI's own access: open until the next wrapper returns
 #if defined(__x86_64__)
-      uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: SIGTRAP after the instruction
+    const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    const bool write = false;
 #endif
-    } else {
-      open_window();
+    report_line(g_guards[hit], true, address, write, frames, n);
+    if (++g_window_lines >= kMaxWindowLines) {
+      (void)!::write(g_fd_win, "capped\n", 7);
+      for (int i = 0; i < g_count; ++i)
+        if (g_guards[i].window != 0 && g_guards[i].armed) g_guards[i].armed = false, --g_armed;
     }
+    close_window();
+    if (g_guards[hit].armed) step_over(uc, page);
     return;
   }
   // Every guarded page opens first: the unwinder reads memory that may
@@ -212,7 +269,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
 #else
   const bool write = false;
 #endif
-  report(g_guards[hit], address, write, frames, n);
+  report_line(g_guards[hit], false, address, write, frames, n);
   g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
   --g_armed;
   close_window();
@@ -249,16 +306,23 @@ void open_window() {
   g_protected = false;
 }
 
+void close_window_after_call() {
+  g_segment_faults = 0;
+  close_window();
+}
+
 void close_window() {
+  // Set first: a guarded stack page faults on this very function's frame
+  // once protected, and the handler must know the fault is ours.
+  g_protected = g_armed != 0;
   for (int i = 0; i < g_count; ++i)
     if (g_guards[i].armed) set_pages(g_guards[i].page_lo, g_guards[i].page_hi, PROT_NONE);
-  g_protected = g_armed != 0;
 }
 
 void release_slow(std::uint64_t request) {
   if (g_protected) open_window();  // called inside a wrapper: already open
   for (int i = 0; i < g_count;) {
-    if (request == 0 || g_guards[i].request == request) {
+    if (request == 0 || (g_guards[i].window == 0 && g_guards[i].request == request)) {
       if (g_guards[i].armed) --g_armed;
       g_guards[i] = g_guards[--g_count];
     } else {
@@ -271,12 +335,18 @@ void release_slow(std::uint64_t request) {
 }  // namespace guard_detail
 
 void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) {
-  bool want = false;
-  for (const char* name : {"SCALEFUZZ_NOISE_GUARD_RECEIVES", "SCALEFUZZ_GUARD_RECEIVES"})
-    if (const char* v = std::getenv(name)) want = want || v[0] == '1';
-  if (!want) return;
+  auto asked = [](std::initializer_list<const char*> names) {
+    bool want = false;
+    for (const char* name : names)
+      if (const char* v = std::getenv(name)) want = want || v[0] == '1';
+    return want;
+  };
+  g_receives = asked({"SCALEFUZZ_NOISE_GUARD_RECEIVES", "SCALEFUZZ_GUARD_RECEIVES"});
+  g_windows = asked({"SCALEFUZZ_NOISE_GUARD_WINDOWS", "SCALEFUZZ_GUARD_WINDOWS"});
+  if (!g_receives && !g_windows) return;
   if (!kSupported || !single_threaded) {
-    std::fprintf(stderr, "scalefuzz injector: guard_receives: %s; pending receive buffers are not guarded\n",
+    std::fprintf(stderr, "scalefuzz injector: %s: %s; nothing is guarded\n",
+                 g_receives ? "guard_receives" : "guard_windows",
                  kSupported ? "needs one thread calling MPI (no MPI_THREAD_MULTIPLE, no noise send thread)"
                             : "x86-64 Linux only");
     return;
@@ -285,6 +355,10 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   const std::string path = std::string(ranks_dir) + "/" + std::to_string(rank) + ".accessed";
   g_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (g_fd < 0) return;
+  if (g_windows) {
+    const std::string win = std::string(ranks_dir) + "/" + std::to_string(rank) + ".winaccess";
+    g_fd_win = ::open(win.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  }
   find_mpi_library();
   g_self_lo = g_state->self_begin, g_self_hi = g_state->self_end;
   g_live = g_state->live;
@@ -304,6 +378,17 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   struct sigaction sa {};
   sa.sa_sigaction = on_segv;
   sa.sa_flags = SA_SIGINFO;
+  if (g_windows) {
+    constexpr std::size_t kAltStack = 256 * 1024;  // libunwind and the line writer run there
+    void* alt = ::mmap(nullptr, kAltStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    stack_t ss{};
+    ss.ss_sp = alt;
+    ss.ss_size = kAltStack;
+    if (alt != MAP_FAILED && sigaltstack(&ss, nullptr) == 0) {
+      g_altstack = true;
+      sa.sa_flags |= SA_ONSTACK;
+    }
+  }
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &g_prev_segv);
   sa.sa_sigaction = on_trap;
@@ -311,18 +396,49 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   g_on = true;
 }
 
-void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes) {
+void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes,
+                   bool stack_pages) {
   if (!g_on || buffer == nullptr || bytes <= 0 || g_count == kMaxGuards) return;
   const auto lo = reinterpret_cast<std::uintptr_t>(buffer);
   const auto hi = lo + static_cast<std::uintptr_t>(bytes);
   Guard g{request, post_seq, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true};
-  if (in(lo, g_stack_lo, g_stack_hi)) {  // only the pages the buffer fills alone
+  if (in(lo, g_stack_lo, g_stack_hi) && !(stack_pages && g_altstack)) {  // only the pages the buffer fills alone
     g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
     g.page_hi = hi & ~(g_page - 1);
     if (g.page_hi <= g.page_lo) return;
   }
   g_guards[g_count++] = g;
   ++g_armed;
+}
+
+void guard_window(std::uint32_t window_id, const void* base, std::int64_t bytes) {
+  if (!g_on || !g_windows || g_fd_win < 0 || base == nullptr || bytes <= 0 || g_count == kMaxGuards ||
+      g_window_lines >= kMaxWindowLines)
+    return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(base);
+  const auto hi = lo + static_cast<std::uintptr_t>(bytes);
+  Guard g{0, 0, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true, window_id};
+  if (in(lo, g_stack_lo, g_stack_hi)) {  // only the pages the window fills alone
+    g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
+    g.page_hi = hi & ~(g_page - 1);
+    if (g.page_hi <= g.page_lo) return;
+  }
+  g_guards[g_count++] = g;
+  ++g_armed;
+}
+
+void unguard_window(std::uint32_t window_id, const void* base) {
+  if (!g_on || !g_windows) return;
+  if (g_protected) open_window();  // called inside a wrapper: already open
+  for (int i = 0; i < g_count;) {
+    if (g_guards[i].window == window_id &&
+        (base == nullptr || g_guards[i].buf_lo == reinterpret_cast<std::uintptr_t>(base))) {
+      if (g_guards[i].armed) --g_armed;
+      g_guards[i] = g_guards[--g_count];
+    } else {
+      ++i;
+    }
+  }
 }
 
 }  // namespace scalefuzz::inject

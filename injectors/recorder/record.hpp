@@ -83,6 +83,12 @@ class LiveWrite {
   LiveWrite& operator=(const LiveWrite&) = delete;
 };
 
+// A fresh injector request id (handlers_p2p.cpp).
+std::uint64_t next_request_id();
+// Registers a request created by a successful post into `*slot` and lists it
+// as pending (handlers_p2p.cpp; also the R* one-sided requests).
+void register_request(MPI_Request* slot, RequestInfo info, bool pending);
+
 // Attributes received bytes to a call site (e.g. an Irecv's site at its Wait).
 void add_received(std::uint32_t site, std::int64_t bytes);
 

@@ -199,5 +199,7 @@ void setup_world_comms();
 
 // Error handler (errors.cpp).
 void install_error_handler();
+// The same for a window the application created (windows do not inherit it).
+void set_window_error_handler(MPI_Win win);
 
 }  // namespace scalefuzz::inject

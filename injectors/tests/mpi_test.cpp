@@ -483,6 +483,72 @@ TEST(GuardReceives, AccessesToPendingReceiveBuffersAreNotedOnlyWithTheSwitch) {
   EXPECT_FALSE(fs::exists(off.dir / "ranks" / "0.accessed"));
 }
 
+// Issue 33, one-sided records (trace format 4): window ids equal on both
+// ranks, targets as world ranks, displacement, lock type, the PSCW groups'
+// children; with SCALEFUZZ_NOISE_GUARD_WINDOWS=1 rank 1's store into its own
+// window is one line of ranks/1.winaccess naming the window, and MPI's
+// writes into the guarded window land (same output as bare).
+TEST(GuardWindows, OneSidedCallsAreRecordedAndOwnWindowStoresNoted) {
+  Result rec;
+  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("rma", 2, {"rma"}, rec, {"SCALEFUZZ_NOISE_GUARD_WINDOWS=1"}));
+  EXPECT_EQ(rec.out, "rma data ok\n");
+  RunTrace trace = read_run(rec.dir);
+  std::uint32_t win[2] = {0, 0};
+  for (int r = 0; r < 2; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    const auto& evs = trace.ranks[r].events;
+    std::vector<std::uint16_t> rma_ops;
+    int children = 0;
+    for (const auto& e : evs) {
+      const auto c = static_cast<OpClass>(e.op_class);
+      if (c == OpClass::WinMgmt && e.op == ops::Win_allocate) win[r] = e.comm;
+      if (c == OpClass::Rma) {
+        rma_ops.push_back(e.op);
+        EXPECT_EQ(e.peer, 1 - r);
+        EXPECT_EQ(e.comm, win[r]);
+      }
+      if (c == OpClass::Rma && e.op == ops::Put && e.count == 8) EXPECT_EQ(e.rcount_arg, 4);
+      if (c == OpClass::Rma && e.op == ops::Accumulate)
+        EXPECT_EQ(e.reduce_op, static_cast<std::uint8_t>(ReduceOp::Sum));
+      if (c == OpClass::Rma && e.op == ops::Rput) EXPECT_NE(e.request, 0u);
+      if (c == OpClass::RmaSync && e.op == ops::Win_lock) {
+        EXPECT_EQ(e.tag, kLockExclusive);
+        EXPECT_EQ(e.peer, 1 - r);
+      }
+      if (c == OpClass::RmaSync && (e.flags & kFlagChild) != 0) {
+        ++children;
+        EXPECT_EQ(e.peer, 1 - r);
+      }
+    }
+    EXPECT_EQ(rma_ops, (std::vector<std::uint16_t>{ops::Put, ops::Get, ops::Accumulate, ops::Put, ops::Rput, ops::Put}));
+    EXPECT_EQ(children, 2) << "Win_post and Win_start: one child each";
+  }
+  EXPECT_NE(win[0], 0u);
+  EXPECT_EQ(win[0], win[1]);
+  std::ifstream in(rec.dir / "ranks" / "1.winaccess");
+  std::string line;
+  int stores_500 = 0;
+  const auto* alloc = [&]() -> const Event* {
+    for (const auto& e : trace.ranks[1].events)
+      if (e.op == ops::Win_allocate) return &e;
+    return nullptr;
+  }();
+  ASSERT_NE(alloc, nullptr);
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::uint32_t w = 0;
+    std::string what;
+    std::uint64_t seq = 0, address = 0;
+    ASSERT_TRUE(static_cast<bool>(f >> std::hex >> w >> what >> std::dec >> seq >> std::hex >> address)) << line;
+    EXPECT_EQ(w, win[1]);
+    if (address == alloc->buffer + 500 * sizeof(int) && what == "write") ++stores_500;
+  }
+  EXPECT_EQ(stores_500, 1);
+  Result off = run("rma_off", 2, {"rma"}, true);
+  ASSERT_EQ(off.rc, 0) << off.err;
+  EXPECT_FALSE(fs::exists(off.dir / "ranks" / "1.winaccess"));
+}
+
 // Issue 20: the run's trace size cap (SCALEFUZZ_TRACE_CAP_MB over the ranks,
 // at least 1 MiB each) stops recording with a note the reader turns into a
 // warning; the program runs on and the counters still count every call.

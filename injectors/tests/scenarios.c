@@ -1,5 +1,5 @@
 /* MPI programs whose recorded traces the injector tests check. Usage:
- *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll|heap|guard [iterations]
+ *   inject_scenarios p2p|more|threads|coll|comm|sites|callers|truncate|loop|eager|poll|heap|guard|rma [iterations]
  * Rank 0 prints deterministic results, so output with and without the
  * injector can be compared. Compiled at -O0 so every call has its own line. */
 #include <mpi.h>
@@ -581,6 +581,51 @@ static void guard(void) {
   free(page);
 }
 
+/* One-sided (issue 33), 2 ranks: a fence epoch with Put, Get and
+ * Accumulate, an exclusive lock epoch, lock_all with a flush and an Rput, a
+ * PSCW epoch; rank 1 stores into its own window inside the fence epoch (a
+ * line of ranks/1.winaccess with SCALEFUZZ_NOISE_GUARD_WINDOWS=1). MPI's
+ * writes into the guarded window must land: the data is checked. */
+static void rma(void) {
+  const int peer = 1 - rank;
+  int* base;
+  MPI_Win win;
+  MPI_Win_allocate(1024 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+  for (int i = 0; i < 1024; ++i) base[i] = 0;
+  int v[4] = {rank + 1, 2, 3, 4}, got[4] = {0};
+  MPI_Win_fence(0, win);
+  MPI_Put(v, 4, MPI_INT, peer, 8, 4, MPI_INT, win);
+  MPI_Get(got, 1, MPI_INT, peer, 100, 1, MPI_INT, win);
+  MPI_Accumulate(v, 1, MPI_INT, peer, 200, 1, MPI_INT, MPI_SUM, win);
+  if (rank == 1) base[500] = 7; /* own store inside the epoch */
+  MPI_Win_fence(0, win);
+  int ok = base[8] == peer + 1 && base[200] == peer + 1;
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, peer, 0, win);
+  MPI_Put(v, 1, MPI_INT, peer, 300, 1, MPI_INT, win);
+  MPI_Win_unlock(peer, win);
+  MPI_Win_lock_all(0, win);
+  MPI_Request r;
+  MPI_Rput(v, 1, MPI_INT, peer, 301, 1, MPI_INT, win, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Win_flush(peer, win);
+  MPI_Win_unlock_all(win);
+  MPI_Group world, other;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, 1, &peer, &other);
+  MPI_Win_post(other, 0, win);
+  MPI_Win_start(other, 0, win);
+  MPI_Put(v, 1, MPI_INT, peer, 302, 1, MPI_INT, win);
+  MPI_Win_complete(win);
+  MPI_Win_wait(win);
+  ok = ok && base[300] == peer + 1 && base[301] == peer + 1 && base[302] == peer + 1;
+  MPI_Group_free(&other);
+  MPI_Group_free(&world);
+  MPI_Win_free(&win);
+  int all_ok = 0;
+  MPI_Reduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("rma data %s\n", all_ok ? "ok" : "WRONG");
+}
+
 int main(int argc, char** argv) {
   int provided = 0;
   if (argc > 1 && strcmp(argv[1], "heap") == 0) {
@@ -611,8 +656,9 @@ int main(int argc, char** argv) {
   else if (strcmp(what, "loop") == 0) loop(argc > 2 ? atoi(argv[2]) : 1000);
   else if (strcmp(what, "callers") == 0) callers(argc > 2 ? atoi(argv[2]) : 600);
   else if (strcmp(what, "guard") == 0 && size == 2) guard();
+  else if (strcmp(what, "rma") == 0 && size == 2) rma();
   else {
-    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll|heap|guard [iterations]\n", argv[0]);
+    if (rank == 0) fprintf(stderr, "usage: %s p2p|more|threads|coll|pack|comm|sites|callers|truncate|loop|eager|poll|heap|guard|rma [iterations]\n", argv[0]);
     MPI_Finalize();
     return 2;
   }

@@ -16,6 +16,9 @@ ROLES = {
     "tag", "rtag", "comm", "newcomm", "root", "req", "reqs", "nreq", "index",
     "indices", "outcount", "flag", "status", "statuses", "message", "provided",
     "rop", "hout", "hin", "position",
+    # one-sided communication (RmaCall, recorder/handlers_rma.cpp)
+    "win", "winout", "target", "tdisp", "tcount", "ttype", "base", "baseout",
+    "wsize", "dispunit", "locktype", "assertion", "group",
 }
 HANDLERS = {
     "init", "finalize", "abort", "send", "recv", "sendrecv", "isend", "irecv",
@@ -23,9 +26,12 @@ HANDLERS = {
     "improbe", "mrecv", "imrecv", "wait", "waitall", "waitany", "waitsome",
     "test", "testall", "testany", "testsome", "request_free", "cancel", "coll",
     "icoll", "comm_new", "comm_free", "handle_new", "handle_free", "type_commit",
-    "pack",
+    "pack", "win_new", "win_free", "win_attach", "rma", "rma_sync",
 }
-OPTIONS = {"cls", "flags", "nb", "root_side", "per_rank", "emulated", "hkind", "zero_buffer"}
+# Handlers of one-sided calls: their wrappers fill an RmaCall (a Call with the
+# window's arguments), so the other wrappers' Call stays as small as it was.
+RMA_HANDLERS = {"win_new", "win_free", "win_attach", "rma", "rma_sync"}
+OPTIONS = {"cls", "flags", "nb", "root_side", "per_rank", "emulated", "hkind", "zero_buffer", "single"}
 PROTO = re.compile(r"^\s*int\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -97,7 +103,7 @@ def gen_wrapper(op_id, name, params, handler, opts):
         lines.append("  ::scalefuzz::inject::GuardWindow window_;")
         if handler not in ("finalize", "abort"):
             lines.append("  ::scalefuzz::inject::stall_check();  // injectors/stall")
-    lines.append("  ::scalefuzz::inject::Call c_;")
+    lines.append("  ::scalefuzz::inject::RmaCall c_;" if handler in RMA_HANDLERS else "  ::scalefuzz::inject::Call c_;")
     lines.append(f"  c_.op = ops::{short};")
     lines.append(f"  c_.cls = OpClass::{opts['cls']};")
     flags = opts.get("flags", [])
@@ -113,6 +119,9 @@ def gen_wrapper(op_id, name, params, handler, opts):
     side = opts.get("root_side")
     if side:
         lines.append(f"  c_.root_side = ::scalefuzz::inject::RootSide::{side.capitalize()};")
+    if opts.get("single"):
+        # Fetch_and_op / Compare_and_swap: one element of the datatype.
+        lines += ["  c_.scount = 1;", "  c_.rcount = 1;", "  c_.tcount = 1;"]
     lines += ["  " + a for a in role_assignments(params)]
     # Status outputs go through the Call so a handler can substitute its own
     # buffer when the application passes MPI_STATUS(ES)_IGNORE.

@@ -21,6 +21,15 @@ role are passed through untouched. Roles:
   rop                  reduction op (MPI_Op)
   hout/hin             handle created (output pointer) / handle freed or committed (in/out pointer)
   position             MPI_Pack/MPI_Unpack's in/out byte position in the packed buffer
+  win/winout           window / created window (output)
+  target               target rank in the window's group
+  tdisp/tcount/ttype   target displacement, count and datatype
+  base/baseout         window base (Win_create, Win_attach) / base pointer output (Win_allocate*)
+  wsize/dispunit       window (or attached region) size in bytes / displacement unit
+  locktype/assertion/group   Win_lock's lock type / the assert argument / Win_start's or Win_post's group
+One-sided origins: sbuf/scount/stype = the origin buffer MPI reads (Put,
+Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap), rbuf/rcount/rtype
+= the buffer MPI writes (Get's origin, the result buffer of the fetching ones).
 Options: cls = trace OpClass; flags = extra kFlag* names; nb = the
 nonblocking call used to emulate a blocking one in oversubscription mode
 (`{req}` is the request pointer); root_side = 'send'/'recv' when that side's
@@ -220,4 +229,50 @@ OPS = [
      "pack", dict(cls="Pack")),
     ("int MPI_Unpack(const void *inbuf@sbuf, int insize@scount, int *position@position, void *outbuf@rbuf, int outcount@rcount, MPI_Datatype datatype@rtype, MPI_Comm comm@comm)",
      "pack", dict(cls="Unpack")),
+    # ---- one-sided communication (format 4; recorder/handlers_rma.cpp, detectors/rma) ----
+    ("int MPI_Win_create(void *base@base, MPI_Aint size@wsize, int disp_unit@dispunit, MPI_Info info, MPI_Comm comm@comm, MPI_Win *win@winout)",
+     "win_new", dict(cls="WinMgmt")),
+    ("int MPI_Win_allocate(MPI_Aint size@wsize, int disp_unit@dispunit, MPI_Info info, MPI_Comm comm@comm, void *baseptr@baseout, MPI_Win *win@winout)",
+     "win_new", dict(cls="WinMgmt")),
+    ("int MPI_Win_allocate_shared(MPI_Aint size@wsize, int disp_unit@dispunit, MPI_Info info, MPI_Comm comm@comm, void *baseptr@baseout, MPI_Win *win@winout)",
+     "win_new", dict(cls="WinMgmt")),
+    ("int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm@comm, MPI_Win *win@winout)", "win_new", dict(cls="WinMgmt")),
+    ("int MPI_Win_attach(MPI_Win win@win, void *base@base, MPI_Aint size@wsize)", "win_attach", dict(cls="WinMgmt")),
+    ("int MPI_Win_detach(MPI_Win win@win, const void *base@base)", "win_attach", dict(cls="WinMgmt")),
+    ("int MPI_Win_free(MPI_Win *win@winout)", "win_free", dict(cls="WinMgmt")),
+    ("int MPI_Put(const void *origin_addr@sbuf, int origin_count@scount, MPI_Datatype origin_datatype@stype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Win win@win)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Get(void *origin_addr@rbuf, int origin_count@rcount, MPI_Datatype origin_datatype@rtype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Win win@win)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Accumulate(const void *origin_addr@sbuf, int origin_count@scount, MPI_Datatype origin_datatype@stype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Op op@rop, MPI_Win win@win)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Get_accumulate(const void *origin_addr@sbuf, int origin_count@scount, MPI_Datatype origin_datatype@stype, void *result_addr@rbuf, int result_count@rcount, MPI_Datatype result_datatype@rtype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Op op@rop, MPI_Win win@win)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Fetch_and_op(const void *origin_addr@sbuf, void *result_addr@rbuf, MPI_Datatype datatype@type, int target_rank@target, MPI_Aint target_disp@tdisp, MPI_Op op@rop, MPI_Win win@win)",
+     "rma", dict(cls="Rma", single=True)),
+    ("int MPI_Compare_and_swap(const void *origin_addr@sbuf, const void *compare_addr, void *result_addr@rbuf, MPI_Datatype datatype@type, int target_rank@target, MPI_Aint target_disp@tdisp, MPI_Win win@win)",
+     "rma", dict(cls="Rma", single=True)),
+    ("int MPI_Rput(const void *origin_addr@sbuf, int origin_count@scount, MPI_Datatype origin_datatype@stype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Win win@win, MPI_Request *request@req)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Rget(void *origin_addr@rbuf, int origin_count@rcount, MPI_Datatype origin_datatype@rtype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Win win@win, MPI_Request *request@req)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Raccumulate(const void *origin_addr@sbuf, int origin_count@scount, MPI_Datatype origin_datatype@stype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Op op@rop, MPI_Win win@win, MPI_Request *request@req)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Rget_accumulate(const void *origin_addr@sbuf, int origin_count@scount, MPI_Datatype origin_datatype@stype, void *result_addr@rbuf, int result_count@rcount, MPI_Datatype result_datatype@rtype, int target_rank@target, MPI_Aint target_disp@tdisp, int target_count@tcount, MPI_Datatype target_datatype@ttype, MPI_Op op@rop, MPI_Win win@win, MPI_Request *request@req)",
+     "rma", dict(cls="Rma")),
+    ("int MPI_Win_fence(int mpi_assert@assertion, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_lock(int lock_type@locktype, int rank@target, int mpi_assert@assertion, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_unlock(int rank@target, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_lock_all(int mpi_assert@assertion, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_unlock_all(MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_flush(int rank@target, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_flush_all(MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_flush_local(int rank@target, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_flush_local_all(MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_sync(MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_start(MPI_Group group@group, int mpi_assert@assertion, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_complete(MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_post(MPI_Group group@group, int mpi_assert@assertion, MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_wait(MPI_Win win@win)", "rma_sync", dict(cls="RmaSync")),
+    ("int MPI_Win_test(MPI_Win win@win, int *flag@flag)", "rma_sync", dict(cls="RmaSync")),
 ]

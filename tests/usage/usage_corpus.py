@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Runs the usage corpus (scenarios/usage/*.c) through `scalefuzz run` and
-checks every program's expected finding (issue 21).
+"""Runs the usage corpus (scenarios/usage/*.c; with --folder rma the one-sided
+corpus scenarios/rma/*.c, issue 33) through `scalefuzz run` and checks every
+program's expected finding (issue 21).
 
 Each program's header holds "ranks: N", optionally "mode: zero-buffer" or
-"mode: guard-receives" (the campaign's noise profile is then {mode: none,
-zero_buffer: true} or {mode: none, guard_receives: true}), and
+"mode: guard-receives" or "mode: guard-windows" (the campaign's noise
+profile is then {mode: none, zero_buffer: true}, {mode: none,
+guard_receives: true} or {mode: none, guard_windows: true}), and
 "expect: KIND rank R line L [severity S]" (R may be "0|1": any of those ranks, for a
 symmetric error whose first reporter aborts the job; with a severity, the
 finding must have it), "expect: clean", or "expect: none of KIND KIND ..."
@@ -18,7 +20,8 @@ severity error or warning. "twin: NAME -DMACRO" adds the correct twin NAME,
 built from the same source with MACRO defined. Prints per-program results, recall and
 specificity; exits 1 when any program fails (or recall < --min-recall).
 
-usage: usage_corpus.py SCALEFUZZ SOURCE_DIR BUILD_DIR WORK_DIR [--only REGEX]
+usage: usage_corpus.py SCALEFUZZ SOURCE_DIR BUILD_DIR WORK_DIR [--only REGEX] [--folder usage|rma]
+       [--detectors 'usage, mpipd, pdg']
 """
 import argparse
 import json
@@ -29,14 +32,14 @@ import sys
 
 HEADER = re.compile(r"^\s*\*\s*(ranks|mode|expect|twin):\s*(.+?)\s*$")
 TWIN = re.compile(r"^(\w+) -D(\w+)$")
-MODES = ("none", "zero-buffer", "guard-receives")
+MODES = ("none", "zero-buffer", "guard-receives", "guard-windows")
 EXPECT = re.compile(r"^(\S+) rank (\d+(?:\|\d+)*) line (\d+)(?: severity (info|warning|error))?$")
 NONE_OF = re.compile(r"^none of ((?:[a-z-]+ ?)+)$")
 
 
-def read_corpus(src):
+def read_corpus(src, sub):
     corpus = []
-    folder = os.path.join(src, "scenarios", "usage")
+    folder = os.path.join(src, "scenarios", sub)
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".c"):
             continue
@@ -75,13 +78,14 @@ def read_corpus(src):
     return corpus
 
 
-def campaign_text(name, ranks, mode, progs, build):
+def campaign_text(name, ranks, mode, progs, build, sub, detectors):
     noise = {"zero-buffer": "{ mode: none, zero_buffer: true }",
-             "guard-receives": "{ mode: none, guard_receives: true }"}.get(mode, "{ mode: none }")
+             "guard-receives": "{ mode: none, guard_receives: true }",
+             "guard-windows": "{ mode: none, guard_windows: true }"}.get(mode, "{ mode: none }")
     return "\n".join([
         f"campaign: {name}",
         "app:",
-        f'  command: ["{build}/scenarios/usage/{{prog}}"]',
+        f'  command: ["{build}/scenarios/{sub}/{{prog}}"]',
         "  check: exit-code",
         f"scales: {{ test: [{ranks}] }}",
         "parameters: { prog: [" + ", ".join(progs) + "] }",
@@ -89,7 +93,7 @@ def campaign_text(name, ranks, mode, progs, build):
         f"  - {noise}",
         "repetitions: 1",
         "timeout: 15s",
-        "detectors: [usage, mpipd, pdg]",
+        f"detectors: [{detectors}]",
         "scheduler: { type: local, jobs: 2 }",
         ""])
 
@@ -110,18 +114,20 @@ def main():
     ap.add_argument("work")
     ap.add_argument("--only", default="")
     ap.add_argument("--min-recall", type=float, default=1.0)
+    ap.add_argument("--folder", default="usage", choices=["usage", "rma"])
+    ap.add_argument("--detectors", default="usage, mpipd, pdg")
     a = ap.parse_args()
-    corpus = [p for p in read_corpus(a.src) if re.search(a.only, p["name"])]
+    corpus = [p for p in read_corpus(a.src, a.folder) if re.search(a.only, p["name"])]
     os.makedirs(a.work, exist_ok=True)
     groups = {}
     for p in corpus:
         groups.setdefault((p["ranks"], p["mode"]), []).append(p)
     findings = {}  # prog -> list
     for (ranks, mode), progs in sorted(groups.items()):
-        name = f"usage-corpus-np{ranks}-{mode}"
+        name = f"{a.folder}-corpus-np{ranks}-{mode}"
         path = os.path.join(a.work, name + ".yaml")
         with open(path, "w") as f:
-            f.write(campaign_text(name, ranks, mode, [p["name"] for p in progs], a.build))
+            f.write(campaign_text(name, ranks, mode, [p["name"] for p in progs], a.build, a.folder, a.detectors))
         out = os.path.join(a.work, name)
         subprocess.run(["rm", "-rf", out], check=True)
         log = open(os.path.join(a.work, name + ".log"), "w")

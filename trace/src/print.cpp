@@ -17,7 +17,8 @@ const char* class_name(std::uint8_t c) {
                                        "Recv",       "Sendrecv", "Isend",     "Irecv",       "SendInit",
                                        "RecvInit",   "Start",    "Completion", "RequestDone", "Probe",
                                        "Collective", "Icollective", "CommMgmt", "RequestFree",
-                                       "HandleNew",  "HandleFree", "TypeCommit", "Pack",        "Unpack"};
+                                       "HandleNew",  "HandleFree", "TypeCommit", "Pack",        "Unpack",
+                                       "WinMgmt",    "Rma",      "RmaSync"};
   return c < sizeof kNames / sizeof kNames[0] ? kNames[c] : "?";
 }
 

@@ -10,6 +10,56 @@
 
 namespace scalefuzz::detectors::usage {
 
+PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses) {
+  PlacedStack out;
+  auto modules = trace::read_modules(run_dir / "ranks" / (std::to_string(rank) + ".modules"));
+  for (const auto& fr : trace::symbolize_addresses(addresses, modules)) {
+    out.stack.push_back(trace::format_frame(fr));
+    const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
+    if (out.location.empty() && !ours && trace::is_runtime_frame(fr) && fr.module.find("libc.so") == std::string::npos)
+      out.in_mpi_code = true;
+    if (out.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
+      out.location = trace::format_frame(fr);
+      out.code = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line}, {"location", out.location}};
+    }
+  }
+  return out;
+}
+
+// ranks/N.modified: "<post seq> <completion seq>" per nonblocking send whose
+// buffer changed before it completed (injectors/recorder/handlers_usage_buffers.cpp).
+ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
+  ModifiedSends out(trace.ranks.size());
+  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+    std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".modified"));
+    std::uint64_t post = 0, done = 0;
+    for (std::size_t n = 0; n < 4096 && in >> post >> done; ++n) out[r].emplace_back(post, done);
+  }
+  return out;
+}
+
+// ranks/N.accessed: "<post seq> <read|write> <last seq> <address-hex>
+// <pc+1-hex> <return-address-hex> ..." per guarded pending receive the
+// application touched (injectors/recorder/receive_guard.cpp).
+ReceiveAccesses read_accessed(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
+  ReceiveAccesses out(trace.ranks.size());
+  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+    std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".accessed"));
+    std::string line;
+    for (std::size_t n = 0; n < 4096 && std::getline(in, line); ++n) {
+      std::istringstream fields(line);
+      ReceiveAccess a;
+      std::string what;
+      if (!(fields >> a.post_seq >> what >> a.seq >> std::hex >> a.address) || (what != "read" && what != "write"))
+        continue;
+      a.write = what == "write";
+      for (std::uint64_t frame = 0; a.frames.size() < 32 && fields >> frame;) a.frames.push_back(frame);
+      out[r].push_back(std::move(a));
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // The application's MPI call a rank was inside when its fatal signal came
@@ -27,32 +77,6 @@ const trace::Event* call_at_signal(const trace::RankTrace& rt) {
 // the application made is that call failing on its arguments (MPI-4.0 §9.3:
 // MPI need not detect erroneous arguments; MPICH dereferences them): an
 // invalid-argument at the call's site, not a bare crash.
-// A stack a rank captured itself (fatal signal, guarded-receive access),
-// symbolized: every frame, the innermost application frame (not the
-// injector, not a runtime library) and whether MPI library code (not libc)
-// ran below it.
-struct PlacedStack {
-  nlohmann::json stack = nlohmann::json::array();
-  std::string location;  // of the application frame; empty: none
-  nlohmann::json code;   // {function, file, line, location}
-  bool in_mpi_code = false;
-};
-PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses) {
-  PlacedStack out;
-  auto modules = trace::read_modules(run_dir / "ranks" / (std::to_string(rank) + ".modules"));
-  for (const auto& fr : trace::symbolize_addresses(addresses, modules)) {
-    out.stack.push_back(trace::format_frame(fr));
-    const bool ours = fr.module.find("scalefuzz_inject") != std::string::npos;
-    if (out.location.empty() && !ours && trace::is_runtime_frame(fr) && fr.module.find("libc.so") == std::string::npos)
-      out.in_mpi_code = true;
-    if (out.location.empty() && !ours && !trace::is_runtime_frame(fr) && !fr.file.empty()) {
-      out.location = trace::format_frame(fr);
-      out.code = {{"function", fr.function}, {"file", fr.file}, {"line", fr.line}, {"location", out.location}};
-    }
-  }
-  return out;
-}
-
 std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::RunTrace& trace) {
   std::vector<Finding> out;
   for (const auto& rt : trace.ranks) {
@@ -99,40 +123,6 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
                 (f.location.empty() ? "" : " at " + f.location) + " (recorded by the rank)";
     }
     out.push_back(std::move(f));
-  }
-  return out;
-}
-
-// ranks/N.modified: "<post seq> <completion seq>" per nonblocking send whose
-// buffer changed before it completed (injectors/recorder/handlers_usage_buffers.cpp).
-ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
-  ModifiedSends out(trace.ranks.size());
-  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
-    std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".modified"));
-    std::uint64_t post = 0, done = 0;
-    for (std::size_t n = 0; n < 4096 && in >> post >> done; ++n) out[r].emplace_back(post, done);
-  }
-  return out;
-}
-
-// ranks/N.accessed: "<post seq> <read|write> <last seq> <address-hex>
-// <pc+1-hex> <return-address-hex> ..." per guarded pending receive the
-// application touched (injectors/recorder/receive_guard.cpp).
-ReceiveAccesses read_accessed(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
-  ReceiveAccesses out(trace.ranks.size());
-  for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
-    std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".accessed"));
-    std::string line;
-    for (std::size_t n = 0; n < 4096 && std::getline(in, line); ++n) {
-      std::istringstream fields(line);
-      ReceiveAccess a;
-      std::string what;
-      if (!(fields >> a.post_seq >> what >> a.seq >> std::hex >> a.address) || (what != "read" && what != "write"))
-        continue;
-      a.write = what == "write";
-      for (std::uint64_t frame = 0; a.frames.size() < 32 && fields >> frame;) a.frames.push_back(frame);
-      out[r].push_back(std::move(a));
-    }
   }
   return out;
 }

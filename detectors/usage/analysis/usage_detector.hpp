@@ -3,11 +3,32 @@
 // signals (ranks/N.signal) as findings at the crashing frame.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/usage.hpp"
 
 namespace scalefuzz::detectors::usage {
+
+// The injector's side files the usage checks read, shared with detectors/rma
+// (one-sided operations use the same hashing and guarded pages).
+// ranks/N.modified: "<post seq> <completion seq>" per buffer that changed.
+ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace);
+// ranks/N.accessed: "<post seq> <read|write> <last seq> <address-hex> <frames...>".
+ReceiveAccesses read_accessed(const std::filesystem::path& run_dir, const trace::RunTrace& trace);
+// A stack a rank captured itself, symbolized: every frame, the innermost
+// application frame (not the injector, not a runtime library) and whether
+// MPI library code (not libc) ran below it.
+struct PlacedStack {
+  nlohmann::json stack = nlohmann::json::array();
+  std::string location;  // of the application frame; empty: none
+  nlohmann::json code;   // {function, file, line, location}
+  bool in_mpi_code = false;
+};
+PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses);
 
 std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::AnalysisContext& context);
 

@@ -48,6 +48,10 @@ std::vector<Use> uses(const trace::Event& e, int rank, std::int64_t comm_size) {
       if (e.op == ops::Sendrecv_replace) break;  // one buffer, both directions: the send record covers it
       out.push_back({e.buffer, e.dtype, e.scount_arg, true});
       break;
+    case OpClass::Rma:  // one-sided origin buffer (format 4): a Get's is written, the others' read
+      if (e.buffer != 0 && e.dtype != trace::kTypeNone)
+        out.push_back({e.buffer, e.dtype, e.scount_arg, e.op == ops::Get || e.op == ops::Rget});
+      break;
     case OpClass::Collective: case OpClass::Icollective: {
       if (e.flags & trace::kFlagChild) break;
       const bool root = e.root == rank;
@@ -365,7 +369,10 @@ void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modif
     std::set<std::uint32_t> reported;  // post call sites
     for (const auto& [post_seq, done_seq] : modified[r]) {
       auto post = index_of(post_seq);
-      if (!post || !reported.insert(rt.events[*post].callsite).second) continue;
+      // One-sided operations' origin buffers are detectors/rma's.
+      if (!post || rt.events[*post].op_class == static_cast<std::uint8_t>(trace::OpClass::Rma) ||
+          !reported.insert(rt.events[*post].callsite).second)
+        continue;
       const trace::Event& p = rt.events[*post];
       Issue is;
       is.kind = "buffer-modified";
@@ -476,7 +483,9 @@ void check_accessed_receives(const trace::RunTrace& run, const ReceiveAccesses& 
     std::set<std::pair<std::uint32_t, std::uint64_t>> reported;  // (receive call site, access pc)
     for (const ReceiveAccess& a : accessed[r]) {
       const auto post = record_at(rt, a.post_seq);
-      if (!post || a.frames.empty() || !reported.insert({rt.events[*post].callsite, a.frames[0]}).second) continue;
+      if (!post || a.frames.empty() || rt.events[*post].op_class == static_cast<std::uint8_t>(trace::OpClass::Rma) ||
+          !reported.insert({rt.events[*post].callsite, a.frames[0]}).second)
+        continue;  // one-sided operations' buffers are detectors/rma's
       const trace::Event& p = rt.events[*post];
       const std::uint64_t request = posted_request(rt, *post, a.address);
       Issue is;

@@ -9,6 +9,7 @@
 #include "mpipd_detector.hpp"
 #include "pdg_detector.hpp"
 #include "races_detector.hpp"
+#include "rma_detector.hpp"
 #include "usage_detector.hpp"
 
 namespace scalefuzz::analysis {
@@ -36,6 +37,8 @@ const std::vector<DetectorInfo>& registry() {
        kFailedRuns, detectors::pdg::make_pdg_detector},
       {"usage", "MPI usage errors: recorded MPI errors, pending requests, leaks, collective and type-signature mismatches",
        "usage", kEveryRun, detectors::usage::make_usage_detector},
+      {"rma", "one-sided communication: epoch errors, leaked windows, RMA data races and origin buffers touched early",
+       "usage", kEveryRun, detectors::rma::make_rma_detector},
   };
   return table;
 }

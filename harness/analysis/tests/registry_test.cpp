@@ -29,7 +29,7 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
     EXPECT_TRUE(detector->finish().empty()) << d.name << ": findings without any run";
     EXPECT_EQ(analysis::find_detector(d.name), &d);
   }
-  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg", "usage"}));
+  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg", "usage", "rma"}));
   EXPECT_EQ(analysis::find_detector("usage-checks"), nullptr);
 }
 

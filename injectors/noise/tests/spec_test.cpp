@@ -72,7 +72,8 @@ TEST(NoiseSpec, KnobsAreUniquePerModeAndOneVariablePerName) {
       if (takes(k, m)) EXPECT_TRUE(seen.insert({m, k.name}).second) << k.name << " twice for " << to_string(m);
     auto [it, fresh] = env.emplace(k.name, k.env);
     EXPECT_EQ(it->second, k.env) << k.name;
-    if (k.id != KnobId::Overhead && k.id != KnobId::ZeroBuffer && k.id != KnobId::GuardReceives)
+    if (k.id != KnobId::Overhead && k.id != KnobId::ZeroBuffer && k.id != KnobId::GuardReceives &&
+        k.id != KnobId::GuardWindows)
       EXPECT_GT(k.default_value, 0) << k.name;  // overhead 0: none; switches: off
     EXPECT_FALSE(k.doc.empty()) << k.name;
   }

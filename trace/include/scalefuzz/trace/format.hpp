@@ -27,8 +27,10 @@ namespace scalefuzz::trace {
 // Format 3: packed events files of finished ranks (PackedEvents), Markov
 // files written dense at MPI_Finalize. Raw records are unchanged from
 // format 2, so format 2 files are still read.
-// Format 4: adds ranks/N.decisions (FileKind::Decisions, decisions.hpp); the
-// other files are unchanged, so a format 3 run is a run without a decision log.
+// Format 4: adds ranks/N.decisions (FileKind::Decisions, decisions.hpp) and
+// one-sided communication records (OpClass WinMgmt, Rma, RmaSync; their field
+// use below). Other records are unchanged: formats 2 and 3 are still read (a
+// format 3 run is a run without a decision log).
 inline constexpr std::uint32_t kFormatVersion = 4;
 inline constexpr std::uint32_t kOldestReadableVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'F', 'Z', 'T', 'R', 'A', 'C', 'E'};
@@ -92,7 +94,32 @@ enum class OpClass : std::uint8_t {
   // dtype = the datatype, rcount_arg = the packed buffer's size argument.
   Pack,         // MPI_Pack: buffer = inbuf, rbuffer = outbuf + position (before)
   Unpack,       // MPI_Unpack: buffer = inbuf + position (before), rbuffer = outbuf
+  // Format 4 (one-sided communication, detectors/rma). `comm` is the window
+  // id (equal on every member of the window; never a communicator id), the
+  // op id names the function.
+  WinMgmt,      // Win_create/allocate/allocate_shared/create_dynamic: tag = the communicator's id
+                // (as int32), buffer = base (0 for dynamic), bytes = size, count = disp_unit;
+                // Win_attach/Win_detach: buffer = base, bytes = size (detach: 0); Win_free
+  Rma,          // Put/Get/Accumulate/Get_accumulate/Fetch_and_op/Compare_and_swap and the R*
+                // versions: peer = target (world rank), buffer = origin address, scount_arg/dtype/
+                // bytes = origin count/datatype/bytes, count = target displacement (disp units),
+                // rcount_arg/rdtype = target count/datatype, status_bytes = target bytes
+                // (target count x size), rbuffer = result address (Get_accumulate/Fetch_and_op/
+                // Compare_and_swap), reduce_op = the accumulate op, request = R*'s request id
+  RmaSync,      // Win_fence/lock/unlock/lock_all/unlock_all/flush*/sync/start/complete/post/
+                // wait/test: peer = target (lock/unlock/flush/flush_local, world rank),
+                // tag = lock type (kLockExclusive, kLockShared), count = assert (kMode* bits);
+                // Win_start/Win_post: one child RmaSync record per group member (peer);
+                // Win_test: kFlagTestFailed when the epoch has not ended
 };
+
+// Lock types of Win_lock records (Event::tag; format 4).
+inline constexpr std::int32_t kLockExclusive = 1;
+inline constexpr std::int32_t kLockShared = 2;
+// RmaSync records' `count`: the assert argument's MPI_MODE_* bits, as these
+// bits (the recorder translates MPI's values).
+inline constexpr std::int64_t kModeNoCheck = 1, kModeNoStore = 2, kModeNoPut = 4, kModeNoPrecede = 8,
+                              kModeNoSucceed = 16;
 
 // What a HandleNew/HandleFree record's handle is (stored in Event::tag).
 enum class HandleKind : std::int32_t { Group = 1, Datatype = 2, Op = 3 };

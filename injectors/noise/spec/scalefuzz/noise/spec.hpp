@@ -55,7 +55,7 @@ enum class KnobType {
 
 // What a knob sets in the injector's Config.
 enum class KnobId { Probability, Delay, Bandwidth, Latency, Scale, Threshold, PacketSize, Overhead, Victims, ZeroBuffer,
-                    GuardReceives };
+                    GuardReceives, GuardWindows };
 
 constexpr unsigned bit(Mode m) { return 1u << static_cast<unsigned>(m); }
 
@@ -73,7 +73,7 @@ struct KnobSpec {
 // One row per (knob, modes with the same default). NINJA's knobs follow
 // Formula 1 of the paper, D = sum(P_s/B + C) * S_p (§6.1.1), and Formula 2
 // with S_a (§6.2).
-inline constexpr std::array<KnobSpec, 13> kKnobs = {{
+inline constexpr std::array<KnobSpec, 14> kKnobs = {{
     {KnobId::Probability, "probability", "SCALEFUZZ_NOISE_PROBABILITY", KnobType::Probability, "", bit(Mode::Random),
      0.5, "share of sends delayed"},
     {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Random), 2000000,
@@ -106,6 +106,10 @@ inline constexpr std::array<KnobSpec, 13> kKnobs = {{
      bit(Mode::None) | bit(Mode::Local), 0,
      "pending receive buffers are page-protected until completion: an access is a usage finding (read by the "
      "recorder; the modes without a noise send thread)"},
+    {KnobId::GuardWindows, "guard_windows", "SCALEFUZZ_NOISE_GUARD_WINDOWS", KnobType::Switch, "",
+     bit(Mode::None) | bit(Mode::Local), 0,
+     "one-sided: window memory is page-protected between MPI calls (the rank's own loads and stores are noted) and "
+     "the buffer a Get or fetching operation writes until its completion (read by the recorder; detectors/rma)"},
 }};
 
 constexpr bool takes(const KnobSpec& knob, Mode mode) { return (knob.modes & bit(mode)) != 0; }

@@ -1,0 +1,170 @@
+// Unit tests of the one-sided checks on hand-built traces (no MPI); the
+// end-to-end corpus is tests/rma (RmaCorpus).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "scalefuzz/detectors/rma.hpp"
+#include "scalefuzz/trace/ops.hpp"
+
+namespace scalefuzz::detectors::rma {
+namespace {
+
+using trace::Event;
+using trace::OpClass;
+namespace ops = trace::ops;
+
+constexpr std::uint32_t kInt = 0x4c000405, kWin = 0x1234;
+
+struct Builder {
+  trace::RunTrace run;
+  explicit Builder(int n) {
+    run.ranks.resize(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      auto& rt = run.ranks[static_cast<std::size_t>(r)];
+      rt.rank = r;
+      rt.world_size = n;
+      trace::TypeEntry t;
+      t.key = kInt;
+      t.size = t.extent = 4;
+      t.predefined = true;
+      t.name = "MPI_INT";
+      t.signature_known = true;
+      t.runs = {{kInt, 1}};
+      rt.types = {t};
+      add(r, ops::Init, OpClass::Init);
+    }
+  }
+  Event& add(int r, std::uint16_t op, OpClass c) {
+    auto& rt = run.ranks[static_cast<std::size_t>(r)];
+    Event e{};
+    e.seq = rt.events.size() + 1;
+    e.t_enter_ns = e.seq * 10;
+    e.t_exit_ns = e.seq * 10 + 5;
+    e.op = op;
+    e.op_class = static_cast<std::uint8_t>(c);
+    e.peer = e.root = e.status_source = trace::kNoPeer;
+    e.tag = e.status_tag = trace::kNoTag;
+    e.callsite = static_cast<std::uint32_t>(rt.events.size());
+    rt.events.push_back(e);
+    return rt.events.back();
+  }
+  void create_all(std::int64_t bytes = 40) {
+    for (auto& rt : run.ranks) {
+      Event& e = add(rt.rank, ops::Win_allocate, OpClass::WinMgmt);
+      e.comm = kWin;
+      e.buffer = 0x10000 * (rt.rank + 1);
+      e.bytes = bytes;
+      e.count = 4;
+    }
+  }
+  void all(std::uint16_t op, OpClass c) {
+    for (auto& rt : run.ranks) add(rt.rank, op, c).comm = kWin;
+  }
+  Event& rma(int r, std::uint16_t op, int target, std::int64_t disp, trace::ReduceOp rop = trace::ReduceOp::None) {
+    Event& e = add(r, op, OpClass::Rma);
+    e.comm = kWin;
+    e.peer = target;
+    e.count = disp;
+    e.scount_arg = e.rcount_arg = 1;
+    e.dtype = e.rdtype = kInt;
+    e.bytes = e.status_bytes = 4;
+    e.buffer = 0x900000 + static_cast<std::uint64_t>(r) * 0x1000 + e.seq * 64;
+    e.reduce_op = static_cast<std::uint8_t>(rop);
+    return e;
+  }
+  std::vector<Issue> check() { return check_run(run); }
+};
+
+std::vector<std::string> kinds(const std::vector<Issue>& v) {
+  std::vector<std::string> k;
+  for (const auto& i : v) k.push_back(i.kind);
+  std::sort(k.begin(), k.end());
+  return k;
+}
+
+TEST(Rma, PutsOfTwoOriginsToOneLocationInOneFenceEpochConflict) {
+  Builder b(3);
+  b.create_all();
+  b.all(ops::Win_fence, OpClass::RmaSync);
+  b.rma(0, ops::Put, 2, 1);
+  b.rma(1, ops::Put, 2, 1);
+  b.all(ops::Win_fence, OpClass::RmaSync);
+  b.all(ops::Win_free, OpClass::WinMgmt);
+  auto issues = b.check();
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"rma-conflict"});
+  EXPECT_EQ(issues[0].sides[0].rank, 0);
+  EXPECT_EQ(issues[0].sides[1].rank, 1);
+}
+
+TEST(Rma, PutsInSuccessiveFenceEpochsOrOnOtherLocationsDoNotConflict) {
+  Builder b(3);
+  b.create_all();
+  b.all(ops::Win_fence, OpClass::RmaSync);
+  b.rma(0, ops::Put, 2, 1);
+  b.rma(1, ops::Put, 2, 2);
+  b.all(ops::Win_fence, OpClass::RmaSync);
+  b.rma(1, ops::Put, 2, 1);
+  b.all(ops::Win_fence, OpClass::RmaSync);
+  b.all(ops::Win_free, OpClass::WinMgmt);
+  EXPECT_TRUE(b.check().empty());
+}
+
+TEST(Rma, AccumulatesOfOneOpDoNotConflictOfTwoOpsDo) {
+  for (bool same : {true, false}) {
+    Builder b(3);
+    b.create_all();
+    b.all(ops::Win_fence, OpClass::RmaSync);
+    b.rma(0, ops::Accumulate, 2, 0, trace::ReduceOp::Sum);
+    b.rma(1, ops::Accumulate, 2, 0, same ? trace::ReduceOp::Sum : trace::ReduceOp::Max);
+    b.all(ops::Win_fence, OpClass::RmaSync);
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    EXPECT_EQ(b.check().size(), same ? 0u : 1u) << same;
+  }
+}
+
+TEST(Rma, ExclusiveLocksOrderEpochsSharedOnesDoNot) {
+  for (int type : {trace::kLockExclusive, trace::kLockShared}) {
+    Builder b(3);
+    b.create_all();
+    for (int r : {0, 1}) {
+      Event& l = b.add(r, ops::Win_lock, OpClass::RmaSync);
+      l.comm = kWin, l.peer = 2, l.tag = type;
+      b.rma(r, ops::Put, 2, 0);
+      Event& u = b.add(r, ops::Win_unlock, OpClass::RmaSync);
+      u.comm = kWin, u.peer = 2;
+    }
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    EXPECT_EQ(kinds(b.check()), type == trace::kLockExclusive ? std::vector<std::string>{} : std::vector<std::string>{"rma-conflict"});
+  }
+}
+
+TEST(Rma, OperationOutsideAnEpochUnmatchedUnlockAndLeakedWindow) {
+  Builder b(2);
+  b.create_all();
+  b.rma(0, ops::Put, 1, 0);
+  Event& u = b.add(1, ops::Win_unlock, OpClass::RmaSync);
+  u.comm = kWin, u.peer = 0;
+  for (int r : {0, 1}) b.add(r, ops::Finalize, OpClass::Finalize);
+  auto k = kinds(b.check());
+  EXPECT_EQ(k, (std::vector<std::string>{"leaked-window", "leaked-window", "rma-outside-epoch", "rma-unmatched-sync"}));
+}
+
+TEST(Rma, LoadOfTheTargetConflictsOnlyInsideTheEpoch) {
+  for (bool inside : {true, false}) {
+    Builder b(2);
+    b.create_all();
+    b.all(ops::Win_fence, OpClass::RmaSync);  // seq 3 on both
+    b.rma(0, ops::Put, 1, 2);
+    b.all(ops::Win_fence, OpClass::RmaSync);
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    WindowAccesses acc(2);
+    acc[1].push_back({kWin, false, inside ? 3u : 4u, 0x20000 + 8, {0x401000}});
+    Options o;
+    o.window_accesses = &acc;
+    EXPECT_EQ(check_run(b.run, o).size(), inside ? 1u : 0u) << inside;
+  }
+}
+
+}  // namespace
+}  // namespace scalefuzz::detectors::rma

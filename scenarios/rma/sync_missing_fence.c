@@ -1,0 +1,32 @@
+/* rma-unmatched-sync: a solver's convergence test breaks out of the
+ * exchange loop on one rank one iteration before the others, so the ranks
+ * call MPI_Win_fence a different number of times.
+ * ranks: 2
+ * expect: rma-unmatched-sync rank 1 line 25
+ * twin: sync_fence_count_ok -DCORRECT
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double* ghost;
+  MPI_Win win;
+  MPI_Win_allocate(sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &ghost, &win);
+  double residual = 1.0;
+#ifdef CORRECT
+  const int last = 3;
+#else
+  const int last = rank == 0 ? 2 : 3;  /* local convergence test */
+#endif
+  for (int it = 0; it <= last; ++it) {
+    MPI_Win_fence(0, win); // BUG
+    residual *= 0.5;
+  }
+  printf("rank %d residual %g\n", rank, residual);
+  MPI_Win_free(&win);
+  MPI_Finalize();
+  return 0;
+}
