@@ -17,10 +17,12 @@
 #include <string>
 
 #include "alloc.hpp"
+#include "decisions.hpp"
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "receive_guard.hpp"
 #include "record.hpp"
+#include "replay.hpp"
 #include "stall.hpp"
 #include "scalefuzz/trace/header.hpp"
 
@@ -248,6 +250,8 @@ void setup(const Call& c) {
       if (prefault == nullptr || std::strcmp(prefault, "0") != 0) s->events.start_prefault(4);
       write_modules();
       install_error_handler();
+      decisions_open(*s, s->ranks_dir + "/" + std::to_string(s->rank) + ".decisions");
+      replay_start(*s);
       alloc_log_start((s->ranks_dir + "/" + std::to_string(s->rank) + ".allocs").c_str(),
                       trace::make_header(trace::FileKind::Allocs, s->rank, s->size,
                                          trace::record_size_of(trace::FileKind::Allocs), s->start_ns, ::getpid(),
@@ -357,6 +361,8 @@ SCALEFUZZ_HANDLER(finalize) {
   g_recording = false;
   if (s.recording) {
     end_call(a, rc, 0);
+    replay_finalize();
+    decisions_close();
     {
       LiveWrite w;
       s.live->finalized = 1;
