@@ -54,7 +54,7 @@ Finding coverage_finding(const std::string& point, const MatchCoverage& coverage
   f.title = "campaign point " + point + ": " + std::to_string(coverage.potential_count()) + " potential match tuples, " +
             std::to_string(coverage.seen_count()) + " seen, " + std::to_string(coverage.unreachable_count()) +
             " unreachable under this input" +
-            (coverage.untried_count() ? ", " + std::to_string(coverage.untried_count()) + " not tried (run budget)"
+            (coverage.untried_count() ? ", " + std::to_string(coverage.untried_count()) + " not tried"
                                       : "");
   nlohmann::json tuples = nlohmann::json::array();
   for (const auto& [t, ex] : coverage.tuples()) {

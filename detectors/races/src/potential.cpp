@@ -197,6 +197,7 @@ std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, 
     w.actual = a;
     w.message = i;
     w.post_event = post.index;
+    w.done_event = matching.messages[i].recv_done.index;
     w.wildcard_ordinal = ordinal[static_cast<std::size_t>(post.rank)][post.index];
     w.post_past = clocks.post[i];
     const std::uint32_t done_tick = clocks.done[i];

@@ -21,6 +21,8 @@ ForcedSchedule forced_schedule(const ExploreBase& base, const races::WildcardAlt
   if (recv < n) s.replay_events[recv] = receive.post_event;  // its decisions before the forced receive
   s.rank = receive.actual.recv_rank;
   s.ordinal = receive.wildcard_ordinal;
+  s.done_event = receive.done_event;
+  s.base_source = receive.actual.send_rank;
   s.source = alternative.send_rank;
   s.tag = alternative.tag;
   return s;
@@ -89,7 +91,11 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       ++result.runs;
       ++forced_per_tuple[c->tuple];
       coverage.mark_tried(c->tuple);
-      coverage.add_seen(run.run_id, run.as_base.matches);
+      for (const auto& m : run.as_base.matches)
+        if (m.wildcard && !coverage.seen(races::tuple_of(m))) {
+          result.new_matches.push_back({run.run_id, m});
+          coverage.add_seen(run.run_id, {m});
+        }
       coverage.add_potential(run.run_id, run.as_base.wildcards);
       races::ExploredAlternative e;
       e.point = point;

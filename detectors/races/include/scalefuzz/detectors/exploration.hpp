@@ -57,6 +57,7 @@ class MatchCoverage {
   };
   const std::map<MatchTuple, Example>& tuples() const { return tuples_; }
   bool tried(const MatchTuple& t) const { return tried_.count(t) > 0; }
+  const std::set<MatchTuple>& tried_tuples() const { return tried_; }
 
  private:
   std::map<MatchTuple, Example> tuples_;  // every potential tuple (seen ones included)

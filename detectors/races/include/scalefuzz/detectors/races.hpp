@@ -115,6 +115,7 @@ struct WildcardAlternatives {
   ObservedMatch actual;          // what the receive took
   std::size_t message = 0;       // its index in matching.messages
   std::size_t post_event = 0;    // the receive's post: index in its rank's events
+  std::size_t done_event = 0;    // the record of its completion (== post_event for a blocking receive)
   // Its number among its rank's receives posted with MPI_ANY_SOURCE, in
   // post order, matched or not (the order of a decision log's receive entries).
   std::uint64_t wildcard_ordinal = 0;

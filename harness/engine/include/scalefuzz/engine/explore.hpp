@@ -52,6 +52,8 @@ struct ForcedSchedule {
   std::vector<std::uint64_t> replay_events;  // per rank
   int rank = -1;
   std::uint64_t ordinal = 0;
+  std::size_t done_event = 0;  // where the receive completed in the base run (its decision's call)
+  int base_source = -1;        // what it took there
   int source = -1;
   std::int32_t tag = 0;
 };
@@ -86,6 +88,9 @@ struct ExploreResult {
   std::size_t runs = 0;      // forced runs made
   bool budget_exhausted = false;
   std::size_t candidates = 0;  // alternatives offered at depth 1 by the bases
+  // Wildcard matches of the forced runs whose tuple no run had produced
+  // before (the run that first did), for the record's coverage.
+  std::vector<std::pair<std::string, detectors::races::ObservedMatch>> new_matches;
 };
 
 // Breadth-first over the bases' alternatives: depth 1 for every base first
