@@ -18,7 +18,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 const std::vector<std::string> kCommands = {"run",   "analyze", "report", "exec",    "reproduce", "kcca-eval",
-                                            "trace", "diff",    "submit", "status",  "collect",   "task"};
+                                            "trace", "diff",    "submit", "status",  "collect",   "task",
+                                            "explore"};
 
 std::string ring_campaign() { return (source_dir() / "configs/scenarios/ring.yaml").string(); }
 std::string ring_program() { return (build_dir() / "scenarios/ring").string(); }
@@ -93,6 +94,7 @@ TEST(CliExitCodes, OptionValuesAreCheckedByTypeAndRange) {
         {"reproduce", ring_campaign(), "--until", "crash", "--max-runs", "0"},
         {"reproduce", ring_campaign(), "--until", "deadlock"},
         {"kcca-eval", ".", "--folds", "1"},
+        {"explore", ".", "--depth", "9"},
         {"trace", ".", "--rank", "-3"},
         {"diff", ".", ".", "--fail-on", "sometimes"},
         {"run", ring_campaign(), "--dry-run", "--baseline", ".", "--fail-on", "old"}}) {
@@ -114,6 +116,7 @@ TEST(CliExitCodes, UsageAndInputErrorsExitTwoPerCommand) {
       {"exec", "--", "mpiexec", "./app"},
       {"reproduce", ring_campaign()},
       {"kcca-eval", tmp.path().string()},
+      {"explore", tmp.path().string()},
       {"trace", tmp.path().string()},
       {"diff", tmp.path().string()},
       {"diff", tmp.path().string(), tmp.path().string()},  // no findings.json
