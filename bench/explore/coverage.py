@@ -11,6 +11,11 @@ runs, side by side at one run budget B:
   analysis it reads; those runs are not counted in its budget but their
   tuples count: an advantage for noise).
 
+The programs count their wrong matches (--on-wrong count, the campaign's
+check a regex on stderr) instead of aborting at the first: a quiet base run
+that went wrong still shows the other sender's message, which exploration
+then forces (the root cause).
+
 From each campaign's findings.json it takes the races detector's
 match-coverage finding (distinct match tuples seen over all runs of the
 point, forced runs included) and the race verdicts: harmful-race Errors of
@@ -47,7 +52,7 @@ NOISE = {
 
 
 def campaign(name, binary, ranks, args, variant, noise, repetitions, explore_budget):
-    command = ", ".join(json.dumps(a) for a in [binary] + args + ["--on-wrong", "abort", variant])
+    command = ", ".join(json.dumps(a) for a in [binary] + args + ["--on-wrong", "count", variant])
     text = (f"campaign: {name}\napp:\n  command: [{command}]\n"
             "  check: { stderr-regex: \"wrong match at loop\" }\n"
             f"scales: [{ranks}]\nnoise: {noise}\nrepetitions: {repetitions}\ntimeout: 20s\ndetectors: [races]\n")
