@@ -311,9 +311,9 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     std::set<races::MatchTuple> seen;
     std::size_t noise_bases = 0;
     for (const auto& run : runs) {
-      if (trace::read_decision_logs(run.dir).empty()) continue;  // recorded before format 4
       ExploreBase b;
       try {
+        if (trace::read_decision_logs(run.dir).empty()) continue;  // recorded before format 4
         b = read_explore_base(run.dir, run.spec.run_id);
       } catch (const std::exception& e) {
         log << "explore: " << run.spec.run_id << " skipped: " << e.what() << "\n";
