@@ -19,7 +19,7 @@ using ::testing::Not;
 
 const std::vector<std::string> kCommands = {"run",   "analyze", "report", "exec",    "reproduce", "kcca-eval",
                                             "trace", "diff",    "submit", "status",  "collect",   "task",
-                                            "replay"};
+                                            "replay",  "explore"};
 
 std::string ring_campaign() { return (source_dir() / "configs/scenarios/ring.yaml").string(); }
 std::string ring_program() { return (build_dir() / "scenarios/ring").string(); }
@@ -104,6 +104,7 @@ TEST(CliExitCodes, OptionValuesAreCheckedByTypeAndRange) {
         {"reproduce", ring_campaign(), "--until", "crash", "--max-runs", "0"},
         {"reproduce", ring_campaign(), "--until", "deadlock"},
         {"kcca-eval", ".", "--folds", "1"},
+        {"explore", ".", "--depth", "9"},
         {"trace", ".", "--rank", "-3"},
         {"replay", ".", "--times", "0"},
         {"diff", ".", ".", "--fail-on", "sometimes"},
@@ -126,6 +127,7 @@ TEST(CliExitCodes, UsageAndInputErrorsExitTwoPerCommand) {
       {"exec", "--", "mpiexec", "./app"},
       {"reproduce", ring_campaign()},
       {"kcca-eval", tmp.path().string()},
+      {"explore", tmp.path().string()},
       {"trace", tmp.path().string()},
       {"replay"},
       {"replay", tmp.path().string()},  // no spec.json, no decision log

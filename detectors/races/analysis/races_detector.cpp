@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/detectors/exploration.hpp"
 #include "scalefuzz/detectors/races.hpp"
 
 namespace scalefuzz::detectors::races {
@@ -64,6 +65,9 @@ class RacesDetector : public analysis::Detector {
     if (!context_.runs) run_dirs_[run.spec().run_id] = run.record().dir;
     auto summary = summary_of(run.record(), run.trace());
     judge_.add(summary);
+    auto& coverage = coverage_[summary.point];
+    coverage.add_seen(summary.run_id, summary.matches);
+    coverage.add_potential(summary.run_id, summary.wildcards);
     auto it = points_.find(summary.point);
     if (it == points_.end()) {  // not announced by context.runs
       if (!is_baseline(summary)) unannounced_.push_back(run.record());
@@ -97,6 +101,27 @@ class RacesDetector : public analysis::Detector {
       return context_.site_names->name(run_dirs_[run_id], rank, site);
     };
     auto out = race_findings(report, namer);
+    // What exploration forced (OUT/explore): verdicts by outcome, which
+    // turn the races above at a benign receive into Info, and coverage.
+    std::vector<ExploredAlternative> explored;
+    try {
+      for (auto& record : read_exploration_records(context_.out_dir)) {
+        add_record(coverage_[record.point], record);
+        for (auto& a : record.explored) {
+          run_dirs_.emplace(a.run_id, forced_run_dir(context_.out_dir, a.run_id));
+          explored.push_back(std::move(a));
+        }
+        for (const auto& [run_id, m] : record.forced_matches)
+          run_dirs_.emplace(run_id, forced_run_dir(context_.out_dir, run_id));
+      }
+    } catch (const std::exception& e) {
+      problems_.push_back(analysis::analysis_error("races", "", e.what()));
+    }
+    auto verdicts = exploration_findings(explored, namer);
+    downgrade_benign(out, benign_sites(verdicts));
+    for (auto& f : verdicts) out.push_back(std::move(f));
+    for (const auto& [point, coverage] : coverage_)
+      if (coverage.potential_count() > 0) out.push_back(coverage_finding(point, coverage, namer));
     for (auto& f : problems_) out.push_back(std::move(f));
     return out;
   }
@@ -129,6 +154,7 @@ class RacesDetector : public analysis::Detector {
   std::map<std::string, Point> points_;           // by campaign point
   std::vector<harness::RunRecord> unannounced_;  // runs missing from context.runs: judged in finish()
   std::vector<Finding> problems_;
+  std::map<std::string, MatchCoverage> coverage_;  // by campaign point: wildcard match tuples
   std::map<std::string, fs::path> run_dirs_;  // filled at finish() (at observe() without context.runs)
 };
 

@@ -14,14 +14,14 @@ const trace::Event& event_at(const trace::RunTrace& run, const trace::EventRef& 
   return run.ranks.at(static_cast<std::size_t>(ref.rank)).events.at(ref.index);
 }
 
+}  // namespace
+
 std::uint64_t site_hash(const trace::RunTrace& run, int rank, std::uint32_t site) {
   const auto& sites = run.ranks.at(static_cast<std::size_t>(rank)).sites;
   // A site missing from the table (truncated sites file) still gets a key that
   // cannot collide with real stable hashes of other sites on that rank.
   return site < sites.size() ? sites[site].stable_hash : (0xFFFF000000000000ull | site);
 }
-
-}  // namespace
 
 bool ends_round(const trace::Event& e) {
   switch (static_cast<trace::OpClass>(e.op_class)) {
@@ -62,6 +62,29 @@ std::vector<std::vector<long>> message_of_event(const trace::RunTrace& run, cons
   return out;
 }
 
+namespace {
+
+bool is_send(const trace::Event& e, long as_send) {
+  const auto cls = static_cast<trace::OpClass>(e.op_class);
+  return cls == trace::OpClass::Send || cls == trace::OpClass::Isend || cls == trace::OpClass::Sendrecv || as_send >= 0;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint64_t>> send_instances(const trace::RunTrace& run, const trace::Matching& matching) {
+  const auto as_send = message_of_event(run, matching, &trace::MatchedMessage::send);
+  std::vector<std::vector<std::uint64_t>> out(run.ranks.size());
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> count;
+    const auto& events = run.ranks[r].events;
+    out[r].assign(events.size(), 0);
+    for (std::size_t i = 0; i < events.size(); ++i)
+      if (is_send(events[i], as_send[r][i]))
+        out[r][i] = count[{site_hash(run, static_cast<int>(r), events[i].callsite), events[i].comm, events[i].tag}]++;
+  }
+  return out;
+}
+
 std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
   const auto rounds = event_rounds(run);
   const std::size_t n = matching.messages.size();
@@ -70,9 +93,9 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
   // unmatched, and numbering only the matched ones would shift the rest.
   const auto as_send = message_of_event(run, matching, &trace::MatchedMessage::send);
   const auto as_recv = message_of_event(run, matching, &trace::MatchedMessage::recv_post);
+  const auto send_instance = send_instances(run, matching);
   std::vector<ObservedMatch> out(n);
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-    std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t>, std::uint64_t> send_count;
     std::map<std::tuple<std::uint64_t, std::uint32_t, std::int32_t, std::int32_t>, std::uint64_t> send_to_count;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> recv_count;
     // Phases: the round, split again at a receive posted while none of the
@@ -90,12 +113,11 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
         phase_has_recv = false;
       }
       const auto cls = static_cast<trace::OpClass>(e.op_class);
-      const bool send = cls == trace::OpClass::Send || cls == trace::OpClass::Isend ||
-                        cls == trace::OpClass::Sendrecv || as_send[r][i] >= 0;
+      const bool send = is_send(e, as_send[r][i]);
       const bool recv = cls == trace::OpClass::Recv || cls == trace::OpClass::Irecv || as_recv[r][i] >= 0;
       const std::uint64_t hash = site_hash(run, static_cast<int>(r), e.callsite);
       if (send) {
-        const std::uint64_t instance = send_count[{hash, e.comm, e.tag}]++;
+        const std::uint64_t instance = send_instance[r][i];
         const std::uint64_t to_instance = send_to_count[{hash, e.comm, e.tag, e.peer}]++;
         if (long m = as_send[r][i]; m >= 0) {
           ObservedMatch& o = out[static_cast<std::size_t>(m)];

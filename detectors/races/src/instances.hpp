@@ -7,6 +7,10 @@
 
 namespace scalefuzz::detectors::races {
 
+// The stable hash of a rank's call site (a site missing from a truncated
+// sites table gets a key no real hash of that rank collides with).
+std::uint64_t site_hash(const trace::RunTrace& run, int rank, std::uint32_t site);
+
 // A rank's sends and collectives end its current receive round.
 bool ends_round(const trace::Event& e);
 
@@ -17,6 +21,11 @@ std::vector<std::vector<std::uint64_t>> event_rounds(const trace::RunTrace& run)
 // `side` (send, recv_post or recv_done) that event is; -1 for none.
 std::vector<std::vector<long>> message_of_event(const trace::RunTrace& run, const trace::Matching& matching,
                                                 trace::EventRef trace::MatchedMessage::*side);
+
+// Per rank, per event: for a send (matched or not), its number among the
+// rank's sends from that call site on that communicator with that tag
+// (ObservedMatch::send_instance); 0 elsewhere.
+std::vector<std::vector<std::uint64_t>> send_instances(const trace::RunTrace& run, const trace::Matching& matching);
 
 // Every matched message with its instances, in matching.messages order.
 std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const trace::Matching& matching);

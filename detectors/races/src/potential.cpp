@@ -35,11 +35,14 @@ struct Clocks {
   std::vector<std::uint32_t> done;     // by message index: receiver's clock entry at completion
   std::vector<std::uint32_t> posted;   // by message index: receiver's clock entry at the receive's post
   std::vector<bool> after_post;        // by message index: the receive's post happens before the send
+  std::vector<Clock> post;             // by message index: the clock at a wildcard receive's post (keep_clocks)
+  std::vector<Clock> unmatched_send;   // by index in matching.unmatched_sends (keep_clocks)
 };
 
-// keep_send_clocks: the clock of every send stays (n entries per message);
-// without it a send's clock is dropped once its receive completed.
-Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching, bool keep_send_clocks) {
+// keep_clocks: the clock of every send and of every wildcard receive's post
+// stays (n entries per message); without it a send's clock is dropped once
+// its receive completed.
+Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching, bool keep_clocks) {
   const std::size_t n = run.ranks.size();
   const std::size_t msgs = matching.messages.size();
   const auto send_of = message_of_event(run, matching, &trace::MatchedMessage::send);
@@ -66,6 +69,17 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
   out.done.assign(msgs, 0);
   out.posted.assign(msgs, 0);
   out.after_post.assign(msgs, false);
+  std::vector<std::vector<long>> unmatched_of(n);
+  if (keep_clocks) {
+    out.post.resize(msgs);
+    out.unmatched_send.resize(matching.unmatched_sends.size());
+    for (std::size_t r = 0; r < n; ++r) unmatched_of[r].assign(run.ranks[r].events.size(), -1);
+    for (std::size_t k = 0; k < matching.unmatched_sends.size(); ++k) {
+      const auto& at = matching.unmatched_sends[k];
+      if (static_cast<std::size_t>(at.rank) < n && at.index < unmatched_of[static_cast<std::size_t>(at.rank)].size())
+        unmatched_of[static_cast<std::size_t>(at.rank)][at.index] = static_cast<long>(k);
+    }
+  }
   std::vector<bool> sent(msgs, false);
   std::vector<Clock> vc(n, Clock(n, 0));
   std::vector<std::size_t> pos(n, 0);
@@ -85,10 +99,14 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
       merge(vc[r], c.merged);
       arrived_here[r] = false;
     }
+    // A blocking wildcard receive is posted and done in one event: its
+    // post's past excludes the message it took.
+    const long posted_here = keep_clocks && e.peer == trace::kAnySource ? post_of[r][i] : -1;
+    if (posted_here >= 0) out.post[static_cast<std::size_t>(posted_here)] = vc[r];
     if (long m = done_of[r][i]; m >= 0) {
       if (!sent[static_cast<std::size_t>(m)] && !force) return false;
       if (sent[static_cast<std::size_t>(m)]) merge(vc[r], out.send[static_cast<std::size_t>(m)]);
-      if (!keep_send_clocks) Clock().swap(out.send[static_cast<std::size_t>(m)]);  // only in-flight ones kept
+      if (!keep_clocks) Clock().swap(out.send[static_cast<std::size_t>(m)]);  // only in-flight ones kept
     }
     ++vc[r][r];
     if (long m = send_of[r][i]; m >= 0) {
@@ -100,8 +118,13 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
       const auto to = static_cast<std::size_t>(matching.messages[k].recv_post.rank);
       out.after_post[k] = out.posted[k] > 0 && to < n && vc[r][to] >= out.posted[k];
     }
+    if (keep_clocks)
+      if (long k = unmatched_of[r][i]; k >= 0) out.unmatched_send[static_cast<std::size_t>(k)] = vc[r];
     if (long m = done_of[r][i]; m >= 0) out.done[static_cast<std::size_t>(m)] = vc[r][r];
-    if (long m = post_of[r][i]; m >= 0) out.posted[static_cast<std::size_t>(m)] = vc[r][r];
+    if (long m = post_of[r][i]; m >= 0) {
+      out.posted[static_cast<std::size_t>(m)] = vc[r][r];
+      if (posted_here >= 0) out.post[static_cast<std::size_t>(m)][r] = vc[r][r];
+    }
     ++pos[r];
     return true;
   };
@@ -132,25 +155,51 @@ void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching
   for (std::size_t i = 0; i < obs.size() && i < clocks.after_post.size(); ++i) obs[i].after_own_post = clocks.after_post[i];
 }
 
-std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching) {
-  std::vector<PotentialRace> out;
+std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching) {
+  std::vector<WildcardAlternatives> out;
   const std::vector<ObservedMatch> obs = observe_matches(run, matching);
   bool any_wildcard = std::any_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; });
   if (!any_wildcard) return out;
   const Clocks clocks = vector_clocks(run, matching, true);
-  // Messages to each receiver from each sender, in the sender's order.
-  std::map<std::pair<int, int>, std::vector<std::size_t>> to_from;
-  for (std::size_t i = 0; i < obs.size(); ++i) to_from[{obs[i].recv_rank, obs[i].send_rank}].push_back(i);
-  for (auto& [key, list] : to_from)
-    std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
-      return matching.messages[a].send.index < matching.messages[b].send.index;
-    });
+  const auto instance = send_instances(run, matching);
+  // Sends to each receiver from each sender, in the sender's order: matched
+  // messages (>= 0, their index) and sends never received (-1 - their index
+  // in matching.unmatched_sends).
+  std::map<std::pair<int, int>, std::vector<std::pair<std::size_t, long>>> to_from;
+  for (std::size_t i = 0; i < obs.size(); ++i)
+    to_from[{obs[i].recv_rank, obs[i].send_rank}].push_back({matching.messages[i].send.index, static_cast<long>(i)});
+  for (std::size_t k = 0; k < matching.unmatched_sends.size(); ++k) {
+    const auto& at = matching.unmatched_sends[k];
+    const trace::Event& e = run.ranks[static_cast<std::size_t>(at.rank)].events[at.index];
+    if (e.peer >= 0) to_from[{e.peer, at.rank}].push_back({at.index, -1 - static_cast<long>(k)});
+  }
+  for (auto& [key, list] : to_from) std::sort(list.begin(), list.end());
+  // Each rank's wildcard receive posts in event order, matched or not.
+  const auto post_of = message_of_event(run, matching, &trace::MatchedMessage::recv_post);
+  std::vector<std::vector<std::uint64_t>> ordinal(run.ranks.size());
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    const auto& events = run.ranks[r].events;
+    ordinal[r].assign(events.size(), 0);
+    std::uint64_t next = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const auto cls = static_cast<trace::OpClass>(events[i].op_class);
+      const bool recv = cls == trace::OpClass::Recv || cls == trace::OpClass::Irecv || post_of[r][i] >= 0;
+      if (recv && events[i].peer == trace::kAnySource) ordinal[r][i] = next++;
+    }
+  }
   const std::size_t n = run.ranks.size();
   for (std::size_t i = 0; i < obs.size(); ++i) {
     const ObservedMatch& a = obs[i];
     if (!a.wildcard) continue;
     const auto& post = matching.messages[i].recv_post;
     const trace::Event& posted = run.ranks[static_cast<std::size_t>(post.rank)].events[post.index];
+    WildcardAlternatives w;
+    w.actual = a;
+    w.message = i;
+    w.post_event = post.index;
+    w.done_event = matching.messages[i].recv_done.index;
+    w.wildcard_ordinal = ordinal[static_cast<std::size_t>(post.rank)][post.index];
+    w.post_past = clocks.post[i];
     const std::uint32_t done_tick = clocks.done[i];
     for (std::size_t s = 0; s < n; ++s) {
       if (static_cast<int>(s) == a.send_rank) continue;
@@ -159,30 +208,60 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
       // The first send from s that fits the envelope and was not consumed
       // by a receive posted before this one (non-overtaking: later ones
       // from s cannot come first).
-      for (std::size_t t : it->second) {
-        const ObservedMatch& o = obs[t];
-        if (o.comm != a.comm || (posted.tag != trace::kAnyTag && o.tag != posted.tag)) continue;
-        if (matching.messages[t].recv_post.index <= post.index) continue;
-        const auto& vc = clocks.send[t];
+      for (const auto& [send_index, which] : it->second) {
+        const trace::Event& sent = run.ranks[s].events[send_index];
+        const bool received = which >= 0;
+        if (sent.comm != a.comm || (posted.tag != trace::kAnyTag && sent.tag != posted.tag)) continue;
+        if (received && matching.messages[static_cast<std::size_t>(which)].recv_post.index <= post.index) continue;
+        const auto& vc = received ? clocks.send[static_cast<std::size_t>(which)]
+                                  : clocks.unmatched_send[static_cast<std::size_t>(-1 - which)];
         const bool after_done = static_cast<std::size_t>(a.recv_rank) < vc.size() &&
                                 vc[static_cast<std::size_t>(a.recv_rank)] >= done_tick;
-        const bool other_instance = o.recv_site_hash != a.recv_site_hash || o.recv_round != a.recv_round ||
-                                    o.send_site_hash != a.send_site_hash;
-        if (!after_done && other_instance) {
-          PotentialRace p;
-          p.actual = a;
-          p.other_rank = o.send_rank;
-          p.other_site_hash = o.send_site_hash;
-          p.other_site_id = o.send_site_id;
-          p.other_instance = o.send_instance;
-          p.other_recv_round = o.recv_round;
-          p.other_received = true;
-          out.push_back(p);
+        if (!after_done) {
+          AlternativeSend alt;
+          alt.send_rank = static_cast<int>(s);
+          alt.send_site_id = sent.callsite;
+          alt.send_site_hash = site_hash(run, static_cast<int>(s), sent.callsite);
+          alt.send_instance = instance[s][send_index];
+          alt.tag = sent.tag;
+          alt.received = received;
+          if (received) {
+            const ObservedMatch& o = obs[static_cast<std::size_t>(which)];
+            alt.recv_site_hash = o.recv_site_hash;
+            alt.recv_round = o.recv_round;
+          }
+          alt.other_instance = !received || alt.recv_site_hash != a.recv_site_hash ||
+                               alt.recv_round != a.recv_round || alt.send_site_hash != a.send_site_hash;
+          alt.past = vc;
+          w.alternatives.push_back(std::move(alt));
         }
         break;
       }
-      if (!out.empty() && out.back().actual.recv_rank == a.recv_rank && out.back().actual.recv_seq == a.recv_seq) break;
     }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching) {
+  return potential_races(potential_matches(run, matching));
+}
+
+std::vector<PotentialRace> potential_races(const std::vector<WildcardAlternatives>& wildcards) {
+  std::vector<PotentialRace> out;
+  for (const auto& w : wildcards) {
+    auto alt = std::find_if(w.alternatives.begin(), w.alternatives.end(),
+                            [](const AlternativeSend& a) { return a.other_instance; });
+    if (alt == w.alternatives.end()) continue;
+    PotentialRace p;
+    p.actual = w.actual;
+    p.other_rank = alt->send_rank;
+    p.other_site_hash = alt->send_site_hash;
+    p.other_site_id = alt->send_site_id;
+    p.other_instance = alt->send_instance;
+    p.other_recv_round = alt->recv_round;
+    p.other_received = alt->received;
+    out.push_back(p);
   }
   return out;
 }

@@ -53,7 +53,10 @@ RunMatchSummary summarize_run(std::string run_id, std::string point, std::string
   out.matches = observe_matches(run, matching);
   mark_after_post(run, matching, out.matches);
   out.divergences = lockstep_divergences(out.matches);
-  if (quiet) out.potential = potential_races(run, matching);
+  if (quiet) {
+    out.wildcards = potential_matches(run, matching);
+    out.potential = potential_races(out.wildcards);
+  }
   return out;
 }
 

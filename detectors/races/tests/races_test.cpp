@@ -595,6 +595,86 @@ TEST(Races, NoPotentialRaceWithUniqueTagsOrABarrier) {
   EXPECT_TRUE(sr::potential_races(barrier.run, barrier.matching).empty());
 }
 
+TEST(Races, PotentialMatchesListEveryAlternativeSenderWithItsCausalPast) {
+  Synthetic s = exchange(3, true, false);
+  auto w = sr::potential_matches(s.run, s.matching);
+  ASSERT_EQ(w.size(), 6u);  // every wildcard receive instance, with or without alternatives
+  // Step 0, first receive: took rank 1's send; rank 2's step-0 send fits too
+  // (the same exchange in the other order).
+  EXPECT_EQ(w[0].wildcard_ordinal, 0u);
+  EXPECT_EQ(w[0].actual.send_rank, 1);
+  ASSERT_EQ(w[0].alternatives.size(), 1u);
+  EXPECT_EQ(w[0].alternatives[0].send_rank, 2);
+  EXPECT_EQ(w[0].alternatives[0].send_instance, 0u);
+  EXPECT_FALSE(w[0].alternatives[0].other_instance);
+  // Before its post: rank 0's two sends and the post itself, nothing of the others.
+  EXPECT_EQ(w[0].post_past, (std::vector<std::uint32_t>{3, 0, 0}));
+  // Step 0, second receive: rank 1's step-1 send could come first (a race
+  // across steps, what potential_races reports).
+  EXPECT_EQ(w[1].wildcard_ordinal, 1u);
+  ASSERT_EQ(w[1].alternatives.size(), 1u);
+  EXPECT_EQ(w[1].alternatives[0].send_rank, 1);
+  EXPECT_EQ(w[1].alternatives[0].send_instance, 1u);
+  EXPECT_TRUE(w[1].alternatives[0].other_instance);
+  // That send follows rank 0's first send (its "go") and its own two events before.
+  EXPECT_EQ(w[1].alternatives[0].past, (std::vector<std::uint32_t>{1, 3, 0}));
+  // Step 1's first receive follows step 0's receives (ranks 1 and 2's sends).
+  EXPECT_EQ(w[2].wildcard_ordinal, 2u);
+  EXPECT_EQ(w[2].post_past, (std::vector<std::uint32_t>{7, 1, 1}));
+  // The last step's second receive has no alternative left.
+  EXPECT_TRUE(w[5].alternatives.empty());
+  // potential_races is the first alternative of another instance of each.
+  auto p = sr::potential_races(s.run, s.matching);
+  std::size_t with_other = 0;
+  for (const auto& m : w)
+    with_other += std::any_of(m.alternatives.begin(), m.alternatives.end(), [](const auto& a) { return a.other_instance; });
+  EXPECT_EQ(p.size(), with_other);
+  // With a barrier after each step's receives only the in-step order remains.
+  Synthetic barrier = exchange(3, true, true);
+  for (const auto& m : sr::potential_matches(barrier.run, barrier.matching))
+    for (const auto& a : m.alternatives) EXPECT_FALSE(a.other_instance);
+}
+
+TEST(Races, ASendTheDeadRunNeverReceivedIsAnAlternative) {
+  // Rank 0 takes one message from anyone, then one from rank 1. Rank 1's
+  // message came first: the second receive hangs and rank 2's send stays
+  // unreceived in the trace; it is the alternative that would have let the
+  // run finish.
+  st::RunTrace run;
+  run.ranks.resize(3);
+  for (int r = 0; r < 3; ++r) {
+    run.ranks[r].rank = r;
+    run.ranks[r].sites.resize(3);
+    for (int k = 0; k < 3; ++k) run.ranks[r].sites[k].stable_hash = 0x60 + k;
+  }
+  auto push = [&](int r, st::Event e) {
+    auto& ev = run.ranks[r].events;
+    e.seq = ev.size() + 1;
+    ev.push_back(e);
+    return st::EventRef{r, ev.size() - 1};
+  };
+  st::EventRef send1 = push(1, event(st::OpClass::Send, 0, 0, 0, 1));
+  st::EventRef send2 = push(2, event(st::OpClass::Send, 0, 0, 0, 2));
+  st::EventRef any = push(0, event(st::OpClass::Recv, 1, st::kAnySource, 0, 3));
+  st::EventRef from1 = push(0, event(st::OpClass::Recv, 2, 1, 0, 4));
+  run.ranks[0].events.back().t_exit_ns = 0;  // never returned
+  st::Matching matching;
+  matching.messages.push_back({send1, any, any, st::kCommWorld, 0, 8});
+  matching.unmatched_sends.push_back(send2);
+  matching.unmatched_recvs.push_back(from1);
+  auto w = sr::potential_matches(run, matching);
+  ASSERT_EQ(w.size(), 1u);
+  ASSERT_EQ(w[0].alternatives.size(), 1u);
+  EXPECT_EQ(w[0].alternatives[0].send_rank, 2);
+  EXPECT_FALSE(w[0].alternatives[0].received);
+  EXPECT_TRUE(w[0].alternatives[0].other_instance);
+  EXPECT_EQ(w[0].alternatives[0].send_site_hash, 0x60u);
+  EXPECT_EQ(w[0].alternatives[0].past, (std::vector<std::uint32_t>{0, 0, 1}));
+  auto p = sr::potential_races(run, matching);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_FALSE(p[0].other_received);
+}
+
 TEST(Races, SummarizeRunNumbersInstancesAndRounds) {
   Synthetic s = exchange(2, true, false);
   auto summary = sr::summarize_run("q0", "np3", "none", false, s.run, s.matching);

@@ -28,7 +28,7 @@ const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys = {
       "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
       "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "stall",
-      "kcca", "dmtracker"};
+      "kcca", "dmtracker", "explore"};
   return keys;
 }
 
@@ -187,6 +187,12 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     } else if (key == "dmtracker") {
       dmtracker = read_dmtracker(reader, value, campaign.campaign_dir);
       campaign.dmtracker = dmtracker.spec;
+    } else if (key == "explore") {
+      campaign.explore.enabled = true;
+      for (const auto& knob : reader.map(value, "explore", {"depth", "budget"})) {
+        if (knob.key == "depth") campaign.explore.depth = static_cast<int>(reader.integer(knob.value, "explore.depth", 1, 4));
+        else campaign.explore.budget = static_cast<std::size_t>(reader.integer(knob.value, "explore.budget", 1, 100000));
+      }
     } else if (key == "stall") {
       for (const auto& knob : reader.map(value, "stall", {"enabled", "calls"})) {
         if (knob.key == "enabled") campaign.stall.enabled = reader.boolean(knob.value, "stall.enabled");

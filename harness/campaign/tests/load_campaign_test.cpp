@@ -181,6 +181,23 @@ TEST(LoadCampaign, OversubscribeStallAndDetectors) {
               HasSubstr("inline.yaml:4:18: detector 'pdg' is listed twice"));
 }
 
+TEST(LoadCampaign, ExploreDepthAndBudget) {
+  const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
+  EXPECT_FALSE(parse(head).explore.enabled);
+  const Campaign defaults = parse(head + "explore: {}\n");
+  EXPECT_TRUE(defaults.explore.enabled);
+  EXPECT_EQ(defaults.explore.depth, 1);
+  EXPECT_EQ(defaults.explore.budget, 100u);
+  const Campaign set = parse(head + "explore: { depth: 2, budget: 40 }\n");
+  EXPECT_EQ(set.explore.depth, 2);
+  EXPECT_EQ(set.explore.budget, 40u);
+  expect_load_errors(head, {
+      {"explore: { depth: 0 }\n", "inline.yaml:4:19: explore.depth must be between 1 and 4, got 0"},
+      {"explore: { budget: many }\n", "inline.yaml:4:20: "},
+      {"explore: { runs: 5 }\n", "inline.yaml:4:12: unknown key 'runs' in explore"},
+      {"explore: 3\n", "inline.yaml:4:10: "}});
+}
+
 TEST(LoadCampaign, BuildPlaceholderNeedsABuildDirectory) {
   const std::string yaml = "campaign: t\napp: { command: [\"{build}/ring\"] }\nscales: [2]\n";
   EXPECT_THAT(parse_error(yaml, LoadOptions{}),

@@ -16,6 +16,7 @@
 #include "run_command.hpp"
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/explore_runs.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
 #include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
@@ -102,6 +103,48 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
   return kExitFindings;
 }
 
+// Forcing before noise (issue 30): the quiet attempt's wildcard receives
+// are forced to their other possible senders (engine/explore_runs.hpp); a
+// forced run that shows the target is the reproduction, replayed exactly by
+// its decision log. nullopt: the run has no decision log or no forced run
+// showed the target.
+std::optional<int> explore_first(harness::RunStore& store, const harness::Campaign& campaign, const harness::RunSpec& run,
+                                 const fs::path& run_dir, ReproduceTarget target, const harness::LaunchOptions& launch) {
+  if (trace::read_decision_logs(run_dir).empty()) return std::nullopt;
+  engine::ExploreRunOptions options;
+  if (campaign.explore.enabled) {
+    options.limits.depth = campaign.explore.depth;
+    options.limits.budget = campaign.explore.budget;
+  }
+  options.out_dir = store.out_dir();
+  options.scalefuzz_program = this_program();
+  options.launch = launch;
+  detectors::races::MatchCoverage coverage;
+  const auto record = engine::explore_point(analysis::campaign_point(run), {fs::absolute(run_dir)}, options, coverage);
+  for (const auto& e : record.explored) {
+    const auto kind = harness::outcome_from_string(e.outcome);
+    if (!e.took_alternative || !detectors::races::changes_outcome(e) || !kind || !manifests(target, *kind, true))
+      continue;
+    store.set_meta("finished_at", harness::utc_timestamp_now());
+    analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
+    std::cout << "reproduced " << to_string(target) << " by forcing, in " << record.runs << " forced runs: run "
+              << e.run_id << " (" << e.outcome << (e.outcome_detail.empty() ? "" : ": " + terminal_safe(e.outcome_detail))
+              << "): rank " << e.receive.recv_rank << "'s wildcard receive took rank " << e.forced.send_rank
+              << "'s send instead of rank " << e.receive.send_rank << "'s\n"
+              << "replay:\n  " << terminal_safe(joined_for_shell(e.replay_argv)) << "\n";
+    if (!e.minimal_schedule.empty()) {
+      std::cout << "the failure needs only:\n";
+      for (const auto& line : e.minimal_schedule) std::cout << "  " << terminal_safe(line) << "\n";
+      std::cout << "replay of the shrunk schedule:\n  " << terminal_safe(joined_for_shell(e.minimal_replay_argv))
+                << "\n";
+    }
+    return kExitFindings;
+  }
+  std::cerr << "  forcing: " << record.runs << " forced runs, " << coverage.potential_count() << " potential match tuples, "
+            << coverage.seen_count() << " seen; none showed " << to_string(target) << ": escalating noise\n";
+  return std::nullopt;
+}
+
 }  // namespace
 
 int cmd_reproduce(const ParsedArgs& args) {
@@ -168,6 +211,8 @@ int cmd_reproduce(const ParsedArgs& args) {
     std::cerr << "  try " << attempt << ": " << run.noise.label() << " seed " << run.seed << " -> "
               << harness::to_string(outcome.kind) << (race ? " + race finding" : "") << " ("
               << outcome.wall_seconds << " s)\n";
+    if (attempt == 0 && run.noise.mode == noise::Mode::None && !manifests(*target, outcome.kind, race))
+      if (auto found = explore_first(*store, campaign, run, run_dir, *target, launch)) return *found;
     if (!manifests(*target, outcome.kind, race)) continue;
     Manifestation hit{run, outcome, run_dir, analysis_dir, attempt};
     if (run.noise.mode == noise::Mode::None) {

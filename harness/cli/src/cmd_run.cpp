@@ -18,6 +18,7 @@
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/explore_runs.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
 #include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
@@ -146,6 +147,7 @@ int cmd_run(const ParsedArgs& args) {
               << "; run the same command again to resume\n";
     return kExitInterrupted;
   }
+  if (campaign.explore.enabled) engine::explore_campaign(*store, campaign, launch, this_program(), std::cerr);
   store->set_meta("finished_at", harness::utc_timestamp_now());
   const int found = analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker, &progress);
   return baseline ? compare_outputs(*baseline, out, baseline_opts) : found;

@@ -115,6 +115,15 @@ void declare_reproduce(CLI::App& o) {
       ->type_name("DIR");
 }
 
+void declare_explore(CLI::App& o) {
+  o.add_option("RUN_DIR", "a recorded run directory (OUT/runs/<id> or an exec --out) with decision logs");
+  o.add_option("--depth", "alternatives forced together (default 1)")->type_name("N")->check(CLI::Range(1, 4));
+  o.add_option("--budget", "forced runs at most, shrinking included (default 100)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
+  o.add_option("--out", "output directory (default: out/<run id>-explore)")->type_name("DIR");
+}
+
 void declare_kcca_eval(CLI::App& o) {
   o.add_option("DIR", "a campaign output directory with train runs");
   o.add_option("--folds", "folds of the cross-validation (default 5)")->type_name("K")->check(CLI::Range(2, 100));
@@ -228,6 +237,20 @@ const std::vector<Command>& commands() {
        "0 every replay reproduced the run, 1 some did not, 2 no decision log, logs of another binary\n"
        "or rank count, or not a run directory, 3 infrastructure failure, 130 interrupted",
        false, declare_replay, cmd_replay},
+      {"explore", "force each wildcard receive of a run to its other possible senders, judge by outcome",
+       "RUN_DIR [--depth N] [--budget N] [--out DIR]",
+       "Finds, from the run's trace, every send another rank made that each wildcard receive could\n"
+       "have taken instead, and reruns the program once per alternative: the run's decisions in the\n"
+       "receive's causal past replayed from its decision log, the receive forced to the other sender,\n"
+       "everything after free (recorded). Alternatives whose match tuple (receive site, sender, send\n"
+       "site, tag) no run produced go first. An alternative that changes the outcome (hang, crash,\n"
+       "abort, wrong result by the run's check) is an Error race; its schedule is shrunk by delta\n"
+       "debugging to the forced decisions the failure needs. A receive whose every alternative\n"
+       "leaves the outcome unchanged is benign (Info). Writes DIR/explore/ (the record, the forced\n"
+       "runs) and DIR/findings.json.\n",
+       "0 no race changed the outcome, 1 a harmful race (replay printed), 2 usage error or not a run\n"
+       "with decision logs, 3 launcher or injector missing, 130 interrupted",
+       false, declare_explore, cmd_explore},
       {"kcca-eval", "cross-validate the Vrisha scale model of a campaign's train runs", "DIR [OPTIONS]",
        "DIR is a campaign output directory with runs of scale role 'train' (scales.train). Trains the\n"
        "KCCA model with the campaign's kcca: settings on its clean train runs, prints the k-fold\n"

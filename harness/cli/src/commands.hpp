@@ -35,6 +35,7 @@ int cmd_reproduce(const ParsedArgs& args);  // cmd_reproduce.cpp
 int cmd_kcca_eval(const ParsedArgs& args);  // cmd_kcca_eval.cpp
 int cmd_diff(const ParsedArgs& args);       // cmd_diff.cpp
 int cmd_replay(const ParsedArgs& args);     // cmd_replay.cpp
+int cmd_explore(const ParsedArgs& args);    // cmd_explore.cpp
 // SLURM campaigns (cmd_slurm.cpp; the logic is in harness/slurm).
 int cmd_submit(const ParsedArgs& args);
 int cmd_task(const ParsedArgs& args);

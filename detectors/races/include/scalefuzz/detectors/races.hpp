@@ -77,8 +77,59 @@ struct PotentialRace {
 };
 
 // Every potential race of one run (one entry per wildcard receive instance
-// with a competitor; the first competitor found).
+// with a competitor; the first competitor found among potential_matches'
+// alternatives that went to another receive site or round or came from
+// another send site).
 std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching);
+
+// A send another rank made that a wildcard receive instance could have
+// taken instead of the one it took (potential_matches).
+struct AlternativeSend {
+  int send_rank = -1;
+  std::uint64_t send_site_hash = 0;
+  std::uint32_t send_site_id = 0;
+  std::uint64_t send_instance = 0;
+  std::int32_t tag = 0;
+  // Where this run delivered it (a receive of the same rank); a send never
+  // received in this run (a run cut short by a hang or a crash: often the
+  // one the wrong match left behind) has received == false.
+  bool received = true;
+  std::uint64_t recv_site_hash = 0;
+  std::uint64_t recv_round = 0;
+  // It went to another receive site or round, or came from another send
+  // site than the one taken (what potential_races reports); false: the
+  // same exchange in another order.
+  bool other_instance = false;
+  // Per rank r: how many of r's first events happen before this send
+  // (vector clock; the send itself included on its own rank).
+  std::vector<std::uint32_t> past;
+};
+
+// One wildcard (MPI_ANY_SOURCE) receive instance and every alternative
+// sender it could have matched: per other rank, the first send to the
+// receiver (received in this run or not) whose envelope fits, not consumed
+// by a receive posted earlier
+// (messages of one sender never overtake each other), and not causally
+// after the receive's completion (DAMPI's potential matches, Vo et al. SC'10).
+struct WildcardAlternatives {
+  ObservedMatch actual;          // what the receive took
+  std::size_t message = 0;       // its index in matching.messages
+  std::size_t post_event = 0;    // the receive's post: index in its rank's events
+  std::size_t done_event = 0;    // the record of its completion (== post_event for a blocking receive)
+  // Its number among its rank's receives posted with MPI_ANY_SOURCE, in
+  // post order, matched or not (the order of a decision log's receive entries).
+  std::uint64_t wildcard_ordinal = 0;
+  // Per rank r: how many of r's first events happen before the receive's post.
+  std::vector<std::uint32_t> post_past;
+  std::vector<AlternativeSend> alternatives;  // by sender rank, ascending
+};
+
+// Every matched wildcard receive instance of one run, with its alternatives
+// (possibly none), in matching.messages order.
+std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching);
+
+// potential_races from potential_matches already computed.
+std::vector<PotentialRace> potential_races(const std::vector<WildcardAlternatives>& wildcards);
 
 // Instance-relative matching, from one run alone (no quiet run needed, so a
 // race that shows in every run, quiet ones included, is still found). A
@@ -174,6 +225,7 @@ struct RunMatchSummary {
   std::string died;         // "" or why the run's matching cannot be trusted ("crashed: SIGSEGV", "MPI error ...")
   std::vector<ObservedMatch> matches;
   std::vector<PotentialRace> potential;  // filled for quiet runs
+  std::vector<WildcardAlternatives> wildcards;  // potential_matches, filled for quiet runs
   std::vector<LockstepDivergence> divergences;  // lockstep_divergences(matches), judged without a baseline
   std::uint64_t order_hash = 0;
   std::size_t unmatched_sends = 0;

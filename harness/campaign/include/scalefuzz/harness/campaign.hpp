@@ -130,6 +130,15 @@ struct DmtrackerSpec {
   std::filesystem::path reference;
 };
 
+// Schedule exploration (`explore:`; docs/campaign-file.md, harness/engine
+// explore_runs.hpp): after a point's runs, its wildcard receives are forced
+// to their alternative senders from a base run's decision log.
+struct ExploreSpec {
+  bool enabled = false;       // the key is present
+  int depth = 1;              // alternatives forced together
+  std::size_t budget = 100;   // forced runs per point at most, shrinking included
+};
+
 inline constexpr std::uint64_t kDefaultCampaignSeed = 0x5ca1ef0225eedULL;
 
 struct Campaign {
@@ -157,6 +166,7 @@ struct Campaign {
   StallSpec stall;
   KccaSpec kcca;
   DmtrackerSpec dmtracker;
+  ExploreSpec explore;
 };
 
 // Reads and validates a campaign file. Throws CampaignError.

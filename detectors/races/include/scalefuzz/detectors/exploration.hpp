@@ -1,0 +1,149 @@
+// Schedule exploration's judgement (issue 30): match tuples as coverage, and
+// race verdicts from what a forced alternative match does to the outcome.
+// Pure functions; the forced runs themselves are the engine's
+// (harness/engine, explore.hpp).
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/detectors/races.hpp"
+
+namespace scalefuzz::detectors::races {
+
+// Which receive site took which sender's message from which send site with
+// which tag: the unit of coverage (Mallory/FlyMC keep schedules that show a
+// new happens-before shape; here the shape is the match).
+struct MatchTuple {
+  int recv_rank = -1;
+  std::uint64_t recv_site_hash = 0;
+  int send_rank = -1;
+  std::uint64_t send_site_hash = 0;
+  std::int32_t tag = 0;
+  auto operator<=>(const MatchTuple&) const = default;
+};
+MatchTuple tuple_of(const ObservedMatch& m);
+MatchTuple tuple_of(const ObservedMatch& receive, const AlternativeSend& alternative);
+
+// Match tuples of one campaign point's wildcard receives: seen (some run
+// produced it), potential (some run's potential_matches offered it), tried
+// (exploration forced it). Unreachable under this input: potential, tried,
+// never seen.
+class MatchCoverage {
+ public:
+  // A run's wildcard matches are seen; each is named by its first run.
+  // Returns how many tuples no earlier run had produced.
+  std::size_t add_seen(const std::string& run_id, const std::vector<ObservedMatch>& matches);
+  void add_potential(const std::string& run_id, const std::vector<WildcardAlternatives>& alternatives);
+  void mark_tried(const MatchTuple& t);
+
+  bool seen(const MatchTuple& t) const { return seen_.count(t) > 0; }
+  std::size_t potential_count() const { return tuples_.size(); }
+  std::size_t seen_count() const { return seen_.size(); }
+  std::size_t unreachable_count() const;
+  std::size_t untried_count() const;  // potential, never seen, never forced (the budget ran out)
+
+  // For naming a tuple in a report: a run that has it, and the rank-local
+  // site ids there.
+  struct Example {
+    std::string run_id;
+    std::uint32_t recv_site_id = 0;
+    std::uint32_t send_site_id = 0;
+  };
+  const std::map<MatchTuple, Example>& tuples() const { return tuples_; }
+  bool tried(const MatchTuple& t) const { return tried_.count(t) > 0; }
+  const std::set<MatchTuple>& tried_tuples() const { return tried_; }
+
+ private:
+  std::map<MatchTuple, Example> tuples_;  // every potential tuple (seen ones included)
+  std::set<MatchTuple> seen_;
+  std::set<MatchTuple> tried_;
+};
+
+// "41 potential match tuples, 37 seen, 4 unreachable under this input"
+// (and how many the budget left untried), as an Info finding of the point.
+Finding coverage_finding(const std::string& point, const MatchCoverage& coverage, const SiteNamer& name_site);
+
+// One forced alternative and what it did.
+struct ExploredAlternative {
+  std::string point;
+  std::string base_run_id;     // the run whose decisions were replayed up to the forced receive
+  std::string run_id;          // the forced run
+  ObservedMatch receive;       // the wildcard receive and what it took in the base run
+  AlternativeSend forced;      // the send it was forced to take
+  std::string base_outcome;    // outcome kinds (harness::to_string)
+  std::string outcome;
+  std::string outcome_detail;
+  // Usage errors (finding fingerprints) the forced run has and the base run
+  // had not: a new usage error is a changed outcome too.
+  std::vector<std::string> new_usage_errors;
+  bool took_alternative = false;  // the forced run's receive really took the forced sender
+  std::vector<std::string> replay_argv;  // replays the forced run
+  // The minimal failing schedule, when shrunk: one line per forced decision
+  // ("rank 2's receive #14 at f (a.c:3) takes rank 3's send"), and its replay.
+  std::vector<std::string> minimal_schedule;
+  std::vector<std::string> minimal_replay_argv;
+  // The base run died (crashed, hung, aborted) and this alternative does not:
+  // the race is the base run's root cause.
+  bool root_cause = false;
+};
+
+// What one exploration of a campaign point left on disk (explore.json; the
+// races detector reads it back to judge the point's races): the forced
+// alternatives, the tuples tried, and the wildcard matches the forced runs
+// produced (seen tuples count towards coverage).
+struct ExplorationRecord {
+  std::string point;
+  std::vector<ExploredAlternative> explored;
+  std::vector<MatchTuple> tried;
+  // Wildcard matches of the forced runs, one per distinct tuple, with the run that made it.
+  std::vector<std::pair<std::string, ObservedMatch>> forced_matches;
+  std::size_t runs = 0;
+  bool budget_exhausted = false;
+};
+nlohmann::json to_json(const ExplorationRecord& record);
+// Throws std::runtime_error naming the missing or mistyped field.
+ExplorationRecord exploration_record_from_json(const nlohmann::json& j);
+// A record's tuples into a point's coverage: tried ones, and those its
+// forced runs produced.
+void add_record(MatchCoverage& coverage, const ExplorationRecord& record);
+
+// Where an exploration of a campaign (or of one run: `scalefuzz explore`)
+// lives under its output directory: OUT/explore/<point>.json (the record)
+// and OUT/explore/runs/<forced run id>/ (the forced runs). The engine
+// writes it, the races detector reads it.
+std::filesystem::path exploration_dir(const std::filesystem::path& out_dir);
+std::filesystem::path exploration_record_file(const std::filesystem::path& out_dir, const std::string& point);
+std::filesystem::path forced_run_dir(const std::filesystem::path& out_dir, const std::string& run_id);
+// Every record under exploration_dir(out_dir), by file name; a file that
+// does not parse throws std::runtime_error naming it.
+std::vector<ExplorationRecord> read_exploration_records(const std::filesystem::path& out_dir);
+
+// An alternative changed the outcome: another kind (hang, crash, abort,
+// wrong result by the campaign's check, failed exit) or a new usage error.
+bool changes_outcome(const ExploredAlternative& a);
+
+// Per wildcard receive site (point, receiving rank's site) explored:
+// Error "race" (kind "harmful-race") for each site where some forced
+// alternative that was taken changed the outcome, naming the receive, the
+// two sends, the outcome and the forced schedule's replay; Info
+// ("benign-nondeterminism: N alternatives explored") where every taken
+// alternative left the outcome unchanged. Alternatives whose run did not
+// take the forced sender are counted, not judged.
+std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>& explored, const SiteNamer& name_site);
+
+// The receive sites exploration found benign: (campaign point, receive
+// routine as named in findings).
+std::set<std::pair<std::string, std::string>> benign_sites(const std::vector<Finding>& exploration);
+
+// The races detector's Warnings and Errors (unintended-match,
+// potential-race) at a receive site exploration found benign become Info,
+// saying so; those at a harmful site stay.
+void downgrade_benign(std::vector<Finding>& findings, const std::set<std::pair<std::string, std::string>>& benign);
+
+}  // namespace scalefuzz::detectors::races

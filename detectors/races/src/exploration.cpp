@@ -1,0 +1,349 @@
+#include "scalefuzz/detectors/exploration.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <stdexcept>
+
+namespace scalefuzz::detectors::races {
+
+MatchTuple tuple_of(const ObservedMatch& m) {
+  return {m.recv_rank, m.recv_site_hash, m.send_rank, m.send_site_hash, m.tag};
+}
+
+MatchTuple tuple_of(const ObservedMatch& receive, const AlternativeSend& alternative) {
+  return {receive.recv_rank, receive.recv_site_hash, alternative.send_rank, alternative.send_site_hash, alternative.tag};
+}
+
+std::size_t MatchCoverage::add_seen(const std::string& run_id, const std::vector<ObservedMatch>& matches) {
+  std::size_t fresh = 0;
+  for (const auto& m : matches) {
+    if (!m.wildcard) continue;
+    const MatchTuple t = tuple_of(m);
+    tuples_.try_emplace(t, Example{run_id, m.recv_site_id, m.send_site_id});
+    fresh += seen_.insert(t).second ? 1 : 0;
+  }
+  return fresh;
+}
+
+void MatchCoverage::add_potential(const std::string& run_id, const std::vector<WildcardAlternatives>& alternatives) {
+  for (const auto& w : alternatives)
+    for (const auto& a : w.alternatives)
+      tuples_.try_emplace(tuple_of(w.actual, a), Example{run_id, w.actual.recv_site_id, a.send_site_id});
+}
+
+void MatchCoverage::mark_tried(const MatchTuple& t) { tried_.insert(t); }
+
+std::size_t MatchCoverage::unreachable_count() const {
+  return static_cast<std::size_t>(std::count_if(tried_.begin(), tried_.end(), [&](const MatchTuple& t) {
+    return tuples_.count(t) && !seen_.count(t);
+  }));
+}
+
+std::size_t MatchCoverage::untried_count() const {
+  std::size_t n = 0;
+  for (const auto& [t, example] : tuples_) n += !seen_.count(t) && !tried_.count(t) ? 1 : 0;
+  return n;
+}
+
+Finding coverage_finding(const std::string& point, const MatchCoverage& coverage, const SiteNamer& name_site) {
+  Finding f;
+  f.detector = "races";
+  f.kind = "match-coverage";
+  f.severity = Severity::Info;
+  f.title = "campaign point " + point + ": " + std::to_string(coverage.potential_count()) + " potential match tuples, " +
+            std::to_string(coverage.seen_count()) + " seen, " + std::to_string(coverage.unreachable_count()) +
+            " unreachable under this input" +
+            (coverage.untried_count() ? ", " + std::to_string(coverage.untried_count()) + " not tried"
+                                      : "");
+  nlohmann::json tuples = nlohmann::json::array();
+  for (const auto& [t, ex] : coverage.tuples()) {
+    const char* state = coverage.seen(t) ? "seen" : coverage.tried(t) ? "unreachable" : "not-tried";
+    tuples.push_back({{"receive_rank", t.recv_rank},
+                      {"receive_site", name_site(ex.run_id, t.recv_rank, ex.recv_site_id)},
+                      {"send_rank", t.send_rank},
+                      {"send_site", name_site(ex.run_id, t.send_rank, ex.send_site_id)},
+                      {"tag", t.tag},
+                      {"state", state}});
+  }
+  f.details = {{"campaign_point", point},
+               {"potential", coverage.potential_count()},
+               {"seen", coverage.seen_count()},
+               {"unreachable", coverage.unreachable_count()},
+               {"not_tried", coverage.untried_count()},
+               {"tuples", tuples}};
+  return f;
+}
+
+namespace {
+
+nlohmann::json tuple_json(const MatchTuple& t) {
+  return {{"receive_rank", t.recv_rank}, {"receive_site_hash", t.recv_site_hash}, {"send_rank", t.send_rank},
+          {"send_site_hash", t.send_site_hash}, {"tag", t.tag}};
+}
+
+MatchTuple tuple_from(const nlohmann::json& j) {
+  return {j.at("receive_rank").get<int>(), j.at("receive_site_hash").get<std::uint64_t>(), j.at("send_rank").get<int>(),
+          j.at("send_site_hash").get<std::uint64_t>(), j.at("tag").get<std::int32_t>()};
+}
+
+// The fields of a match exploration keeps (identity and naming, not timing).
+nlohmann::json match_record(const ObservedMatch& m) {
+  return {{"receive_rank", m.recv_rank},     {"receive_site_hash", m.recv_site_hash}, {"receive_site", m.recv_site_id},
+          {"receive_instance", m.recv_instance}, {"send_rank", m.send_rank},          {"send_site_hash", m.send_site_hash},
+          {"send_site", m.send_site_id},     {"send_instance", m.send_instance},      {"tag", m.tag},
+          {"communicator", m.comm},          {"wildcard", m.wildcard}};
+}
+
+ObservedMatch match_from(const nlohmann::json& j) {
+  ObservedMatch m;
+  m.recv_rank = j.at("receive_rank").get<int>();
+  m.recv_site_hash = j.at("receive_site_hash").get<std::uint64_t>();
+  m.recv_site_id = j.at("receive_site").get<std::uint32_t>();
+  m.recv_instance = j.at("receive_instance").get<std::uint64_t>();
+  m.send_rank = j.at("send_rank").get<int>();
+  m.send_site_hash = j.at("send_site_hash").get<std::uint64_t>();
+  m.send_site_id = j.at("send_site").get<std::uint32_t>();
+  m.send_instance = j.at("send_instance").get<std::uint64_t>();
+  m.tag = j.at("tag").get<std::int32_t>();
+  m.comm = j.at("communicator").get<std::uint32_t>();
+  m.wildcard = j.at("wildcard").get<bool>();
+  return m;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ExplorationRecord& record) {
+  nlohmann::json explored = nlohmann::json::array();
+  for (const auto& a : record.explored)
+    explored.push_back({{"base_run", a.base_run_id},
+                        {"run", a.run_id},
+                        {"receive", match_record(a.receive)},
+                        {"forced", {{"send_rank", a.forced.send_rank},
+                                    {"send_site_hash", a.forced.send_site_hash},
+                                    {"send_site", a.forced.send_site_id},
+                                    {"send_instance", a.forced.send_instance},
+                                    {"tag", a.forced.tag},
+                                    {"received_in_base_run", a.forced.received}}},
+                        {"base_outcome", a.base_outcome},
+                        {"outcome", a.outcome},
+                        {"outcome_detail", a.outcome_detail},
+                        {"new_usage_errors", a.new_usage_errors},
+                        {"took_alternative", a.took_alternative},
+                        {"replay_argv", a.replay_argv},
+                        {"minimal_schedule", a.minimal_schedule},
+                        {"minimal_replay_argv", a.minimal_replay_argv},
+                        {"root_cause", a.root_cause}});
+  nlohmann::json tried = nlohmann::json::array(), seen = nlohmann::json::array();
+  for (const auto& t : record.tried) tried.push_back(tuple_json(t));
+  for (const auto& [run, m] : record.forced_matches) {
+    auto j = match_record(m);
+    j["run"] = run;
+    seen.push_back(std::move(j));
+  }
+  return {{"point", record.point}, {"runs", record.runs},   {"budget_exhausted", record.budget_exhausted},
+          {"explored", explored},  {"tried", tried},        {"forced_matches", seen}};
+}
+
+ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
+  try {
+    ExplorationRecord r;
+    r.point = j.at("point").get<std::string>();
+    r.runs = j.at("runs").get<std::size_t>();
+    r.budget_exhausted = j.at("budget_exhausted").get<bool>();
+    for (const auto& e : j.at("explored")) {
+      ExploredAlternative a;
+      a.point = r.point;
+      a.base_run_id = e.at("base_run").get<std::string>();
+      a.run_id = e.at("run").get<std::string>();
+      a.receive = match_from(e.at("receive"));
+      const auto& f = e.at("forced");
+      a.forced.send_rank = f.at("send_rank").get<int>();
+      a.forced.send_site_hash = f.at("send_site_hash").get<std::uint64_t>();
+      a.forced.send_site_id = f.at("send_site").get<std::uint32_t>();
+      a.forced.send_instance = f.at("send_instance").get<std::uint64_t>();
+      a.forced.tag = f.at("tag").get<std::int32_t>();
+      a.forced.received = f.at("received_in_base_run").get<bool>();
+      a.base_outcome = e.at("base_outcome").get<std::string>();
+      a.outcome = e.at("outcome").get<std::string>();
+      a.outcome_detail = e.at("outcome_detail").get<std::string>();
+      a.new_usage_errors = e.at("new_usage_errors").get<std::vector<std::string>>();
+      a.took_alternative = e.at("took_alternative").get<bool>();
+      a.replay_argv = e.at("replay_argv").get<std::vector<std::string>>();
+      a.minimal_schedule = e.at("minimal_schedule").get<std::vector<std::string>>();
+      a.minimal_replay_argv = e.at("minimal_replay_argv").get<std::vector<std::string>>();
+      a.root_cause = e.at("root_cause").get<bool>();
+      r.explored.push_back(std::move(a));
+    }
+    for (const auto& t : j.at("tried")) r.tried.push_back(tuple_from(t));
+    for (const auto& m : j.at("forced_matches")) r.forced_matches.push_back({m.at("run").get<std::string>(), match_from(m)});
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("exploration record: ") + e.what());
+  }
+}
+
+std::filesystem::path exploration_dir(const std::filesystem::path& out_dir) { return out_dir / "explore"; }
+
+std::filesystem::path exploration_record_file(const std::filesystem::path& out_dir, const std::string& point) {
+  std::string name;
+  for (char ch : point) name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ? ch : '_';
+  return exploration_dir(out_dir) / (name + ".json");
+}
+
+std::filesystem::path forced_run_dir(const std::filesystem::path& out_dir, const std::string& run_id) {
+  return exploration_dir(out_dir) / "runs" / run_id;
+}
+
+std::vector<ExplorationRecord> read_exploration_records(const std::filesystem::path& out_dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(exploration_dir(out_dir), ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<ExplorationRecord> out;
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    try {
+      out.push_back(exploration_record_from_json(nlohmann::json::parse(in)));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(file.string() + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+void add_record(MatchCoverage& coverage, const ExplorationRecord& record) {
+  for (const auto& t : record.tried) coverage.mark_tried(t);
+  for (const auto& [run, m] : record.forced_matches) coverage.add_seen(run, {m});
+}
+
+bool changes_outcome(const ExploredAlternative& a) {
+  return a.outcome != a.base_outcome || !a.new_usage_errors.empty();
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+}  // namespace
+
+std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>& explored,
+                                          const SiteNamer& name_site) {
+  // Per (point, receiving rank, receive site), in the order first explored.
+  using Site = std::tuple<std::string, int, std::uint64_t>;
+  std::vector<Site> order;
+  std::map<Site, std::vector<const ExploredAlternative*>> by_site;
+  for (const auto& a : explored) {
+    Site key{a.point, a.receive.recv_rank, a.receive.recv_site_hash};
+    auto [it, inserted] = by_site.try_emplace(key);
+    if (inserted) order.push_back(key);
+    it->second.push_back(&a);
+  }
+  std::vector<Finding> out;
+  for (const auto& key : order) {
+    const auto& list = by_site[key];
+    std::size_t taken = 0;
+    const ExploredAlternative* harmful = nullptr;
+    for (const auto* a : list) {
+      if (!a->took_alternative) continue;
+      ++taken;
+      // The first harmful one, preferring a root cause and a shrunk schedule.
+      if (changes_outcome(*a) && (!harmful || (a->root_cause && !harmful->root_cause) ||
+                                  (!a->minimal_schedule.empty() && harmful->minimal_schedule.empty())))
+        harmful = a;
+    }
+    const ExploredAlternative& first = *list.front();
+    const auto& r = (harmful ? *harmful : first).receive;
+    const std::string recv_name = name_site(first.base_run_id, r.recv_rank, r.recv_site_id);
+    Finding f;
+    f.detector = "races";
+    f.location = recv_name;
+    if (harmful) {
+      const auto& a = *harmful;
+      const std::string took = name_site(a.base_run_id, r.send_rank, r.send_site_id);
+      const std::string forced = name_site(a.base_run_id, a.forced.send_rank, a.forced.send_site_id);
+      const std::string outcome = a.outcome != a.base_outcome
+                                      ? a.outcome + (a.outcome_detail.empty() ? "" : " (" + a.outcome_detail + ")")
+                                      : a.outcome + " with a new usage error (" + a.new_usage_errors.front() + ")";
+      f.kind = "harmful-race";
+      f.severity = Severity::Error;
+      f.run_id = a.run_id;
+      f.title = "race at receive #" + std::to_string(r.recv_instance) + " in " + recv_name + " (rank " +
+                std::to_string(r.recv_rank) + "): taking rank " + std::to_string(a.forced.send_rank) + "'s send #" +
+                std::to_string(a.forced.send_instance) + " from " + forced + " instead of rank " +
+                std::to_string(r.send_rank) + "'s send #" + std::to_string(r.send_instance) + " from " + took +
+                " turns " + a.base_outcome + " into " + outcome +
+                (a.root_cause ? "; the root cause of run " + a.base_run_id + "'s " + a.base_outcome : "");
+      f.ranks = {r.recv_rank, r.send_rank, a.forced.send_rank};
+      f.details = {{"campaign_point", a.point},
+                   {"receive_routine", recv_name},
+                   {"receiving_rank", r.recv_rank},
+                   {"receive_instance", r.recv_instance},
+                   {"base_run", a.base_run_id},
+                   {"base_send", {{"send_rank", r.send_rank}, {"send_site", took}, {"send_instance", r.send_instance}}},
+                   {"forced_send",
+                    {{"send_rank", a.forced.send_rank}, {"send_site", forced}, {"send_instance", a.forced.send_instance}}},
+                   {"tag", a.forced.tag},
+                   {"base_outcome", a.base_outcome},
+                   {"outcome", a.outcome},
+                   {"outcome_detail", a.outcome_detail},
+                   {"new_usage_errors", a.new_usage_errors},
+                   {"root_cause", a.root_cause},
+                   {"alternatives_explored", taken},
+                   {"replay", join(a.replay_argv)},
+                   {"replay_argv", a.replay_argv}};
+      if (!a.minimal_schedule.empty()) {
+        f.details["minimal_schedule"] = a.minimal_schedule;
+        f.details["minimal_replay_argv"] = a.minimal_replay_argv;
+        f.title += "; the failure needs only: " + a.minimal_schedule.front() +
+                   (a.minimal_schedule.size() > 1 ? " (and " + std::to_string(a.minimal_schedule.size() - 1) + " more)"
+                                                  : "");
+      }
+    } else {
+      f.kind = "benign-nondeterminism";
+      f.severity = Severity::Info;
+      f.run_id = first.base_run_id;
+      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) +
+                "): benign nondeterminism: " + std::to_string(taken) + " alternative" + (taken == 1 ? "" : "s") +
+                " explored, outcome " + first.base_outcome + " unchanged" +
+                (taken < list.size() ? " (" + std::to_string(list.size() - taken) + " forced runs did not take the forced send)"
+                                     : "");
+      f.ranks = {r.recv_rank};
+      f.details = {{"campaign_point", first.point},
+                   {"receive_routine", recv_name},
+                   {"receiving_rank", r.recv_rank},
+                   {"alternatives_explored", taken},
+                   {"alternatives_not_taken", list.size() - taken},
+                   {"outcome", first.base_outcome}};
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::set<std::pair<std::string, std::string>> benign_sites(const std::vector<Finding>& exploration) {
+  std::set<std::pair<std::string, std::string>> out;
+  for (const auto& f : exploration)
+    if (f.detector == "races" && f.kind == "benign-nondeterminism" &&
+        f.details.value("alternatives_explored", std::size_t{0}) > 0)
+      out.insert({f.details.value("campaign_point", ""), f.details.value("receive_routine", "")});
+  return out;
+}
+
+void downgrade_benign(std::vector<Finding>& findings, const std::set<std::pair<std::string, std::string>>& benign) {
+  for (auto& f : findings) {
+    if (f.detector != "races" || (f.kind != "unintended-match" && f.kind != "potential-race")) continue;
+    if (f.severity == Severity::Info) continue;
+    if (!benign.count({f.details.value("campaign_point", ""), f.details.value("receive_routine", "")})) continue;
+    f.details["severity_before_exploration"] = to_string(f.severity);
+    f.severity = Severity::Info;
+    f.title += " [benign: every explored alternative of this receive left the outcome unchanged]";
+  }
+}
+
+}  // namespace scalefuzz::detectors::races

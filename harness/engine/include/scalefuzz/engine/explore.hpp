@@ -1,0 +1,105 @@
+// Schedule exploration (issue 30; DAMPI's idea, Vo et al. SC'10, with
+// coverage feedback after Mallory CCS'23 / FlyMC EuroSys'19): from a base
+// run with a decision log, force each wildcard receive, one at a time (or
+// `depth` together), to an alternative sender it could have matched
+// (races::potential_matches), replaying the base run's decisions in the
+// forced receive's causal past and running free afterwards. Alternatives
+// whose match tuple no run has produced go first; a forced run that took
+// its alternative is a base for the next depth. The forced runs' outcomes
+// judge the race (races::exploration_findings); a failing schedule is
+// shrunk by ddmin over its forced decisions (ddmin.hpp).
+//
+// The forcing itself is behind ScheduleRunner, so the plan is unit-tested
+// with a fake runner.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scalefuzz/detectors/exploration.hpp"
+#include "scalefuzz/detectors/races.hpp"
+
+namespace scalefuzz::engine {
+
+// How far to explore one campaign point (campaign key `explore`).
+struct ExploreLimits {
+  int depth = 1;            // alternatives forced together
+  std::size_t budget = 100; // forced runs at most (shrinking included)
+};
+
+// What a base run offers: its wildcard receives and their alternatives
+// (potential_matches over its trace), its matches and its outcome.
+struct ExploreBase {
+  std::string run_id;
+  std::filesystem::path run_dir;
+  std::string outcome;  // harness::to_string(OutcomeKind)
+  std::vector<detectors::races::ObservedMatch> matches;
+  std::vector<detectors::races::WildcardAlternatives> wildcards;
+  int depth = 0;  // forced decisions in its own schedule
+};
+
+// One forced decision: `rank`'s wildcard receive number `ordinal` (its
+// receives posted with MPI_ANY_SOURCE, in post order) takes the message of
+// `source` with `tag`; before it, every rank replays the base run's
+// decisions made by its first replay_events[r] events (the causal past of
+// the receive and of the forced send); after it, all run free.
+struct ForcedSchedule {
+  std::filesystem::path base_run_dir;
+  std::vector<std::uint64_t> replay_events;  // per rank
+  int rank = -1;
+  std::uint64_t ordinal = 0;
+  std::size_t done_event = 0;  // where the receive completed in the base run (its decision's call)
+  int base_source = -1;        // what it took there
+  int source = -1;
+  std::int32_t tag = 0;
+};
+
+// The cut of a forced alternative: per rank the larger of the receive's and
+// the send's causal past; the receiving rank up to (not including) the receive.
+ForcedSchedule forced_schedule(const ExploreBase& base, const detectors::races::WildcardAlternatives& receive,
+                               const detectors::races::AlternativeSend& alternative);
+
+// What a forced run did.
+struct ForcedRun {
+  std::string run_id;
+  std::filesystem::path run_dir;
+  std::string outcome;
+  std::string outcome_detail;
+  bool took_forced = false;  // the forced receive took the forced sender
+  std::vector<std::string> new_usage_errors;
+  std::vector<std::string> replay_argv;
+  ExploreBase as_base;  // its matches and alternatives (for coverage and the next depth)
+};
+
+// Runs one forced schedule (the engine's is a real MPI run with the
+// injector's replay; tests use a fake). `name` is unique per exploration.
+class ScheduleRunner {
+ public:
+  virtual ~ScheduleRunner() = default;
+  virtual ForcedRun run(const ForcedSchedule& schedule, const std::string& name) = 0;
+};
+
+struct ExploreResult {
+  std::vector<detectors::races::ExploredAlternative> explored;
+  std::size_t runs = 0;      // forced runs made
+  bool budget_exhausted = false;
+  std::size_t candidates = 0;  // alternatives offered at depth 1 by the bases
+  // Wildcard matches of the forced runs whose tuple no run had produced
+  // before (the run that first did), for the record's coverage.
+  std::vector<std::pair<std::string, detectors::races::ObservedMatch>> new_matches;
+};
+
+// Breadth-first over the bases' alternatives: depth 1 for every base first
+// (alternatives of tuples `coverage` has not seen first, one per tuple, then
+// the other tuples once, then further instances), then depth 2 from the
+// forced runs that took their alternative, ... up to limits.depth, at most
+// limits.budget forced runs. `coverage` is updated with what the forced runs
+// produced and which tuples were tried.
+ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& bases, ScheduleRunner& runner,
+                      const ExploreLimits& limits, detectors::races::MatchCoverage& coverage);
+
+}  // namespace scalefuzz::engine

@@ -1,0 +1,125 @@
+#include "scalefuzz/engine/explore.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace scalefuzz::engine {
+
+namespace races = detectors::races;
+
+ForcedSchedule forced_schedule(const ExploreBase& base, const races::WildcardAlternatives& receive,
+                               const races::AlternativeSend& alternative) {
+  ForcedSchedule s;
+  s.base_run_dir = base.run_dir;
+  const std::size_t n = std::max(receive.post_past.size(), alternative.past.size());
+  s.replay_events.assign(n, 0);
+  for (std::size_t r = 0; r < n; ++r)
+    s.replay_events[r] = std::max<std::uint64_t>(r < receive.post_past.size() ? receive.post_past[r] : 0,
+                                                 r < alternative.past.size() ? alternative.past[r] : 0);
+  const auto recv = static_cast<std::size_t>(receive.actual.recv_rank);
+  if (recv < n) s.replay_events[recv] = receive.post_event;  // its decisions before the forced receive
+  s.rank = receive.actual.recv_rank;
+  s.ordinal = receive.wildcard_ordinal;
+  s.done_event = receive.done_event;
+  s.base_source = receive.actual.send_rank;
+  s.source = alternative.send_rank;
+  s.tag = alternative.tag;
+  return s;
+}
+
+namespace {
+
+struct Candidate {
+  std::size_t base = 0;  // index into the level's bases
+  std::size_t wildcard = 0;
+  std::size_t alternative = 0;
+  races::MatchTuple tuple;
+  bool done = false;
+};
+
+}  // namespace
+
+ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& bases, ScheduleRunner& runner,
+                      const ExploreLimits& limits, races::MatchCoverage& coverage) {
+  ExploreResult result;
+  std::vector<ExploreBase> level = bases;
+  for (const auto& b : bases) {
+    coverage.add_seen(b.run_id, b.matches);
+    coverage.add_potential(b.run_id, b.wildcards);
+  }
+  for (int depth = 1; depth <= limits.depth && !level.empty(); ++depth) {
+    std::vector<Candidate> candidates;
+    for (std::size_t b = 0; b < level.size(); ++b)
+      for (std::size_t w = 0; w < level[b].wildcards.size(); ++w)
+        for (std::size_t a = 0; a < level[b].wildcards[w].alternatives.size(); ++a)
+          candidates.push_back({b, w, a,
+                                races::tuple_of(level[b].wildcards[w].actual, level[b].wildcards[w].alternatives[a]),
+                                false});
+    if (depth == 1) result.candidates = candidates.size();
+    std::map<races::MatchTuple, std::size_t> forced_per_tuple;  // at this depth
+    std::vector<ExploreBase> next;
+    // Next: a tuple no run has produced nor forced; then one not forced at
+    // this depth; then the tuple forced least often at this depth (further
+    // instances, spread over the tuples). Earlier receives first in each class.
+    auto pick = [&]() -> Candidate* {
+      Candidate* best = nullptr;
+      std::tuple<int, std::size_t> best_key{3, 0};
+      for (auto& c : candidates) {
+        if (c.done) continue;
+        const std::size_t times = forced_per_tuple.count(c.tuple) ? forced_per_tuple[c.tuple] : 0;
+        const int cls = !coverage.seen(c.tuple) && !coverage.tried(c.tuple) ? 0 : times == 0 ? 1 : 2;
+        std::tuple<int, std::size_t> key{cls, cls == 2 ? times : 0};
+        if (!best || key < best_key) {
+          best = &c;
+          best_key = key;
+        }
+      }
+      return best;
+    };
+    while (Candidate* c = pick()) {
+      if (result.runs >= limits.budget) {
+        result.budget_exhausted = true;
+        break;
+      }
+      c->done = true;
+      const ExploreBase& base = level[c->base];
+      const auto& w = base.wildcards[c->wildcard];
+      const auto& a = w.alternatives[c->alternative];
+      const ForcedSchedule schedule = forced_schedule(base, w, a);
+      ForcedRun run = runner.run(schedule, base.run_id + "-x" + std::to_string(result.runs));
+      ++result.runs;
+      ++forced_per_tuple[c->tuple];
+      coverage.mark_tried(c->tuple);
+      for (const auto& m : run.as_base.matches)
+        if (m.wildcard && !coverage.seen(races::tuple_of(m))) {
+          result.new_matches.push_back({run.run_id, m});
+          coverage.add_seen(run.run_id, {m});
+        }
+      coverage.add_potential(run.run_id, run.as_base.wildcards);
+      races::ExploredAlternative e;
+      e.point = point;
+      e.base_run_id = base.run_id;
+      e.run_id = run.run_id;
+      e.receive = w.actual;
+      e.forced = a;
+      e.base_outcome = base.outcome;
+      e.outcome = run.outcome;
+      e.outcome_detail = run.outcome_detail;
+      e.new_usage_errors = run.new_usage_errors;
+      e.took_alternative = run.took_forced;
+      e.replay_argv = run.replay_argv;
+      e.root_cause = run.took_forced && base.outcome != "ok" && run.outcome == "ok";
+      result.explored.push_back(std::move(e));
+      if (run.took_forced && depth < limits.depth) {
+        run.as_base.depth = depth;
+        next.push_back(std::move(run.as_base));
+      }
+    }
+    if (result.budget_exhausted) break;
+    level = std::move(next);
+  }
+  return result;
+}
+
+}  // namespace scalefuzz::engine

@@ -1,0 +1,99 @@
+// The decision logs a forced schedule is made of (explore_runs.hpp), on
+// hand-written logs and traces: no MPI.
+#include <gtest/gtest.h>
+
+#include "scalefuzz/engine/explore_runs.hpp"
+
+namespace se = scalefuzz::engine;
+namespace st = scalefuzz::trace;
+
+namespace {
+
+st::Decision match(std::uint64_t call, std::uint64_t ordinal, int source) {
+  st::Decision d;
+  d.kind = st::DecisionKind::Match;
+  d.call = call;
+  d.ordinal = ordinal;
+  d.source = source;
+  return d;
+}
+
+st::Decision poll(std::uint64_t call) {
+  st::Decision d;
+  d.kind = st::DecisionKind::Poll;
+  d.call = call;
+  return d;
+}
+
+st::Decision end(std::uint64_t call) {
+  st::Decision d;
+  d.kind = st::DecisionKind::End;
+  d.call = call;
+  return d;
+}
+
+st::DecisionLog log_of(int rank, std::vector<st::Decision> decisions) {
+  st::DecisionLog l;
+  l.rank = rank;
+  l.world_size = 3;
+  l.run_id = "base";
+  l.decisions = std::move(decisions);
+  return l;
+}
+
+st::Event event(std::uint8_t flags = 0, std::uint32_t repeats = 0) {
+  st::Event e{};
+  e.flags = flags;
+  e.repeats = repeats;
+  return e;
+}
+
+}  // namespace
+
+TEST(ExploreRuns, CallNumbersCountCallsNotChildRecordsAndFoldedPolls) {
+  st::RunTrace run;
+  run.ranks.resize(1);
+  // call 1; call 2 with a child record; a poll folded 3 more times (calls 3..6); call 7
+  run.ranks[0].events = {event(), event(), event(st::kFlagChild), event(st::kFlagTestFailed, 3), event()};
+  EXPECT_EQ(se::call_numbers(run)[0], (std::vector<std::uint64_t>{1, 2, 2, 6, 7}));
+}
+
+TEST(ExploreRuns, ForcedLogsReplayTheCausalPastForceOneReceiveAndRunFree) {
+  // Rank 0 took rank 1's message at call 4 (its receive #2, completed by
+  // event 3) and rank 2's at call 6 (#3); an Irecv posted later (#4)
+  // completed at call 5. Ranks 1 and 2 each decided three polls.
+  std::vector<st::DecisionLog> logs = {
+      log_of(0, {match(2, 1, 2), match(4, 2, 1), match(5, 4, 2), match(6, 3, 2), end(9)}),
+      log_of(1, {poll(1), poll(3), poll(5), end(6)}),
+      log_of(2, {poll(2), poll(4), poll(6), end(7)})};
+  std::vector<std::vector<std::uint64_t>> calls = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 5, 6},
+                                                   {1, 2, 3, 4, 5, 6, 7}};
+  se::ForcedSchedule s;
+  s.rank = 0;
+  s.done_event = 3;  // call 4
+  s.base_source = 1;
+  s.source = 2;
+  s.replay_events = {3, 4, 0};  // rank 1: its first 4 events (calls 1..4) are in the past; rank 2: none
+  std::uint64_t ordinal = 0;
+  auto out = se::forced_logs(logs, calls, s, ordinal);
+  EXPECT_EQ(ordinal, 2u);
+  ASSERT_EQ(out.size(), 3u);
+  // Rank 0: #1 as recorded, #2 forced to rank 2, then free (#4, posted
+  // later, and #3, completed later, are not forced).
+  ASSERT_EQ(out[0].decisions.size(), 3u);
+  EXPECT_EQ(out[0].decisions[0], match(2, 1, 2));
+  EXPECT_EQ(out[0].decisions[1].source, 2);
+  EXPECT_EQ(out[0].decisions[1].ordinal, 2u);
+  EXPECT_EQ(out[0].decisions[2].kind, st::DecisionKind::Free);
+  // Rank 1: the polls of calls 1 and 3, then free from call 3 on.
+  ASSERT_EQ(out[1].decisions.size(), 3u);
+  EXPECT_EQ(out[1].decisions[1], poll(3));
+  EXPECT_EQ(out[1].decisions[2].kind, st::DecisionKind::Free);
+  EXPECT_EQ(out[1].decisions[2].call, 3u);
+  // Rank 2: nothing in the past, free from the start.
+  ASSERT_EQ(out[2].decisions.size(), 1u);
+  EXPECT_EQ(out[2].decisions[0].kind, st::DecisionKind::Free);
+  // A receive the log does not have (another run's log) is refused.
+  s.base_source = 0;
+  EXPECT_THROW(se::forced_logs(logs, calls, s, ordinal), std::runtime_error);
+}

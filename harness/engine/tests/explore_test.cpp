@@ -1,0 +1,169 @@
+// The exploration plan (explore.hpp) with a fake ScheduleRunner: order of
+// the alternatives, budget, depth, coverage, verdicts fed by outcomes.
+#include <gtest/gtest.h>
+
+#include "scalefuzz/engine/explore.hpp"
+
+namespace se = scalefuzz::engine;
+namespace sr = scalefuzz::detectors::races;
+
+namespace {
+
+constexpr std::uint64_t kRecvSite = 0xA0, kSendSite = 0xB0;
+
+// Rank 0's `receives` wildcard receives at one site, each took rank 1's
+// send; ranks 2..nprocs-1 could have come first (one send site per rank).
+se::ExploreBase base(int nprocs, std::size_t receives, std::string id = "q0") {
+  se::ExploreBase b;
+  b.run_id = id;
+  b.run_dir = "/runs/" + id;
+  b.outcome = "ok";
+  for (std::size_t k = 0; k < receives; ++k) {
+    sr::WildcardAlternatives w;
+    w.actual.recv_rank = 0;
+    w.actual.recv_site_hash = kRecvSite;
+    w.actual.send_rank = 1;
+    w.actual.send_site_hash = kSendSite + 1;
+    w.actual.recv_instance = k;
+    w.actual.wildcard = true;
+    w.wildcard_ordinal = k;
+    w.post_event = 2 * k + 1;
+    w.post_past.assign(static_cast<std::size_t>(nprocs), 0);
+    w.post_past[0] = static_cast<std::uint32_t>(2 * k + 2);
+    w.post_past[1] = static_cast<std::uint32_t>(k);
+    for (int s = 2; s < nprocs; ++s) {
+      sr::AlternativeSend a;
+      a.send_rank = s;
+      a.send_site_hash = kSendSite + static_cast<std::uint64_t>(s);
+      a.send_instance = k;
+      a.past.assign(static_cast<std::size_t>(nprocs), 0);
+      a.past[static_cast<std::size_t>(s)] = static_cast<std::uint32_t>(k + 1);
+      a.past[0] = 1;
+      w.alternatives.push_back(a);
+    }
+    b.matches.push_back(w.actual);
+    b.wildcards.push_back(w);
+  }
+  return b;
+}
+
+// Forcing rank `harmful_source` at receive #harmful_ordinal hangs; anything
+// else finishes. A forced run took its sender unless it is rank `refused`.
+struct FakeRunner : se::ScheduleRunner {
+  int nprocs = 4;
+  int harmful_source = -1;
+  std::uint64_t harmful_ordinal = 0;
+  int refused = -1;
+  std::vector<se::ForcedSchedule> schedules;
+  se::ForcedRun run(const se::ForcedSchedule& s, const std::string& name) override {
+    schedules.push_back(s);
+    se::ForcedRun r;
+    r.run_id = name;
+    r.run_dir = "/runs/" + name;
+    r.took_forced = s.source != refused;
+    r.outcome = r.took_forced && s.source == harmful_source && s.ordinal == harmful_ordinal ? "hang" : "ok";
+    r.replay_argv = {"scalefuzz", "replay", name};
+    r.as_base = base(nprocs, std::max<std::size_t>(3, s.ordinal + 1), name);
+    if (r.took_forced) {  // its receive took the forced sender: a new tuple seen
+      r.as_base.matches[s.ordinal].send_rank = s.source;
+      r.as_base.matches[s.ordinal].send_site_hash = kSendSite + static_cast<std::uint64_t>(s.source);
+      r.as_base.wildcards[s.ordinal].actual = r.as_base.matches[s.ordinal];
+    }
+    return r;
+  }
+};
+
+std::string name(const std::string&, int rank, std::uint32_t site) {
+  return "site" + std::to_string(site) + "@r" + std::to_string(rank);
+}
+
+}  // namespace
+
+TEST(Explore, ForcedScheduleReplaysTheCausalPastOfTheReceiveAndTheSend) {
+  auto b = base(4, 5);
+  const auto& w = b.wildcards[3];
+  auto s = se::forced_schedule(b, w, w.alternatives[1]);  // rank 3's send #3
+  EXPECT_EQ(s.base_run_dir, "/runs/q0");
+  EXPECT_EQ(s.rank, 0);
+  EXPECT_EQ(s.ordinal, 3u);
+  EXPECT_EQ(s.source, 3);
+  // Rank 0 up to the receive's post, rank 1 what the receive had seen,
+  // rank 3 up to the forced send, rank 2 nothing.
+  EXPECT_EQ(s.replay_events, (std::vector<std::uint64_t>{7, 3, 0, 4}));
+}
+
+TEST(Explore, UnseenTuplesFirstThenFurtherInstancesWithinTheBudget) {
+  FakeRunner runner;
+  sr::MatchCoverage coverage;
+  // A noise run already produced rank 2's tuple.
+  sr::ObservedMatch noisy = base(4, 1).matches[0];
+  noisy.send_rank = 2;
+  noisy.send_site_hash = kSendSite + 2;
+  coverage.add_seen("n0", {noisy});
+  auto result = se::explore("np4", {base(4, 3)}, runner, {1, 4}, coverage);
+  ASSERT_EQ(runner.schedules.size(), 4u);
+  EXPECT_EQ(result.runs, 4u);
+  EXPECT_EQ(result.candidates, 6u);
+  EXPECT_TRUE(result.budget_exhausted);
+  EXPECT_EQ(runner.schedules[0].source, 3);  // unseen tuple first
+  EXPECT_EQ(runner.schedules[1].source, 2);  // then the seen one, once
+  EXPECT_EQ(coverage.untried_count(), 0u);
+  EXPECT_EQ(coverage.potential_count(), 3u);
+  EXPECT_EQ(coverage.seen_count(), 3u);  // the forced run produced rank 3's
+}
+
+TEST(Explore, AHangingAlternativeIsAnErrorRaceAndTheOthersAreCounted) {
+  FakeRunner runner;
+  runner.harmful_source = 3;
+  runner.harmful_ordinal = 1;
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np4", {base(4, 3)}, runner, {1, 100}, coverage);
+  EXPECT_EQ(result.runs, 6u);  // every alternative of every instance
+  EXPECT_FALSE(result.budget_exhausted);
+  auto findings = sr::exploration_findings(result.explored, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "harmful-race");
+  EXPECT_EQ(findings[0].details["forced_send"]["send_rank"], 3);
+  EXPECT_EQ(findings[0].details["receive_instance"], 1u);
+  EXPECT_EQ(findings[0].details["outcome"], "hang");
+}
+
+TEST(Explore, ARunThatDiedGetsTheRaceThatSavesItAsRootCause) {
+  FakeRunner runner;  // every forced run finishes
+  auto died = base(3, 2);
+  died.outcome = "hang";
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np3", {died}, runner, {1, 100}, coverage);
+  ASSERT_EQ(result.explored.size(), 2u);
+  EXPECT_TRUE(result.explored[0].root_cause);
+  auto findings = sr::exploration_findings(result.explored, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "harmful-race");
+  EXPECT_TRUE(findings[0].details["root_cause"].get<bool>());
+}
+
+TEST(Explore, DepthTwoStartsFromTheForcedRunsThatTookTheirAlternative) {
+  FakeRunner runner;
+  runner.refused = 2;  // forcing rank 2 never takes
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np4", {base(4, 1)}, runner, {2, 100}, coverage);
+  // Depth 1: ranks 2 and 3 at the one receive; depth 2 from the run that
+  // took rank 3 (its 3 receives, 2 alternatives each).
+  ASSERT_EQ(runner.schedules.size(), 2u + 6u);
+  EXPECT_EQ(runner.schedules[2].base_run_dir, "/runs/q0-x1");
+  EXPECT_FALSE(result.explored[0].took_alternative);
+}
+
+TEST(Explore, HundredWildcardReceivesOfFourRanksAtDepthOneTryEveryTupleWithinHundredRuns) {
+  FakeRunner runner;
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np4", {base(4, 100)}, runner, {1, 100}, coverage);
+  EXPECT_EQ(result.candidates, 200u);
+  EXPECT_LE(result.runs, 100u);
+  EXPECT_EQ(coverage.untried_count(), 0u);
+  EXPECT_EQ(coverage.potential_count(), coverage.seen_count());
+  // The two alternative senders share the budget evenly.
+  std::size_t rank2 = 0;
+  for (const auto& s : runner.schedules) rank2 += s.source == 2 ? 1 : 0;
+  EXPECT_EQ(rank2, 50u);
+}

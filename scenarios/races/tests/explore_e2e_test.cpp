@@ -1,0 +1,64 @@
+// Schedule exploration end to end (issue 30) with real mpiexec: a campaign
+// with `explore:` forces the wildcard receives of each point's quiet run to
+// their other senders, without noise. The racy task pool gets an Error race
+// naming rank 0's receive and the two workers' sends; its --safe twin
+// (results filed by task id) is benign, and its potential-race Warning
+// becomes Info.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace scalefuzz::e2e;
+
+std::string scenario(const std::string& name) { return (build_dir() / "scenarios" / ("races_" + name)).string(); }
+
+std::vector<nlohmann::json> of_kind(const nlohmann::json& findings, const std::string& kind) {
+  std::vector<nlohmann::json> out;
+  for (const auto& f : findings)
+    if (f.value("kind", "") == kind) out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
+TEST(ExploreE2E, CampaignKeyExploresEachPointAndDowngradesTheBenignTwinsWarnings) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml", out = tmp.path() / "out";
+  write_file(file, "campaign: pool\napp:\n  command: [\"" + scenario("task_pool") +
+                       "\", \"--iterations\", \"4\", \"--on-wrong\", \"count\", \"{variant}\"]\n"
+                       "  check: { stderr-regex: \"wrong match at loop\" }\n"
+                       "scales: [3]\nparameters: { variant: [\"--races\", \"--safe\"] }\ntimeout: 30s\n"
+                       "detectors: [races]\nexplore: { budget: 8 }\n");
+  auto r = run_scalefuzz({"run", file.string(), "--out", out.string()}, std::chrono::seconds(600));
+  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto findings = nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
+  int harmful_racy = 0;
+  for (const auto& f : findings) {
+    if (f.value("detector", "") != "races") continue;
+    const std::string point = f.at("details").value("campaign_point", "");
+    if (point.find("--safe") != std::string::npos) EXPECT_EQ(f.value("severity", ""), "info") << f.dump();
+    if (f.value("kind", "") == "harmful-race" && point.find("--races") != std::string::npos) ++harmful_racy;
+  }
+  EXPECT_EQ(harmful_racy, 1) << findings.dump(1);
+  for (const auto& f : of_kind(findings, "harmful-race")) {
+    const auto& d = f.at("details");
+    EXPECT_EQ(f.value("severity", ""), "error");
+    EXPECT_EQ(d.value("receiving_rank", -1), 0);
+    EXPECT_NE(d.value("receive_routine", "").find("task_pool.c"), std::string::npos) << d.dump();
+    // The two workers' result sends, from the same line of the worker loop.
+    const int took = d.at("base_send").value("send_rank", -1), forced = d.at("forced_send").value("send_rank", -1);
+    EXPECT_TRUE((took == 1 && forced == 2) || (took == 2 && forced == 1)) << d.dump();
+    EXPECT_NE(d.value("outcome", ""), d.value("base_outcome", "")) << d.dump();
+  }
+  const auto benign = of_kind(findings, "benign-nondeterminism");
+  ASSERT_EQ(benign.size(), 1u) << findings.dump(1);
+  EXPECT_NE(benign[0].at("details").value("campaign_point", "").find("--safe"), std::string::npos);
+  for (const auto& c : of_kind(findings, "match-coverage")) EXPECT_EQ(c.at("details").value("not_tried", 99), 0) << c.dump();
+  EXPECT_TRUE(fs::exists(out / "explore" / "runs")) << "forced runs kept";
+}
