@@ -60,6 +60,7 @@
 #include "handlers.hpp"
 #include "signal_format.hpp"
 #include "state.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::inject {
 
@@ -271,10 +272,8 @@ void release_slow(std::uint64_t request) {
 }  // namespace guard_detail
 
 void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) {
-  bool want = false;
-  for (const char* name : {"SCALEFUZZ_NOISE_GUARD_RECEIVES", "SCALEFUZZ_GUARD_RECEIVES"})
-    if (const char* v = std::getenv(name)) want = want || v[0] == '1';
-  if (!want) return;
+  const char* v = std::getenv(noise::find_knob("guard_receives")->env.data());  // the noise knob's variable
+  if (v == nullptr || v[0] != '1') return;
   if (!kSupported || !single_threaded) {
     std::fprintf(stderr, "scalefuzz injector: guard_receives: %s; pending receive buffers are not guarded\n",
                  kSupported ? "needs one thread calling MPI (no MPI_THREAD_MULTIPLE, no noise send thread)"

@@ -49,7 +49,7 @@ class ReplayWriter : public harness::RunListener {
     if (r.noise.mode == noise::Mode::Application)
       if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
-                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string());
+                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string(), campaign_.launcher);
     try {
       harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt", joined_for_shell(argv) + "\n");
     } catch (const std::exception&) {

@@ -4,6 +4,7 @@
 
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::engine {
 
@@ -12,8 +13,9 @@ namespace fs = std::filesystem;
 harness::LaunchOptions campaign_launch_options(const harness::Campaign& campaign, const fs::path& injector) {
   harness::LaunchOptions launch;
   launch.mpiexec = campaign.mpiexec;
+  launch.launcher = campaign.launcher;
   launch.injector_lib = injector;
-  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  launch.env[injector::env_name(injector::Env::Oversubscribe)] = harness::to_string(campaign.oversubscribe);
   return launch;
 }
 
