@@ -82,6 +82,36 @@ TEST(CliExitCodes, NoiseSetValuesAreCheckedWithTheirUnits) {
   }
 }
 
+// Every duration on the command line is written as in a campaign file: a
+// bare number (once seconds for exec --timeout) is refused with how to write
+// it, before anything starts.
+TEST(CliExitCodes, CommandLineDurationsNeedTheirUnit) {
+  auto r = run_scalefuzz({"exec", "--timeout", "1500", "--", "mpiexec", "-n", "2", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("expected a duration for --timeout, got '1500' (add a unit: ns, us, ms, s, m or h); "
+                               "e.g. 1500s for seconds"));
+  r = run_scalefuzz({"exec", "--timeout", "soon", "--", "mpiexec", "-n", "2", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("expected a duration for --timeout, got 'soon'"));
+  r = run_scalefuzz({"exec", "--timeout", "0s", "--", "mpiexec", "-n", "2", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--timeout must be longer than 0"));
+}
+
+// exec --launcher names the plug-in that reads the command: its process
+// count syntax, and a name that is no launcher is refused.
+TEST(CliExitCodes, ExecLauncherChoiceReadsTheCommandItsWay) {
+  auto r = run_scalefuzz({"exec", "--launcher", "srun", "--", "mpiexec", "-np", "2", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("expected '-- mpiexec -n 4 ./app [args]' after the options (srun launcher)"));
+  r = run_scalefuzz({"exec", "--launcher", "aprun", "--", "mpiexec", "-n", "2", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("aprun"));
+  r = run_scalefuzz({"exec", "--", "mpiexec", "-n", "two", "true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("'-n two': expected a number of processes"));
+}
+
 TEST(CliExitCodes, VersionAndHelpExitZero) {
   auto r = run_scalefuzz({"--version"});
   EXPECT_EQ(r.exit_code, 0);

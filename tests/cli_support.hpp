@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "scalefuzz/testing/files.hpp"
-#include "subprocess.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 
 namespace scalefuzz::e2e {
 

@@ -15,6 +15,7 @@
 // - A record is 40 bytes stored into a memory-mapped file (sparse, like the
 //   events file), so a killed rank keeps every record completed before.
 #include "alloc.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -298,14 +299,14 @@ inline void note_free(void* p, void* ret) {
 }  // namespace
 
 void alloc_log_start(const char* path, const trace::FileHeader& header, std::uint64_t t_start) {
-  if (const char* e = std::getenv("SCALEFUZZ_ALLOCS"); e != nullptr && std::strcmp(e, "0") == 0) {
+  if (!injector::env_on_unless_zero(injector::Env::Allocs)) {
     g_enabled_env = false;
     return;
   }
-  if (const char* m = std::getenv("SCALEFUZZ_ALLOC_MIN_BYTES")) g_min_bytes = std::strtoull(m, nullptr, 10);
+  if (const char* m = injector::env_value(injector::Env::AllocMinBytes)) g_min_bytes = std::strtoull(m, nullptr, 10);
   if (g_min_bytes < g_free_min_bytes) g_free_min_bytes = g_min_bytes;
   std::uint64_t cap = 1u << 22;  // 4 Mi blocks = 160 MiB reserved, sparse
-  if (const char* c = std::getenv("SCALEFUZZ_ALLOC_MAX_RECORDS")) cap = std::strtoull(c, nullptr, 10);
+  if (const char* c = injector::env_value(injector::Env::AllocMaxRecords)) cap = std::strtoull(c, nullptr, 10);
   g_nranges = 0;
   dl_iterate_phdr(phdr_cb, nullptr);
   int fd = ::open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

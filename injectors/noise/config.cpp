@@ -1,4 +1,5 @@
 #include "config.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -53,8 +54,8 @@ Config read_config() {
   for (const auto& knob : kKnobs)
     if (takes(knob, c.mode)) read_knob(c, knob);
   if (const char* a = std::getenv(kAnalysisEnv.data())) c.analysis_dir = a;
-  if (const char* d = std::getenv("SCALEFUZZ_RUN_DIR")) c.run_dir = d;
-  if (const char* s = std::getenv("SCALEFUZZ_SEED")) c.seed = std::strtoull(s, nullptr, 10);
+  if (const char* d = injector::env_value(injector::Env::RunDir)) c.run_dir = d;
+  if (const char* s = injector::env_value(injector::Env::Seed)) c.seed = std::strtoull(s, nullptr, 10);
   return c;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::inject {
 
@@ -43,8 +44,7 @@ bool invariant_tsc() {
 }  // namespace
 
 void init_clock() {
-  const char* env = std::getenv("SCALEFUZZ_TSC_CLOCK");
-  if ((env != nullptr && env[0] == '0') || !invariant_tsc()) return;
+  if (!injector::env_on_unless_zero(injector::Env::TscClock) || !invariant_tsc()) return;
   std::uint64_t n0 = realtime_ns(), t0 = __rdtsc(), n1 = n0, t1 = t0;
   while (n1 - n0 < 2000000) {  // 2 ms baseline
     n1 = realtime_ns();

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "mapped.hpp"
+#include "scalefuzz/injector/env.hpp"
 #include "replay.hpp"
 #include "scalefuzz/trace/header.hpp"
 #include "state.hpp"
@@ -89,7 +90,7 @@ std::size_t exe_build_id(std::uint8_t* out, std::size_t max) {
 bool decisions_open(State& s, const std::string& path) {
   auto* w = new Writer();
   const trace::FileHeader h = trace::make_header(trace::FileKind::Decisions, s.rank, s.size, 1, s.start_ns, ::getpid(),
-                                                 std::getenv("SCALEFUZZ_RUN_ID"));
+                                                 injector::env_value(injector::Env::RunId));
   if (!w->file.open(path.c_str(), h, 1, kPreamble + kStreamCapacity)) {
     std::fprintf(stderr, "scalefuzz: rank %d: cannot create %s: %s; no decision log\n", s.rank, path.c_str(),
                  std::strerror(errno));

@@ -119,7 +119,7 @@ std::uint32_t site_here(std::uint16_t op, void* return_address, void* frame_addr
 // MPI rank and the recorder is set up. Never set in mpiexec or the proxy.
 extern constinit bool g_enabled;
 extern thread_local constinit int tl_depth;
-// Zero-buffer mode (SCALEFUZZ_ZERO_BUFFER=1): MPI_Send/MPI_Isend run as
+// Zero-buffer mode (SCALEFUZZ_NOISE_ZERO_BUFFER=1): MPI_Send/MPI_Isend run as
 // MPI_Ssend/MPI_Issend (generated wrappers, option zero_buffer).
 extern constinit bool g_zero_buffer;
 

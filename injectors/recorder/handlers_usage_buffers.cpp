@@ -37,6 +37,7 @@
 
 #include "handlers.hpp"
 #include "types.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::inject {
 
@@ -72,13 +73,10 @@ bool g_payload_sums = false;
 void open_frames_file(const char* path) {
   // SCALEFUZZ_FRAMES=0 / SCALEFUZZ_SEND_CHECKSUMS=0: off (to measure their
   // cost; without frames the checks see heap blocks and globals only).
-  auto off = [](const char* name) {
-    const char* v = std::getenv(name);
-    return v != nullptr && v[0] == '0';
-  };
-  if (!off("SCALEFUZZ_FRAMES")) g_fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  g_payload_sums = !off("SCALEFUZZ_PAYLOAD_SUMS");
-  if (off("SCALEFUZZ_SEND_CHECKSUMS")) return;
+  auto off = [](injector::Env id) { return !injector::env_on_unless_zero(id); };
+  if (!off(injector::Env::Frames)) g_fd_frames = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  g_payload_sums = !off(injector::Env::PayloadSums);
+  if (off(injector::Env::SendChecksums)) return;
   std::string modified = path;
   modified.replace(modified.size() - std::strlen("frames"), std::strlen("frames"), "modified");
   fd_modified = ::open(modified.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);

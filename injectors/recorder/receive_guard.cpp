@@ -74,6 +74,7 @@
 #include "handlers.hpp"
 #include "signal_format.hpp"
 #include "state.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::inject {
 
@@ -335,14 +336,13 @@ void release_slow(std::uint64_t request) {
 }  // namespace guard_detail
 
 void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) {
-  auto asked = [](std::initializer_list<const char*> names) {
-    bool want = false;
-    for (const char* name : names)
-      if (const char* v = std::getenv(name)) want = want || v[0] == '1';
-    return want;
+  // The noise knobs' variables (guard_receives, guard_windows).
+  auto asked = [](const char* knob) {
+    const char* v = std::getenv(noise::find_knob(knob)->env.data());
+    return v != nullptr && v[0] == '1';
   };
-  g_receives = asked({"SCALEFUZZ_NOISE_GUARD_RECEIVES", "SCALEFUZZ_GUARD_RECEIVES"});
-  g_windows = asked({"SCALEFUZZ_NOISE_GUARD_WINDOWS", "SCALEFUZZ_GUARD_WINDOWS"});
+  g_receives = asked("guard_receives");
+  g_windows = asked("guard_windows");
   if (!g_receives && !g_windows) return;
   if (!kSupported || !single_threaded) {
     std::fprintf(stderr, "scalefuzz injector: %s: %s; nothing is guarded\n",

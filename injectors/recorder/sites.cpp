@@ -13,6 +13,7 @@
 
 #include "stack_cache.hpp"
 #include "state.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::inject {
 
@@ -276,8 +277,7 @@ void SiteTable::init(int depth) {
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
   depth_ = depth < 1 ? 1 : depth > static_cast<int>(trace::kMaxFrames) ? static_cast<int>(trace::kMaxFrames) : depth;
   table_.assign(1024, Entry{});
-  const char* cache = std::getenv("SCALEFUZZ_STACK_CACHE");
-  g_walk_mode = cache != nullptr && std::strcmp(cache, "0") == 0 ? WalkMode::Backtrace : WalkMode::Cached;
+  g_walk_mode = injector::env_on_unless_zero(injector::Env::StackCache) ? WalkMode::Cached : WalkMode::Backtrace;
 }
 
 std::uint32_t SiteTable::current(std::uint16_t op, void* return_address) {

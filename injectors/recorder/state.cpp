@@ -25,6 +25,7 @@
 #include "replay.hpp"
 #include "stall.hpp"
 #include "scalefuzz/trace/header.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::inject {
 
@@ -133,7 +134,7 @@ void decide_oversubscription(State& s) {
     PMPI_Comm_free(&node);
   }
   int cores = online_cpus();
-  const char* mode = std::getenv("SCALEFUZZ_OVERSUBSCRIBE");
+  const char* mode = injector::env_value(injector::Env::Oversubscribe);
   std::string m = mode != nullptr ? mode : "auto";
   if (m == "on" || m == "1") {
     s.oversubscribe = true;
@@ -144,13 +145,13 @@ void decide_oversubscription(State& s) {
       warn("SCALEFUZZ_OVERSUBSCRIBE=%s is not auto|on|off; using auto", m.c_str());
     s.oversubscribe = local > cores;
   }
-  if (const char* spins = std::getenv("SCALEFUZZ_OVERSUBSCRIBE_SPINS")) s.oversub_spins = std::atoi(spins);
+  if (const char* spins = injector::env_value(injector::Env::OversubscribeSpins)) s.oversub_spins = std::atoi(spins);
   // Sleeps double from 1 us up to this cap while a call waits: the more
   // ranks share a core, the less often each should wake up to poll.
   // Measured on 2 cores: best caps ~32 us at 16 ranks, ~64-128 us at 32.
   int per_core = local / std::max(1, cores);
   s.oversub_max_sleep_ns = per_core <= 2 ? 1000L : 4000L * per_core;
-  if (const char* cap = std::getenv("SCALEFUZZ_OVERSUBSCRIBE_MAX_SLEEP_US"))
+  if (const char* cap = injector::env_value(injector::Env::OversubscribeMaxSleepUs))
     s.oversub_max_sleep_ns = 1000L * std::max(1, std::atoi(cap));
 }
 
@@ -160,7 +161,7 @@ void decide_oversubscription(State& s) {
 // analysis' memory.
 void set_trace_cap(State& s, const std::string& note_path) {
   std::uint64_t run_mib = 2048;
-  if (const char* v = std::getenv("SCALEFUZZ_TRACE_CAP_MB")) {
+  if (const char* v = injector::env_value(injector::Env::TraceCapMb)) {
     char* end = nullptr;
     unsigned long long n = std::strtoull(v, &end, 10);
     if (end != v && *end == '\0' && n > 0) run_mib = n;
@@ -183,7 +184,7 @@ bool open_files(State& s, const char* dir) {
     warn("cannot create %s: %s; recording disabled", s.ranks_dir.c_str(), std::strerror(errno));
     return false;
   }
-  const char* run_id = std::getenv("SCALEFUZZ_RUN_ID");
+  const char* run_id = injector::env_value(injector::Env::RunId);
   std::int64_t pid = ::getpid();
   auto header = [&](trace::FileKind k) {
     return trace::make_header(k, s.rank, s.size, trace::record_size_of(k), s.start_ns, pid, run_id);
@@ -236,18 +237,17 @@ void setup(const Call& c) {
   setup_world_comms();
   decide_oversubscription(*s);
 
-  const char* dir = std::getenv("SCALEFUZZ_RUN_DIR");
+  const char* dir = injector::env_value(injector::Env::RunDir);
   if (dir != nullptr && dir[0] != '\0') {
     int depth = 8;
-    if (const char* d = std::getenv("SCALEFUZZ_STACK_DEPTH")) depth = std::atoi(d);
+    if (const char* d = injector::env_value(injector::Env::StackDepth)) depth = std::atoi(d);
     s->sites.init(depth);
-    if (const char* f = std::getenv("SCALEFUZZ_FOLD_POLLS")) s->fold_polls = std::strcmp(f, "0") != 0;
+    s->fold_polls = injector::env_on_unless_zero(injector::Env::FoldPolls);
     s->recording = open_files(*s, dir);
     if (s->recording) {
       // Page population of the events file happens on a helper thread
       // (SCALEFUZZ_PREFAULT=0: synchronously, in the recording thread).
-      const char* prefault = std::getenv("SCALEFUZZ_PREFAULT");
-      if (prefault == nullptr || std::strcmp(prefault, "0") != 0) s->events.start_prefault(4);
+      if (injector::env_on_unless_zero(injector::Env::Prefault)) s->events.start_prefault(4);
       write_modules();
       install_error_handler();
       decisions_open(*s, s->ranks_dir + "/" + std::to_string(s->rank) + ".decisions");
@@ -255,7 +255,7 @@ void setup(const Call& c) {
       alloc_log_start((s->ranks_dir + "/" + std::to_string(s->rank) + ".allocs").c_str(),
                       trace::make_header(trace::FileKind::Allocs, s->rank, s->size,
                                          trace::record_size_of(trace::FileKind::Allocs), s->start_ns, ::getpid(),
-                                         std::getenv("SCALEFUZZ_RUN_ID")),
+                                         injector::env_value(injector::Env::RunId)),
                       s->start_ns);
     }
   }
@@ -303,10 +303,8 @@ SCALEFUZZ_HANDLER(init) {
   int rc = level < 0 ? call() : PMPI_Init_thread(nullptr, nullptr, level, c.provided != nullptr ? c.provided : &granted);
   if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
   setup(c);
-  // Zero-buffer mode: the noise knob zero_buffer (any mode), read here because
-  // the recorder owns the send wrappers (detectors/usage/README.md).
-  for (const char* name : {"SCALEFUZZ_NOISE_ZERO_BUFFER", "SCALEFUZZ_ZERO_BUFFER"})
-    if (const char* zb = std::getenv(name)) g_zero_buffer = g_zero_buffer || zb[0] == '1';
+  // Zero-buffer mode: the noise knob zero_buffer (the recorder owns the send wrappers).
+  if (const char* zb = std::getenv(noise::find_knob("zero_buffer")->env.data())) g_zero_buffer = zb[0] == '1';
   if (g_state->recording) setup_receive_guard(g_state->ranks_dir.c_str(), g_state->rank, level < 0 && !g_state->threaded);
   g_enabled = true;
   g_recording = g_state->recording;
@@ -327,7 +325,7 @@ namespace {
 // (unless SCALEFUZZ_TRACE_ENCODING=raw). Each file is replaced atomically, so
 // a rank killed meanwhile leaves valid raw files.
 void pack_files(State& s) {
-  const char* encoding = std::getenv("SCALEFUZZ_TRACE_ENCODING");
+  const char* encoding = injector::env_value(injector::Env::TraceEncoding);
   if (encoding != nullptr && std::strcmp(encoding, "raw") == 0) return;
   if (encoding != nullptr && *encoding != '\0' && std::strcmp(encoding, "packed") != 0)
     warn("SCALEFUZZ_TRACE_ENCODING=%s is neither packed nor raw; using packed", encoding);

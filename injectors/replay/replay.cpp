@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "decisions.hpp"
+#include "scalefuzz/injector/env.hpp"
 #include "scalefuzz/trace/decisions.hpp"
 #include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/ops.hpp"
@@ -225,18 +226,18 @@ int comm_rank_of_world(const CommInfo* comm, int world) {
 }
 
 void replay_start(State& s) {
-  const char* dir = std::getenv("SCALEFUZZ_REPLAY_DIR");
+  const char* dir = injector::env_value(injector::Env::ReplayDir);
   if (dir == nullptr || dir[0] == '\0' || !s.recording) return;
   g_replay = new Replay();
   g_replay->rank = s.rank;
   g_replay->out_path = s.ranks_dir + "/" + std::to_string(s.rank) + ".replay";
-  if (const char* cut = std::getenv("SCALEFUZZ_REPLAY_CUT")) {
+  if (const char* cut = injector::env_value(injector::Env::ReplayCut)) {
     if (std::strcmp(cut, "free") == 0)
       g_replay->hold = false;
     else if (std::strcmp(cut, "hold") != 0 && cut[0] != '\0')
       std::fprintf(stderr, "scalefuzz: SCALEFUZZ_REPLAY_CUT=%s is neither hold nor free; using hold\n", cut);
   }
-  if (const char* policy = std::getenv("SCALEFUZZ_REPLAY_DIVERGENCE")) {
+  if (const char* policy = injector::env_value(injector::Env::ReplayDivergence)) {
     if (std::strcmp(policy, "free") == 0)
       g_replay->report = false;
     else if (std::strcmp(policy, "report") != 0 && policy[0] != '\0')

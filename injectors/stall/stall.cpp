@@ -1,4 +1,5 @@
 #include "stall.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -33,7 +34,7 @@ long env_number(const char* name) {
 // The marker the harness reads: written with plain syscalls (no allocation)
 // and fsynced, since the process is killed while it sleeps.
 void write_marker(const struct timespec& at) {
-  const char* dir = std::getenv("SCALEFUZZ_RUN_DIR");
+  const char* dir = injector::env_value(injector::Env::RunDir);
   if (dir == nullptr || dir[0] == '\0') return;
   char path[4096];
   if (std::snprintf(path, sizeof path, "%s/stall", dir) >= static_cast<int>(sizeof path)) return;
@@ -53,8 +54,8 @@ void write_marker(const struct timespec& at) {
 }  // namespace
 
 void stall_start(int world_rank) {
-  const long rank = env_number("SCALEFUZZ_STALL_RANK");
-  const long call = env_number("SCALEFUZZ_STALL_CALL");
+  const long rank = env_number(injector::env_name(injector::Env::StallRank));
+  const long call = env_number(injector::env_name(injector::Env::StallCall));
   g_rank = world_rank;
   g_calls = 0;
   g_stall_call = call;

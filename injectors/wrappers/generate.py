@@ -138,7 +138,7 @@ def gen_wrapper(op_id, name, params, handler, opts):
     nb_body = nb.format(req="req_...") if nb else None
     zb = opts.get("zero_buffer")
     if zb:
-        # Zero-buffer mode (SCALEFUZZ_ZERO_BUFFER=1): a standard send runs as
+        # Zero-buffer mode (SCALEFUZZ_NOISE_ZERO_BUFFER=1): a standard send runs as
         # its synchronous twin, so sends never complete before being matched.
         zname, znb = zb
         if znb:

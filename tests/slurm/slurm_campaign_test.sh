@@ -33,7 +33,7 @@ expect_grep "throttled to max_parallel" '--array=0-3%2' submit.txt
 "$SF" status slurm_out >status.txt 2>&1
 ok "status while running (exit $?): $(tail -n 1 status.txt)"
 expect_grep "status lists every run with its task" 'np8-warmup2-none-r1 +[0-9]+_[0-9]+' status.txt
-"$SF" collect slurm_out --wait --poll 500 >collect.txt 2>&1
+"$SF" collect slurm_out --wait --poll 500ms >collect.txt 2>&1
 expect_eq "collect --wait exits 1 (findings)" "$?" 1
 expect_eq "8 runs stored, all hung" "$(sqlite3 slurm_out/scalefuzz.db "SELECT count(*) FROM runs WHERE outcome = 'hang'")" 8
 [[ -z "$(sinfo -h -R)" ]] && ok "no node drained" || bad "drained nodes: $(sinfo -h -R)"

@@ -20,7 +20,7 @@ task="$(task_of_run out $victim)"
 wait_task_state "$task" RUNNING 60 && ok "task $task of $victim is running"
 scancel "$task"
 wait_task_state "$task" CANCELLED 30 && ok "scancel $task: CANCELLED"
-"$SF" collect out --wait --poll 500 >collect1.txt 2>&1
+"$SF" collect out --wait --poll 500ms >collect1.txt 2>&1
 expect_eq "collect exits 1 (the other runs hung; a cancelled run is no finding)" "$?" 1
 expect_eq "the cancelled run is stored as cancelled" "$(stored_outcome out $victim)" cancelled
 expect_eq "the others hung (watchdog)" "$(sqlite3 out/scalefuzz.db "SELECT count(*) FROM runs WHERE outcome = 'hang'")" 2
@@ -32,7 +32,7 @@ expect_grep "status shows the task CANCELLED" "$victim +$task +CANCELLED" status
 "$SF" submit --resume out >resume.txt 2>&1
 expect_eq "submit --resume exits 0" "$?" 0
 expect_grep "resubmits exactly the cancelled run" "^resubmitting 1 of 3 runs: $victim\$" resume.txt
-"$SF" collect out --wait --poll 500 >collect2.txt 2>&1
+"$SF" collect out --wait --poll 500ms >collect2.txt 2>&1
 expect_eq "collect after the rerun exits 1 (hangs found)" "$?" 1
 expect_grep "only the rerun is collected" 'collected 1 runs \(2 already collected' collect2.txt
 expect_eq "the rerun hung like the others" "$(stored_outcome out $victim)" hang

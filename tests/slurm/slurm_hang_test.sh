@@ -23,7 +23,7 @@ expect_eq "submit (watchdog) exits 0" "$?" 0
 expect_eq "submit (time limit) exits 0" "$?" 0
 expect_grep "submit warns that SLURM kills before the watchdog" 'not below scheduler.time' submit2.txt
 
-"$SF" collect watchdog --wait --poll 500 >collect1.txt 2>&1
+"$SF" collect watchdog --wait --poll 500ms >collect1.txt 2>&1
 expect_eq "collect (watchdog) exits 1" "$?" 1
 run1=np4-none-r0
 expect_eq "watchdog: stored as hang" "$(stored_outcome watchdog "$run1")" hang
@@ -36,7 +36,7 @@ expect_eq "watchdog: a stack for each of the 4 ranks" "$(cat stacks.txt)" 4
 expect_grep "watchdog: pdg/mpipd localize the hang" '"detector": "(mpipd|pdg)"' watchdog/findings.json
 
 start=$SECONDS
-"$SF" collect timeout --wait --poll 2000 >collect2.txt 2>&1
+"$SF" collect timeout --wait --poll 2s >collect2.txt 2>&1
 expect_eq "collect (time limit) exits 1" "$?" 1
 echo "    SLURM's time limit of 1 min ended the task after ~$((SECONDS - start)) s of waiting"
 expect_eq "time limit: stored as hang" "$(stored_outcome timeout "$run1")" hang

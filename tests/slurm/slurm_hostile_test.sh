@@ -31,7 +31,7 @@ sed -i 's/, comment: x//' hostile.yaml
 out="$WORK/out \$(touch $m-6) \`touch $m-7\` 'q\" ;x"
 "$SF" submit hostile.yaml --out "$out" >submit.txt 2>&1
 expect_eq "submit exits 0" "$?" 0
-"$SF" collect "$out" --wait --poll 500 >collect.txt 2>&1
+"$SF" collect "$out" --wait --poll 500ms >collect.txt 2>&1
 expect_eq "collect exits 0" "$?" 0
 expect_eq "6 runs, all ok" "$(sqlite3 "$out/scalefuzz.db" "SELECT count(*) FROM runs WHERE outcome = 'ok'")" 6
 markers="$(ls "$WORK" | grep -c '^pwned' || true)"

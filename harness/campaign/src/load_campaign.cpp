@@ -14,6 +14,7 @@
 #include "noise_schema.hpp"
 #include "sections.hpp"
 #include "template.hpp"
+#include "values.hpp"
 
 namespace scalefuzz::harness {
 
@@ -27,7 +28,7 @@ namespace {
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys = {
       "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
-      "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "stall",
+      "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "launcher", "stall",
       "kcca", "dmtracker", "explore"};
   return keys;
 }
@@ -68,6 +69,14 @@ std::vector<std::string> read_detectors(const YamlReader& reader, const YAML::No
   return detectors;
 }
 
+// `launcher:` -- a registered launcher plug-in's name; nullptr for auto.
+const MpiLauncher* read_launcher(const YamlReader& reader, const YAML::Node& node) {
+  const std::string name = reader.non_empty_string(node, "launcher");
+  if (name == "auto") return nullptr;
+  if (const MpiLauncher* launcher = find_mpi_launcher(name)) return launcher;
+  reader.fail(node, unknown_launcher_message(name));
+}
+
 Oversubscribe read_oversubscribe(const YamlReader& reader, const YAML::Node& node) {
   std::string text = reader.scalar(node, "oversubscribe");
   if (text == "true") return Oversubscribe::On;
@@ -98,6 +107,19 @@ std::filesystem::path absolute_dir(const std::filesystem::path& path) {
 
 const char* to_string(Oversubscribe mode) { return name_of(kOversubscribeNames, mode); }
 
+std::chrono::nanoseconds parse_duration(const std::string& text, const std::string& what) {
+  const auto duration = check_duration(text, what);
+  if (!duration.problem.empty()) throw std::invalid_argument(duration.problem);
+  return std::chrono::nanoseconds(duration.ns);
+}
+
+std::string unknown_launcher_message(const std::string& name) {
+  const auto known = mpi_launcher_choices();
+  const std::string hint = closest_name(name, known);
+  return "unknown launcher '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+         "; known: " + join(known, ", ");
+}
+
 
 const std::vector<std::string>& supported_sbatch_options() {
   // Each one is set on the libslurm job request by harness/slurm (apply_sbatch_option).
@@ -126,6 +148,7 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
 
   AppSection app;
   std::vector<TemplateSite> mpiexec_sites;
+  bool launcher_named = false;
   DmtrackerSection dmtracker;
   std::vector<MatrixFactor> matrix;  // the keys that multiply the number of runs
   for (const std::string required : {"campaign", "app", "scales"})
@@ -182,6 +205,9 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
         campaign.mpiexec.push_back(reader.non_empty_string(items[i], what));
         mpiexec_sites.push_back({items[i], what});
       }
+    } else if (key == "launcher") {
+      campaign.launcher = read_launcher(reader, value);
+      launcher_named = campaign.launcher != nullptr;
     } else if (key == "kcca") {
       campaign.kcca = read_kcca(reader, value, campaign.campaign_dir);
     } else if (key == "dmtracker") {
@@ -244,6 +270,11 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     campaign.mpiexec[i] = expand_template(campaign.mpiexec[i], static_values);
   });
   errors.throw_if_any();
+  // A named launcher without `mpiexec:` starts the ranks with its own
+  // command; `auto` reads the launcher off the command's program.
+  if (launcher_named && mpiexec_sites.empty()) campaign.mpiexec = campaign.launcher->default_command();
+  if (!campaign.launcher) campaign.launcher = &detect_mpi_launcher(campaign.mpiexec);
+  campaign.launcher_detected = !launcher_named;
   return campaign;
 }
 

@@ -44,12 +44,9 @@ std::string normalise_noise_knob(const noise::KnobSpec& knob, const std::string&
       return std::to_string(value);
     }
     case KnobType::Duration: {
-      const auto ns = detail::parse_duration_ns(text);
-      if (!ns)
-        fail("expected a duration for " + what + ", got " + quoted(text) +
-             (detail::parse_number(text) ? " (add a unit: ns, us, ms, s, m or h)" : " (e.g. 10us, 2ms, 1.5s, 60s, 2m)"));
-      if (*ns <= 0) fail(what + " must be longer than 0, got " + quoted(text));
-      return std::to_string(*ns);
+      const auto duration = detail::check_duration(text, what);
+      if (!duration.problem.empty()) fail(duration.problem);
+      return std::to_string(duration.ns);
     }
     case KnobType::Bandwidth: {
       const auto bytes_per_second = detail::parse_bandwidth(text);

@@ -146,9 +146,8 @@ SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node) {
         scheduler.max_parallel = static_cast<int>(reader.integer(entry.value, what, 1, 1000000));
       if (entry.key == "nodes") scheduler.nodes = static_cast<int>(reader.integer(entry.value, what, 1, 100000));
       if (entry.key == "launcher") {
-        scheduler.launcher = reader.non_empty_string(entry.value, what);
-        if (scheduler.launcher != "mpiexec" && scheduler.launcher != "srun")
-          reader.fail(entry.value, "scheduler.launcher must be mpiexec or srun, got '" + scheduler.launcher + "'");
+        // Moved: the launcher is chosen for every scheduler by the top-level key.
+        reader.fail(entry.key_node, "scheduler.launcher is now the top-level key 'launcher:' (e.g. launcher: srun)");
       }
       if (entry.key == "extra_args")
         for (const auto& arg : reader.list(entry.value, what)) {

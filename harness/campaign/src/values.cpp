@@ -54,6 +54,19 @@ std::optional<std::int64_t> parse_duration_ns(std::string_view text) {
   return std::nullopt;
 }
 
+CheckedDuration check_duration(std::string_view text, const std::string& what) {
+  const std::string quoted = "'" + std::string(text) + "'";
+  const auto ns = parse_duration_ns(text);
+  if (!ns) {
+    if (parse_number(trim(text)))
+      return {0, "expected a duration for " + what + ", got " + quoted +
+                     " (add a unit: ns, us, ms, s, m or h); e.g. " + std::string(trim(text)) + "s for seconds"};
+    return {0, "expected a duration for " + what + ", got " + quoted + " (e.g. 10us, 2ms, 1.5s, 60s, 2m)"};
+  }
+  if (*ns <= 0) return {0, what + " must be longer than 0, got " + quoted};
+  return {*ns, ""};
+}
+
 std::optional<double> parse_bandwidth(std::string_view text) {
   text = trim(text);
   if (auto plain = parse_number(text)) return plain;

@@ -15,6 +15,15 @@ namespace scalefuzz::harness::detail {
 // nullopt when malformed or out of range; 0 is returned as 0.
 std::optional<std::int64_t> parse_duration_ns(std::string_view text);
 
+// The one duration grammar of campaign files and the command line: a
+// positive duration with its unit, in nanoseconds; otherwise the problem as
+// one line naming `what` (a bare number is refused with how to write it).
+struct CheckedDuration {
+  std::int64_t ns = 0;
+  std::string problem;  // empty when ns is valid
+};
+CheckedDuration check_duration(std::string_view text, const std::string& what);
+
 // "3.14GB/s", "100MiB/s", "1e9" (bytes per second) -> bytes per second.
 std::optional<double> parse_bandwidth(std::string_view text);
 

@@ -187,15 +187,9 @@ bool YamlReader::boolean(const YAML::Node& node, const std::string& what) const 
 }
 
 std::int64_t YamlReader::duration_ns(const YAML::Node& node, const std::string& what) const {
-  std::string text = scalar(node, what);
-  auto ns = parse_duration_ns(text);
-  if (!ns) {
-    std::string hint = parse_number(text) ? " (add a unit: ns, us, ms, s, m or h)"
-                                          : " (e.g. 10us, 2ms, 1.5s, 60s, 2m)";
-    fail(node, "expected a duration for " + what + ", got " + quote(text) + hint);
-  }
-  if (*ns <= 0) fail(node, what + " must be longer than 0, got " + quote(text));
-  return *ns;
+  const auto duration = check_duration(scalar(node, what), what);
+  if (!duration.problem.empty()) fail(node, duration.problem);
+  return duration.ns;
 }
 
 }  // namespace scalefuzz::harness::detail

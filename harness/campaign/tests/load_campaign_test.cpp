@@ -61,6 +61,9 @@ TEST(LoadCampaign, FullFileParsesEveryKey) {
   EXPECT_EQ(c.scheduler.jobs, 2);
   EXPECT_EQ(c.oversubscribe, Oversubscribe::On);
   EXPECT_THAT(c.mpiexec, ElementsAre("mpiexec", "-launcher", "fork"));
+  ASSERT_NE(c.launcher, nullptr);
+  EXPECT_EQ(c.launcher->name(), "hydra");
+  EXPECT_FALSE(c.launcher_detected);
   EXPECT_FALSE(c.stall.enabled);
 }
 
@@ -130,16 +133,21 @@ scheduler: { type: slurm, partition: debug, time: "00:10:00", account: proj, qos
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
                           "scheduler: { type: slurm, jobs: 2 }\n"),
               HasSubstr("inline.yaml:4:27: unknown key 'jobs' in scheduler (type slurm)"));
-  Campaign full = parse("campaign: t\napp: { command: [x] }\nscales: [2]\n"
-                         "scheduler: { type: slurm, max_parallel: 4, nodes: 2, launcher: srun,\n"
+  Campaign full = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: srun\n"
+                         "scheduler: { type: slurm, max_parallel: 4, nodes: 2,\n"
                          "             extra_args: [\"--mem=2G\", \"--nodelist=sf2\"] }\n");
   EXPECT_EQ(full.scheduler.max_parallel, 4);
   EXPECT_EQ(full.scheduler.nodes, 2);
-  EXPECT_EQ(full.scheduler.launcher, "srun");
+  ASSERT_NE(full.launcher, nullptr);
+  EXPECT_EQ(full.launcher->name(), "srun");
   EXPECT_THAT(full.scheduler.extra_args, ElementsAre("--mem=2G", "--nodelist=sf2"));
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
-                          "scheduler: { type: slurm, launcher: aprun }\n"),
-              HasSubstr("inline.yaml:4:37: scheduler.launcher must be mpiexec or srun, got 'aprun'"));
+                          "launcher: aprun\n"),
+              HasSubstr("inline.yaml:4:11: unknown launcher 'aprun'"));
+  // The launcher moved out of scheduler: the old key is refused, not ignored.
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
+                          "scheduler: { type: slurm, launcher: srun }\n"),
+              HasSubstr("inline.yaml:4:27: scheduler.launcher is now the top-level key 'launcher:'"));
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\n"
                           "scheduler: { type: slurm, extra_args: [\"--exclusive\", \"--wrap=rm -rf /\"] }\n"),
               HasSubstr("inline.yaml:4:55: scheduler.extra_args: unsupported sbatch option '--wrap=rm -rf /'"));
@@ -219,6 +227,31 @@ scales: [2]
 mpiexec: ["mpiexec", "-n", "{nprocs}"]
 )"),
               HasSubstr("inline.yaml:4:28: unknown placeholder {nprocs} in mpiexec[2]"));
+}
+
+TEST(LoadCampaign, LauncherIsAutoByDefaultOrNamed) {
+  Campaign c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\n");
+  ASSERT_NE(c.launcher, nullptr);
+  EXPECT_EQ(c.launcher->name(), "hydra") << "mpiexec is Hydra's";
+  EXPECT_TRUE(c.launcher_detected);
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nmpiexec: [/usr/bin/srun, --mpi=pmi2]\n");
+  EXPECT_EQ(c.launcher->name(), "srun") << "auto reads the program's name";
+  EXPECT_TRUE(c.launcher_detected);
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: auto\nmpiexec: [mpiexec.hydra]\n");
+  EXPECT_EQ(c.launcher->name(), "hydra");
+  // A named launcher without mpiexec: its own command.
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: srun\n");
+  EXPECT_EQ(c.launcher->name(), "srun");
+  EXPECT_FALSE(c.launcher_detected);
+  EXPECT_THAT(c.mpiexec, ElementsAre("srun", "--mpi=pmi2", "--quiet"));
+  // Named and a command the program name would not tell: the name wins.
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: srun\nmpiexec: [/site/run-job]\n");
+  EXPECT_EQ(c.launcher->name(), "srun");
+  EXPECT_THAT(c.mpiexec, ElementsAre("/site/run-job"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: hydr\n"),
+              HasSubstr("inline.yaml:4:11: unknown launcher 'hydr' (did you mean 'hydra'?); known: auto, hydra, srun"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: [srun]\n"),
+              HasSubstr("inline.yaml:4:11:"));
 }
 
 TEST(LoadCampaign, EnvRejectsHarnessVariablesAndBadNames) {

@@ -1,5 +1,7 @@
 #include "values.hpp"
 
+#include "scalefuzz/harness/campaign.hpp"
+
 #include <gtest/gtest.h>
 
 namespace scalefuzz::harness::detail {
@@ -17,6 +19,25 @@ TEST(Values, Durations) {
   EXPECT_EQ(parse_duration_ns("0s"), 0);
   for (const char* bad : {"abc", "60", "", "ms", "1.2.3s", "-5s", "10 parsecs", "5S", "1e3s"})
     EXPECT_FALSE(parse_duration_ns(bad).has_value()) << bad;
+}
+
+// The one grammar for campaign files and command-line durations: a bare
+// number is refused with how to write it.
+TEST(Values, CommandLineDurationsUseTheCampaignGrammar) {
+  EXPECT_EQ(parse_duration("1500ms", "--timeout"), std::chrono::milliseconds(1500));
+  EXPECT_EQ(parse_duration("2m", "--timeout"), std::chrono::minutes(2));
+  try {
+    parse_duration("1500", "--timeout");
+    ADD_FAILURE() << "a bare number was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "expected a duration for --timeout, got '1500' (add a unit: ns, us, ms, s, m or h); e.g. 1500s for "
+                 "seconds");
+  }
+  EXPECT_THROW(parse_duration("0s", "--poll"), std::invalid_argument);
+  EXPECT_THROW(parse_duration("fast", "--poll"), std::invalid_argument);
+  EXPECT_NE(check_duration("90", "timeout").problem.find("e.g. 90s"), std::string::npos);
+  EXPECT_EQ(check_duration("250us", "delay").ns, 250'000);
 }
 
 TEST(Values, Bandwidths) {

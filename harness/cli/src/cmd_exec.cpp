@@ -17,6 +17,7 @@
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/injector/env.hpp"
 #include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
@@ -51,37 +52,26 @@ void apply_check_option(const std::string& text, harness::RunSpec& spec) {
   (kind.ends_with("-regex") ? spec.wrong_result_regex : spec.expected_stdout_regex) = pattern;
 }
 
-// Splits "mpiexec [opts] -n N app args" into launcher prefix, N and app argv.
-void split_mpiexec_command(const std::vector<std::string>& tail, harness::RunSpec& spec,
-                           std::vector<std::string>& launcher) {
-  for (std::size_t i = 1; i + 1 < tail.size(); ++i) {
-    if (tail[i] != "-n" && tail[i] != "-np") continue;
-    try {
-      spec.nprocs = std::stoi(tail[i + 1]);
-    } catch (const std::exception&) {
-      throw UsageError("'" + tail[i] + " " + tail[i + 1] + "': expected a number of processes");
-    }
-    if (spec.nprocs < 1) throw UsageError("the number of processes must be at least 1");
-    launcher.assign(tail.begin(), tail.begin() + static_cast<long>(i));
-    spec.argv.assign(tail.begin() + static_cast<long>(i) + 2, tail.end());
-    if (spec.argv.empty()) throw UsageError("no application after '" + tail[i] + " " + tail[i + 1] + "'");
-    return;
+// Splits "mpiexec [opts] -n N app args" into launcher prefix, N and app
+// argv, where the launcher plug-in spells the process count.
+void split_mpiexec_command(const std::vector<std::string>& tail, const harness::MpiLauncher& launcher,
+                           harness::RunSpec& spec, std::vector<std::string>& prefix) {
+  const auto span = launcher.find_process_count(tail);
+  if (!span) {
+    // The launcher's own spelling, e.g. "-n 4", as the example.
+    std::string example;
+    for (const auto& word : launcher.process_count_args(4)) example += " " + word;
+    throw UsageError("expected '-- " + tail.front() + example + " ./app [args]' after the options (" +
+                     std::string(launcher.name()) + " launcher)");
   }
-  throw UsageError("expected '-- mpiexec -n N ./app [args]' after the options");
-}
-
-std::chrono::milliseconds parse_seconds(const std::string& text) {
-  std::size_t used = 0;
-  double s = 0;
-  try {
-    s = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = text.substr(used);
-  double factor = unit == "s" || unit.empty() ? 1.0 : unit == "m" ? 60.0 : unit == "ms" ? 0.001 : -1.0;
-  if (used == 0 || factor < 0 || s <= 0) throw UsageError("--timeout: expected a duration like 30s, 2m or 500ms, got '" + text + "'");
-  return std::chrono::milliseconds(static_cast<long>(s * factor * 1000.0));
+  std::string count_text;
+  for (std::size_t k = 0; k < span->words; ++k) count_text += (k ? " " : "") + tail[span->index + k];
+  if (span->nprocs < 0) throw UsageError("'" + count_text + "': expected a number of processes");
+  if (span->nprocs < 1) throw UsageError("the number of processes must be at least 1");
+  spec.nprocs = span->nprocs;
+  prefix.assign(tail.begin(), tail.begin() + static_cast<long>(span->index));
+  spec.argv.assign(tail.begin() + static_cast<long>(span->index + span->words), tail.end());
+  if (spec.argv.empty()) throw UsageError("no application after '" + count_text + "'");
 }
 
 }  // namespace
@@ -92,7 +82,13 @@ int cmd_exec(const ParsedArgs& args) {
 
   harness::RunSpec spec;
   harness::LaunchOptions options;
-  split_mpiexec_command(args.tail, spec, options.mpiexec);
+  const std::string launcher_name = args.value("--launcher").value_or("auto");
+  if (launcher_name != "auto") {
+    options.launcher = harness::find_mpi_launcher(launcher_name);
+    if (!options.launcher) throw UsageError("--launcher: " + harness::unknown_launcher_message(launcher_name));
+  }
+  split_mpiexec_command(args.tail, options.launcher ? *options.launcher : harness::detect_mpi_launcher(args.tail), spec,
+                        options.mpiexec);
   spec.campaign = "exec";
   const std::string mode_name = args.value("--noise").value_or("none");
   const auto mode = noise::mode_from_string(mode_name);
@@ -149,12 +145,17 @@ int cmd_exec(const ParsedArgs& args) {
                        " and CALL >= 1, got '" + *stall + "'");
     spec.stall = harness::StallPoint{static_cast<int>(rank), call};
   }
-  spec.timeout = parse_seconds(args.value("--timeout").value_or("300s"));
+  try {
+    const auto timeout = harness::parse_duration(args.value("--timeout").value_or("300s"), "--timeout");
+    spec.timeout = std::chrono::ceil<std::chrono::milliseconds>(timeout);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   spec.run_id = "exec-np" + std::to_string(spec.nprocs) + "-" + std::string(noise::to_string(spec.noise.mode));
   const std::string oversubscribe = args.value("--oversubscribe").value_or("auto");
   if (oversubscribe != "auto" && oversubscribe != "on" && oversubscribe != "off")
     throw UsageError("--oversubscribe: expected auto, on or off");
-  options.env["SCALEFUZZ_OVERSUBSCRIBE"] = oversubscribe;
+  options.env[injector::env_name(injector::Env::Oversubscribe)] = oversubscribe;
   if (!args.has("--no-record")) options.injector_lib = injector_library();
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
   if (analysis && *analysis == options.run_dir)

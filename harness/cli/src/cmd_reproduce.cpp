@@ -94,7 +94,8 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
   std::cout << (exact.empty() ? "replay:\n  " : "or with its seed and noise:\n  ")
             << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), hit.run, campaign.mpiexec,
                                                                harness::to_string(campaign.oversubscribe),
-                                                               hit.analysis_dir, replay_dir.string())))
+                                                               hit.analysis_dir, replay_dir.string(),
+                                                               campaign.launcher)))
             << "\n";
   harness::LaunchOptions options = launch;
   if (!hit.analysis_dir.empty()) options.env[std::string(noise::kAnalysisEnv)] = hit.analysis_dir;

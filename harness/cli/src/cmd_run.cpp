@@ -52,7 +52,7 @@ class ReplayWriter : public harness::RunListener {
     if (r.noise.mode == noise::Mode::Application)
       if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
-                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string());
+                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string(), campaign_.launcher);
     try {
       // First the exact replay from the decision log, then the seed-and-noise rerun.
       const std::string exact = engine::replay_line(this_program(), fs::absolute(out_ / "runs" / r.run_id));

@@ -25,6 +25,7 @@
 #include "scalefuzz/harness/run_json.hpp"
 #include "scalefuzz/slurm/client.hpp"
 #include "scalefuzz/slurm/submission.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 extern char** environ;
 
@@ -263,7 +264,7 @@ int cmd_submit(const ParsedArgs& args) {
       if (!dry_run) throw;
       submission.injector = "libscalefuzz_inject.so";
     }
-    submission.launcher = campaign.scheduler.launcher;
+    submission.launcher = std::string(campaign.launcher->name());
     submission.mpiexec = campaign.mpiexec;
     submission.oversubscribe = harness::to_string(campaign.oversubscribe);
     submission.nodes = campaign.scheduler.nodes;
@@ -334,17 +335,13 @@ int cmd_task(const ParsedArgs& args) {
   harness::LaunchOptions options;
   options.run_dir = dir;
   options.injector_lib = submission.injector;
-  options.env["SCALEFUZZ_OVERSUBSCRIBE"] = submission.oversubscribe;
-  if (submission.launcher == "srun") {
-    options.mpiexec = {"srun", "--mpi=pmi2", "--quiet"};
-    options.preload_with_env_command = true;
-  } else {
-    options.mpiexec = submission.mpiexec;
-    // On one node, MPICH's hydra forks its proxy instead of starting it
-    // through srun: the ranks stay in this process tree, so the watchdog can
-    // freeze them and take their stacks.
-    if (submission.nodes == 1) options.env["HYDRA_LAUNCHER"] = "fork";
-  }
+  options.env[injector::env_name(injector::Env::Oversubscribe)] = submission.oversubscribe;
+  options.mpiexec = submission.mpiexec;
+  options.launcher = harness::find_mpi_launcher(submission.launcher);
+  if (!options.launcher)
+    throw UsageError((slurm::slurm_dir(out) / "submission.json").string() + ": " +
+                     harness::unknown_launcher_message(submission.launcher));
+  for (const auto& [k, v] : options.launcher->allocation_environment(submission.nodes)) options.env[k] = v;
   std::optional<fs::path> analysis;  // an application-centric run's system-centric run
   if (run.noise.mode == noise::Mode::Application) {
     std::vector<harness::RunRecord> records;
@@ -469,7 +466,16 @@ int cmd_status(const ParsedArgs& args) {
 int cmd_collect(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected the output directory of 'scalefuzz submit'");
   const fs::path out = fs::absolute(args.positionals[0]);
-  const auto poll = std::chrono::milliseconds(args.integer("--poll").value_or(2000));
+  std::chrono::milliseconds poll{2000};
+  if (auto text = args.value("--poll")) {
+    try {
+      poll = std::chrono::ceil<std::chrono::milliseconds>(harness::parse_duration(*text, "--poll"));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (poll < std::chrono::milliseconds(100) || poll > std::chrono::minutes(10))
+      throw UsageError("--poll must be from 100ms to 10m, got '" + *text + "'");
+  }
   const Submission submission = read_submission_or_usage(out);
   if (submission.dry_run) throw UsageError(out.string() + " holds a dry run: nothing was submitted");
   const auto runs = read_runs_or_usage(out);

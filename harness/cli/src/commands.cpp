@@ -85,7 +85,14 @@ void declare_exec(CLI::App& o) {
                     return s.find('-') == std::string::npos ? std::string() : "expected 0..2^64-1, got '" + s + "'";
                   },
                   "", "unsigned"));
-  o.add_option("--timeout", "e.g. 30s, 2m (default 300s)")->type_name("DUR");
+  o.add_option("--timeout", "a duration with its unit, e.g. 30s, 2m, 500ms (default 300s)")->type_name("DUR");
+  std::string launchers;
+  for (const auto* launcher : harness::mpi_launchers())
+    launchers += "\n  " + std::string(launcher->name()) + ": " + std::string(launcher->description());
+  o.add_option("--launcher")
+      ->description("how the command after -- starts the ranks: auto (default: from its program's name)" + launchers)
+      ->type_name("NAME")
+      ->check(CLI::IsMember(harness::mpi_launcher_choices()));
   o.add_option("--oversubscribe", "auto|on|off: complete blocking calls by test-and-sleep (default auto)")
       ->type_name("MODE")
       ->check(CLI::IsMember({"auto", "on", "off"}));
@@ -162,9 +169,8 @@ void declare_status(CLI::App& o) { o.add_option("DIR", "the output directory of 
 void declare_collect(CLI::App& o) {
   o.add_option("DIR", "the output directory of 'scalefuzz submit'");
   add_switch(o, "--wait", "show progress and return once every task ended");
-  o.add_option("--poll", "how often --wait asks SLURM, in milliseconds (default 2000)")
-      ->type_name("MS")
-      ->check(CLI::Range(100, 600000));
+  o.add_option("--poll", "how often --wait asks SLURM, a duration from 100ms to 10m (default 2s)")
+      ->type_name("DUR");
 }
 
 void declare_task(CLI::App& o) {
@@ -277,7 +283,7 @@ const std::vector<Command>& commands() {
        "3 SLURM unreachable, or (when no run failed) runs cancelled or lost to the infrastructure\n"
        "(submit --resume DIR)",
        false, declare_status, cmd_status},
-      {"collect", "store the finished runs of a submitted campaign, analyse and report", "DIR [--wait] [--poll MS]",
+      {"collect", "store the finished runs of a submitted campaign, analyse and report", "DIR [--wait] [--poll DUR]",
        "Stores every run whose task ended in DIR/scalefuzz.db (the only command that writes it), then\n"
        "runs the detectors and writes the reports as 'scalefuzz run' does. A task that ended without\n"
        "a result is classified from its SLURM state: TIMEOUT is a hang (SLURM's time limit came before\n"

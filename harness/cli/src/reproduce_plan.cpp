@@ -69,7 +69,9 @@ std::uint64_t attempt_seed(std::uint64_t campaign_seed, int attempt) {
 std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const harness::RunSpec& spec,
                                           const std::vector<std::string>& mpiexec,
                                           const std::string& oversubscribe, const std::string& analysis_dir,
-                                          const std::string& out_dir) {
+                                          const std::string& out_dir, const harness::MpiLauncher* launcher) {
+  const harness::MpiLauncher& detected = harness::detect_mpi_launcher(mpiexec);
+  if (!launcher) launcher = &detected;
   std::vector<std::string> argv;
   std::vector<std::string> app_env;  // the campaign's app.env: exec has no flag for it
   for (const auto& [k, v] : spec.env) app_env.push_back(k + "=" + v);
@@ -95,10 +97,12 @@ std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const ha
   const auto ms = spec.timeout.count();
   argv.insert(argv.end(), {"--seed", std::to_string(spec.seed), "--timeout",
                            ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms",
-                           "--oversubscribe", oversubscribe, "--out", out_dir, "--"});
+                           "--oversubscribe", oversubscribe, "--out", out_dir});
+  if (launcher != &detected) argv.insert(argv.end(), {"--launcher", std::string(launcher->name())});
+  argv.push_back("--");
   argv.insert(argv.end(), mpiexec.begin(), mpiexec.end());
-  argv.push_back("-n");
-  argv.push_back(std::to_string(spec.nprocs));
+  const auto count = launcher->process_count_args(spec.nprocs);
+  argv.insert(argv.end(), count.begin(), count.end());
   argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
   return argv;
 }

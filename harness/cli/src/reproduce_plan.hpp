@@ -35,12 +35,15 @@ harness::NoiseSpec escalation_profile(int attempt, const std::vector<harness::No
 std::uint64_t attempt_seed(std::uint64_t campaign_seed, int attempt);
 
 // `scalefuzz exec` argv that replays a run: noise mode and settings, seed,
-// timeout, oversubscription, output directory, then `-- mpiexec... -n N app`.
+// timeout, oversubscription, output directory, then `-- mpiexec... -n N app`
+// with the process count as the launcher spells it. `launcher` is the run's
+// launcher plug-in (null: detected from mpiexec); `--launcher NAME` is
+// printed only when exec would not detect the same one from mpiexec.
 // `analysis_dir` is the system-centric run an application run read.
 // `scalefuzz` is the path of the scalefuzz binary to name.
 std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const harness::RunSpec& spec,
                                           const std::vector<std::string>& mpiexec,
                                           const std::string& oversubscribe, const std::string& analysis_dir,
-                                          const std::string& out_dir);
+                                          const std::string& out_dir, const harness::MpiLauncher* launcher = nullptr);
 
 }  // namespace scalefuzz::cli

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using scalefuzz::cli::ReproduceTarget;
@@ -67,6 +69,25 @@ TEST(ReproducePlan, ReplayArgvNamesSeedNoiseAnalysisAndTheMpiexecCommand) {
       "--noise-set", "analysis=/sys/run", "--seed", "77", "--timeout", "6s", "--oversubscribe", "auto", "--out",
       "/out/replay", "--", "mpiexec", "-launcher", "fork", "-n", "4", "/b/app", "--x", "1"};
   EXPECT_EQ(argv, expected);
+}
+
+// The replay line names the launcher only when exec would not detect it
+// from the command, and spells the process count as that launcher does.
+TEST(ReproduceReplay, ExecCommandNamesALauncherTheCommandDoesNotTell) {
+  scalefuzz::harness::RunSpec spec;
+  spec.nprocs = 6;
+  spec.argv = {"./ring"};
+  spec.timeout = std::chrono::milliseconds(1500);
+  const auto* srun = scalefuzz::harness::find_mpi_launcher("srun");
+  ASSERT_NE(srun, nullptr);
+  auto argv = scalefuzz::cli::replay_exec_argv("scalefuzz", spec, {"/site/run-job"}, "auto", "", "out/x", srun);
+  std::vector<std::string> tail = {"--timeout", "1500ms", "--oversubscribe", "auto", "--out", "out/x",
+                                   "--launcher", "srun", "--", "/site/run-job", "-n", "6", "./ring"};
+  ASSERT_GE(argv.size(), tail.size());
+  EXPECT_EQ(std::vector<std::string>(argv.end() - static_cast<long>(tail.size()), argv.end()), tail);
+  // srun detected from the program's name: no --launcher.
+  argv = scalefuzz::cli::replay_exec_argv("scalefuzz", spec, {"srun", "--mpi=pmi2"}, "auto", "", "out/x", srun);
+  EXPECT_EQ(std::count(argv.begin(), argv.end(), "--launcher"), 0);
 }
 
 TEST(StallReplay, ExecCommandCarriesTheStallAsAFlagNotAsEnvironment) {

@@ -7,6 +7,7 @@
 #include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/run_json.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 namespace scalefuzz::engine {
 
@@ -15,8 +16,9 @@ namespace fs = std::filesystem;
 harness::LaunchOptions campaign_launch_options(const harness::Campaign& campaign, const fs::path& injector) {
   harness::LaunchOptions launch;
   launch.mpiexec = campaign.mpiexec;
+  launch.launcher = campaign.launcher;
   launch.injector_lib = injector;
-  launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = harness::to_string(campaign.oversubscribe);
+  launch.env[injector::env_name(injector::Env::Oversubscribe)] = harness::to_string(campaign.oversubscribe);
   return launch;
 }
 

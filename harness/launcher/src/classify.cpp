@@ -10,17 +10,9 @@
 namespace scalefuzz::harness {
 namespace {
 
-// Hydra's execvp failure: the binary is missing or not executable.
-const std::regex kExecError(R"(execvp error on file (.*) \((.*)\))");
 // MPICH: "Abort(7) on node 1 (rank 1 in comm 0): application called
 // MPI_Abort(MPI_COMM_WORLD, 7) - process 1"
 const std::regex kAbort(R"(application called (MPI_Abort\([^)]*\))(?: - process (\d+))?)");
-// Hydra 4.x: "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Segmentation fault (signal 11)"
-const std::regex kExitString(R"(EXIT STRING: .*\(signal (\d+)\))");
-// Hydra 3.x: "=   KILLED BY SIGNAL: 11 (Segmentation fault)"
-const std::regex kKilledBySignal(R"(KILLED BY SIGNAL: (\d+))");
-// Older Hydra: "=   EXIT CODE: 139" inside the BAD TERMINATION banner.
-const std::regex kExitCode(R"(^=\s+EXIT CODE: (\d+))");
 // UCX's fatal-signal handler in the crashing rank: "[host:pid:thread:tid]
 // Caught signal 11 (...)", numbers padded to a width: "[vm:518  :0:518]".
 const std::regex kUcxSignal(R"(^\[[^:\]]*:\s*(\d+)\s*:\s*\d+\s*:\s*\d+\s*\] Caught signal (\d+))");
@@ -50,30 +42,20 @@ std::string signal_name(int signal) {
 }
 
 FailureReport scan_failure_report(const std::filesystem::path& stdout_path,
-                                  const std::filesystem::path& stderr_path) {
+                                  const std::filesystem::path& stderr_path, const MpiLauncher& launcher) {
   FailureReport report;
-  int banner_exit_code = 0;
   for (const auto& path : {stdout_path, stderr_path}) {
     std::ifstream in(path);
     std::string line;
     std::smatch m;
     while (std::getline(in, line)) {
+      if (launcher.scan_failure_line(line, report)) continue;
+      // The MPI library's own lines, whichever launcher started the ranks.
       // Cheap substring tests first: output can be large.
-      if (!report.exec_error && line.find("execvp error") != std::string::npos &&
-          std::regex_search(line, m, kExecError)) {
-        report.exec_error = m[1].str() + ": " + m[2].str();
-      } else if (!report.mpi_abort && line.find("MPI_Abort(") != std::string::npos &&
-                 std::regex_search(line, m, kAbort)) {
+      if (!report.mpi_abort && line.find("MPI_Abort(") != std::string::npos && std::regex_search(line, m, kAbort)) {
         report.mpi_abort = true;
         report.abort_call = m[1].str();
         if (m[2].matched) report.abort_rank = std::stoi(m[2].str());
-      } else if (line.find("EXIT STRING") != std::string::npos && std::regex_search(line, m, kExitString)) {
-        report.signal = std::stoi(m[1].str());
-      } else if (line.find("KILLED BY SIGNAL") != std::string::npos &&
-                 std::regex_search(line, m, kKilledBySignal)) {
-        if (report.signal == 0) report.signal = std::stoi(m[1].str());
-      } else if (line.find("EXIT CODE:") != std::string::npos && std::regex_search(line, m, kExitCode)) {
-        if (banner_exit_code == 0) banner_exit_code = std::stoi(m[1].str());
       } else if (report.signalled_pid == 0 && line.find("Caught signal") != std::string::npos &&
                  std::regex_search(line, m, kUcxSignal)) {
         report.signalled_pid = std::stol(m[1].str());
@@ -81,9 +63,7 @@ FailureReport scan_failure_report(const std::filesystem::path& stdout_path,
       }
     }
   }
-  // Hydra before 4.x printed 128 + signal as the exit code of a killed rank.
-  if (report.signal == 0 && banner_exit_code > 128 && banner_exit_code < 128 + 65)
-    report.signal = banner_exit_code - 128;
+  launcher.finish_failure_report(report);
   return report;
 }
 
@@ -126,7 +106,7 @@ std::vector<std::pair<std::string, std::filesystem::path>> checked_streams(const
 
 Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesystem::path& stdout_path,
                       const std::filesystem::path& stderr_path,
-                      const std::function<std::optional<RankProcess>(long)>& rank_of_pid) {
+                      const std::function<std::optional<RankProcess>(long)>& rank_of_pid, const MpiLauncher& launcher) {
   Outcome outcome;
   if (WIFSIGNALED(wait_status)) {
     // mpiexec itself was killed from outside: not the application's doing.
@@ -136,7 +116,7 @@ Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesyste
     return outcome;
   }
   outcome.exit_code = WEXITSTATUS(wait_status);
-  FailureReport report = scan_failure_report(stdout_path, stderr_path);
+  FailureReport report = scan_failure_report(stdout_path, stderr_path, launcher);
   if (outcome.exit_code == 0 && report.mpi_abort) {
     // MPI_Abort(comm, 0): Hydra exits 0, the run still died.
     outcome.kind = OutcomeKind::MpiAbort;
@@ -171,7 +151,7 @@ Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesyste
 
   if (report.exec_error) {
     outcome.kind = OutcomeKind::LaunchError;
-    outcome.detail = "mpiexec could not start the application: " + *report.exec_error;
+    outcome.detail = std::string(launcher.name()) + " could not start the application: " + *report.exec_error;
   } else if (report.mpi_abort) {
     outcome.kind = OutcomeKind::MpiAbort;
     outcome.detail = (report.abort_rank >= 0 ? "rank " + std::to_string(report.abort_rank) : "a rank") +
@@ -189,10 +169,7 @@ Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesyste
     }
     outcome.detail = who + " killed by signal " + std::to_string(report.signal) + " (" +
                      signal_name(report.signal) + "), mpiexec exit code " + std::to_string(outcome.exit_code);
-    // Hydra (MPICH 4.0) SIGKILLs the other ranks when one exits early
-    // without MPI_Finalize and then reports only that SIGKILL.
-    if (report.signal == SIGKILL && report.signalled_pid == 0)
-      outcome.detail += " (Hydra also reports this when a rank exited early without MPI_Finalize)";
+    if (report.signal == SIGKILL && report.signalled_pid == 0) outcome.detail += launcher.unattributed_sigkill_hint();
   } else {
     outcome.kind = OutcomeKind::Failed;
     outcome.detail = "mpiexec exit code " + std::to_string(outcome.exit_code);

@@ -10,23 +10,16 @@
 #include <utility>
 #include <vector>
 
+#include "scalefuzz/harness/mpi_launcher.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
 namespace scalefuzz::harness {
 
-// What Hydra and the MPI library printed about the failure, if anything.
-struct FailureReport {
-  std::optional<std::string> exec_error;  // "./app: No such file or directory"
-  bool mpi_abort = false;
-  int abort_rank = -1;
-  std::string abort_call;                 // "MPI_Abort(MPI_COMM_WORLD, 7)"
-  int signal = 0;                         // signal that killed a rank, 0 if none reported
-  long signalled_pid = 0;                 // pid of the rank that caught it, if printed
-};
-
-// Scans MPICH/Hydra (and UCX) messages in the given output files, line by line.
+// Scans the launcher's messages (MpiLauncher::scan_failure_line) and the
+// MPI library's (MPICH's MPI_Abort line, UCX's fatal-signal line) in the
+// given output files, line by line.
 FailureReport scan_failure_report(const std::filesystem::path& stdout_path,
-                                  const std::filesystem::path& stderr_path);
+                                  const std::filesystem::path& stderr_path, const MpiLauncher& launcher);
 
 // Problems with the run's result check (unknown check kind, missing or
 // invalid regex) as one readable line; nullopt when it is usable.
@@ -58,7 +51,7 @@ struct RankProcess {
 // the host).
 Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesystem::path& stdout_path,
                       const std::filesystem::path& stderr_path,
-                      const std::function<std::optional<RankProcess>(long)>& rank_of_pid);
+                      const std::function<std::optional<RankProcess>(long)>& rank_of_pid, const MpiLauncher& launcher);
 
 // "SIGSEGV" for 11, "signal 77" for unknown numbers.
 std::string signal_name(int signal);

@@ -12,11 +12,12 @@
 #include <mutex>
 #include <sstream>
 
-#include "child_process.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 #include "proc_table.hpp"
 #include "scalefuzz/trace/format.hpp"
 #include "scalefuzz/trace/writer.hpp"
 #include "classify.hpp"
+#include "scalefuzz/injector/env.hpp"
 #include "abort_record.hpp"
 #include "outcome_json.hpp"
 #include "run_processes.hpp"
@@ -101,7 +102,7 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
     // left raw 128-byte records: pack them now that no process of the run
     // writes (not if one survived the kill), so a campaign of hangs stays
     // small. SCALEFUZZ_TRACE_ENCODING=raw keeps raw files, as in the injector.
-    const auto encoding = env.find("SCALEFUZZ_TRACE_ENCODING");
+    const auto encoding = env.find(injector::env_name(injector::Env::TraceEncoding));
     if (!extra.contains("survivors") && (encoding == env.end() || encoding->second != "raw")) {
       const auto packing = trace::pack_leftover_files(run_dir);
       if (packing.ranks_packed > 0 || !packing.kept_raw.empty())
@@ -147,7 +148,7 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
     return launch_error(e.what());
   }
 
-  RunProcesses processes(root, kLaunchIdVar, launch_id);
+  RunProcesses processes(root, kLaunchIdVar, launch_id, launcher_of(options).rank_variable());
   try {
     return supervise(spec, options, processes, root, started, extra, finish);
   } catch (const LaunchCancelled&) {
@@ -243,7 +244,8 @@ Outcome supervise(const RunSpec& spec, const LaunchOptions& options, RunProcesse
                               const auto rank = processes.rank_of_inner(pid);
                               if (!rank) return std::nullopt;
                               return RankProcess{*rank, processes.host_pid_of_rank(*rank).value_or(0)};
-                            });
+                            },
+                            launcher_of(options));
   } else {
     outcome = handle_timeout(spec, options, processes, extra, survivors);
   }

@@ -14,8 +14,12 @@ namespace scalefuzz::harness {
 
 using Clock = std::chrono::steady_clock;
 
-RunProcesses::RunProcesses(long root_pid, std::string marker_name, std::string marker_value)
-    : root_pid_(root_pid), marker_name_(std::move(marker_name)), marker_value_(std::move(marker_value)) {}
+RunProcesses::RunProcesses(long root_pid, std::string marker_name, std::string marker_value,
+                           std::string rank_variable)
+    : root_pid_(root_pid),
+      marker_name_(std::move(marker_name)),
+      marker_value_(std::move(marker_value)),
+      rank_variable_(std::move(rank_variable)) {}
 
 bool RunProcesses::has_marker(long pid) const {
   auto env = proc::read_environ(pid);
@@ -66,7 +70,7 @@ int RunProcesses::scan() {
       it->second.ppid = p->ppid;
       it->second.inner_pid = proc::innermost_pid(p->pid).value_or(p->pid);
     }
-    // A rank is the outermost process with PMI_RANK (a rank's own children
+    // A rank is the outermost process with the rank variable (a rank's own children
     // inherit it). Checked again on every scan until found: between the
     // proxy's fork and exec the future rank still has the proxy's environment.
     if (it->second.rank < 0 && p->pid != root_pid_ && p->state != 'Z') {
@@ -74,7 +78,7 @@ int RunProcesses::scan() {
       bool parent_is_rank = parent != tracked_.end() && parent->second.rank >= 0;
       if (!parent_is_rank) {
         auto env = proc::read_environ(p->pid);
-        auto rank = env.find("PMI_RANK");
+        auto rank = env.find(rank_variable_);
         if (rank != env.end()) {
           try {
             it->second.rank = std::stoi(rank->second);

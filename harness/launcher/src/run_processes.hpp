@@ -17,8 +17,9 @@ namespace scalefuzz::harness {
 class RunProcesses {
  public:
   // root_pid: the mpiexec child; marker: "NAME=value" present in the
-  // environment of every process of the run.
-  RunProcesses(long root_pid, std::string marker_name, std::string marker_value);
+  // environment of every process of the run; rank_variable: the launcher's
+  // variable holding a rank's number (MpiLauncher::rank_variable).
+  RunProcesses(long root_pid, std::string marker_name, std::string marker_value, std::string rank_variable);
 
   // Adds the run's processes now visible in /proc to the tracked set.
   // Returns how many were new.
@@ -31,7 +32,7 @@ class RunProcesses {
   // Rank processes seen so far as (world rank, pid), ordered by rank: one
   // per rank. A rank is the process the injector recorded for it
   // (set_recorded_pids); without a record, the earliest-started process
-  // carrying PMI_RANK (a rank's forks inherit PMI_RANK but start later).
+  // carrying the rank variable (a rank's forks inherit it but start later).
   std::vector<std::pair<int, long>> ranks() const;
   std::optional<int> rank_of(long pid) const;
   // The same for a pid as the run's processes see it (their getpid(), e.g.
@@ -76,6 +77,7 @@ class RunProcesses {
 
   long root_pid_;
   std::string marker_name_, marker_value_;
+  std::string rank_variable_;
   std::map<long, Tracked> tracked_;
   // Children of ours that were checked and belong to another run or to
   // another part of the harness: (pid, start_time).

@@ -5,10 +5,12 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <set>
 #include <sstream>
 
-#include "child_process.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 #include "classify.hpp"
+#include "scalefuzz/injector/env.hpp"
 
 extern char** environ;
 
@@ -51,62 +53,21 @@ std::map<std::string, std::string> run_environment(const RunSpec& spec, const La
   return env;
 }
 
-namespace {
-
-class HydraLauncher : public MpiLauncher {
- public:
-  const char* name() const override { return "mpich-hydra"; }
-  std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector) const override {
-    std::vector<std::string> args{"-n", std::to_string(spec.nprocs)};
-    // -genv: only the ranks load the injector, not mpiexec or its proxies' own work.
-    if (!injector.empty()) args.insert(args.end(), {"-genv", "LD_PRELOAD", injector.string()});
-    args.insert(args.end(), spec.argv.begin(), spec.argv.end());
-    return args;
-  }
-};
-
-class SrunLauncher : public MpiLauncher {
- public:
-  const char* name() const override { return "srun"; }
-  std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector) const override {
-    std::vector<std::string> args{"-n", std::to_string(spec.nprocs)};
-    // --export=ALL,VAR=value: the tasks get srun's environment plus the preload.
-    if (!injector.empty()) args.push_back("--export=ALL,LD_PRELOAD=" + injector.string());
-    args.insert(args.end(), spec.argv.begin(), spec.argv.end());
-    return args;
-  }
-};
-
-}  // namespace
-
-const MpiLauncher& hydra_launcher() {
-  static const HydraLauncher launcher;
-  return launcher;
-}
-
-const MpiLauncher& srun_launcher() {
-  static const SrunLauncher launcher;
-  return launcher;
-}
-
-const MpiLauncher& mpi_launcher_for(const std::vector<std::string>& prefix) {
-  if (!prefix.empty() && std::filesystem::path(prefix.front()).filename() == "srun") return srun_launcher();
-  return hydra_launcher();
+const MpiLauncher& launcher_of(const LaunchOptions& options) {
+  return options.launcher ? *options.launcher : detect_mpi_launcher(options.mpiexec);
 }
 
 std::vector<std::string> launch_command(const RunSpec& spec, const LaunchOptions& options) {
   std::vector<std::string> command = options.mpiexec;
   const std::filesystem::path injector =
       options.injector_lib.empty() ? std::filesystem::path() : std::filesystem::absolute(options.injector_lib);
-  if (options.preload_with_env_command) {
-    // Ranks started by a launcher that forwards no -genv (srun inside an
-    // allocation, harness/slurm): the application is run through env.
-    command.insert(command.end(), {"-n", std::to_string(spec.nprocs)});
-    if (!injector.empty()) command.insert(command.end(), {"env", "LD_PRELOAD=" + injector.string()});
-    command.insert(command.end(), spec.argv.begin(), spec.argv.end());
-    return command;
-  }
-  const auto args = mpi_launcher_for(options.mpiexec).job_args(spec, injector);
+  // Every variable the ranks must see beyond the launcher's inherited environment.
+  std::set<std::string> rank_env{kLaunchIdVar};
+  for (const auto& [k, v] : spec.env) rank_env.insert(k);
+  for (const auto& [k, v] : options.env) rank_env.insert(k);
+  for (const auto& [k, v] : injector_environment(spec, options.run_dir)) rank_env.insert(k);
+  const auto args =
+      launcher_of(options).job_args(spec, injector, std::vector<std::string>(rank_env.begin(), rank_env.end()));
   command.insert(command.end(), args.begin(), args.end());
   return command;
 }
@@ -119,13 +80,15 @@ std::vector<std::pair<std::string, std::string>> injector_environment(const RunS
     const noise::KnobSpec* knob = noise::find_knob(k);
     env.emplace_back(knob ? std::string(knob->env) : noise_env_name(k), v);
   }
+  using injector::Env;
+  using injector::env_name;
   if (spec.stall) {  // read by injectors/stall
-    env.emplace_back("SCALEFUZZ_STALL_RANK", std::to_string(spec.stall->rank));
-    env.emplace_back("SCALEFUZZ_STALL_CALL", std::to_string(spec.stall->call));
+    env.emplace_back(env_name(Env::StallRank), std::to_string(spec.stall->rank));
+    env.emplace_back(env_name(Env::StallCall), std::to_string(spec.stall->call));
   }
-  env.emplace_back("SCALEFUZZ_SEED", std::to_string(spec.seed));
-  env.emplace_back("SCALEFUZZ_RUN_ID", spec.run_id);
-  if (!run_dir.empty()) env.emplace_back("SCALEFUZZ_RUN_DIR", run_dir.string());
+  env.emplace_back(env_name(Env::Seed), std::to_string(spec.seed));
+  env.emplace_back(env_name(Env::RunId), spec.run_id);
+  if (!run_dir.empty()) env.emplace_back(env_name(Env::RunDir), run_dir.string());
   return env;
 }
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <sstream>
 
-#include "child_process.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 
 namespace scalefuzz::harness {
 namespace {

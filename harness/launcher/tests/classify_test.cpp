@@ -21,7 +21,7 @@ class ClassifyTest : public ::testing::Test {
     std::ofstream(dir_ / "stderr.txt") << err;
   }
   Outcome classify(int status, std::function<std::optional<RankProcess>(long)> rank_of = {}) {
-    return classify_exit(spec_, status, dir_ / "stdout.txt", dir_ / "stderr.txt", rank_of);
+    return classify_exit(spec_, status, dir_ / "stdout.txt", dir_ / "stderr.txt", rank_of, *find_mpi_launcher("hydra"));
   }
   scalefuzz::testing::TempDir tmp_{"sf-classify"};
   const std::filesystem::path& dir_ = tmp_.path();

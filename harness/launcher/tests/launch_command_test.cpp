@@ -1,6 +1,7 @@
-// The command of a run comes from its MpiLauncher: Hydra preloads with
+// The command of a run comes from its launcher plug-in: Hydra preloads with
 // -genv, srun with --export; the stall and noise reach the ranks through
-// injector_environment, the same list the replay line prints.
+// injector_environment, the same list the replay line prints. The registry
+// names every plug-in, `auto` detects one from the command's program.
 #include <gtest/gtest.h>
 
 #include "scalefuzz/harness/launcher.hpp"
@@ -27,18 +28,102 @@ TEST(LaunchCommand, HydraPreloadsThroughGenv) {
   o.injector_lib.clear();
   EXPECT_EQ(launch_command(four_ranks(), o),
             (std::vector<std::string>{"mpiexec", "-launcher", "fork", "-n", "4", "./ring", "--count", "8"}));
-  EXPECT_STREQ(mpi_launcher_for(o.mpiexec).name(), "mpich-hydra");
+  EXPECT_EQ(launcher_of(o).name(), "hydra");
 }
 
 TEST(LaunchCommand, SrunPreloadsThroughExport) {
   LaunchOptions o;
   o.mpiexec = {"/usr/bin/srun", "--mpi=pmi2"};
   o.injector_lib = "/opt/lib/libscalefuzz_inject.so";
-  EXPECT_STREQ(mpi_launcher_for(o.mpiexec).name(), "srun");
+  EXPECT_EQ(launcher_of(o).name(), "srun");
   EXPECT_EQ(launch_command(four_ranks(), o),
             (std::vector<std::string>{"/usr/bin/srun", "--mpi=pmi2", "-n", "4",
                                       "--export=ALL,LD_PRELOAD=/opt/lib/libscalefuzz_inject.so", "./ring", "--count",
                                       "8"}));
+}
+
+TEST(LaunchCommand, AChosenLauncherWinsOverTheProgramName) {
+  LaunchOptions o;
+  o.mpiexec = {"/opt/site/bin/run-mpi"};  // a site wrapper: auto cannot tell
+  o.injector_lib = "/opt/lib/libscalefuzz_inject.so";
+  EXPECT_EQ(launcher_of(o).name(), "hydra") << "auto falls back to the first registered launcher";
+  o.launcher = find_mpi_launcher("srun");
+  EXPECT_EQ(launch_command(four_ranks(), o),
+            (std::vector<std::string>{"/opt/site/bin/run-mpi", "-n", "4",
+                                      "--export=ALL,LD_PRELOAD=/opt/lib/libscalefuzz_inject.so", "./ring", "--count",
+                                      "8"}));
+}
+
+TEST(LauncherRegistry, NamesEveryPluginOnce) {
+  std::vector<std::string> names;
+  for (const auto* launcher : mpi_launchers()) names.emplace_back(launcher->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"hydra", "srun"}));
+  EXPECT_EQ(mpi_launcher_choices(), (std::vector<std::string>{"auto", "hydra", "srun"}));
+  EXPECT_EQ(find_mpi_launcher("srun"), mpi_launchers()[1]);
+  EXPECT_EQ(find_mpi_launcher("mpiexec"), nullptr) << "the program is not the launcher's name";
+  EXPECT_EQ(find_mpi_launcher("auto"), nullptr) << "auto is a choice, not a launcher";
+  for (const auto* launcher : mpi_launchers()) {
+    EXPECT_FALSE(launcher->description().empty()) << launcher->name();
+    EXPECT_FALSE(launcher->default_command().empty()) << launcher->name();
+    EXPECT_EQ(&detect_mpi_launcher(launcher->default_command()), launcher)
+        << launcher->name() << ": its own default command is detected as itself";
+  }
+}
+
+TEST(LauncherRegistry, AutoDetectsByTheProgramsFileName) {
+  EXPECT_EQ(detect_mpi_launcher({"/usr/bin/mpiexec.hydra", "-launcher", "fork"}).name(), "hydra");
+  EXPECT_EQ(detect_mpi_launcher({"mpiexec.mpich"}).name(), "hydra");
+  EXPECT_EQ(detect_mpi_launcher({"/usr/local/bin/srun", "--mpi=pmi2"}).name(), "srun");
+  EXPECT_EQ(detect_mpi_launcher({"srun-wrapper"}).name(), "hydra");
+  EXPECT_EQ(detect_mpi_launcher({}).name(), "hydra");
+}
+
+// "index:words:nprocs" of where the launcher finds the process count, or "none".
+std::string count_span(const MpiLauncher& launcher, const std::vector<std::string>& command) {
+  const auto span = launcher.find_process_count(command);
+  if (!span) return "none";
+  return std::to_string(span->index) + ":" + std::to_string(span->words) + ":" + std::to_string(span->nprocs);
+}
+
+TEST(HydraLauncher, RankVariableCountSyntaxAndAllocation) {
+  const MpiLauncher& hydra = *find_mpi_launcher("hydra");
+  EXPECT_STREQ(hydra.rank_variable(), "PMI_RANK");
+  EXPECT_EQ(hydra.process_count_args(12), (std::vector<std::string>{"-n", "12"}));
+  EXPECT_EQ(count_span(hydra, {"mpiexec", "-launcher", "fork", "-np", "6", "./app", "-n", "3"}), "3:2:6");
+  EXPECT_EQ(count_span(hydra, {"mpiexec", "-n", "four", "./app"}), "1:2:-1")
+      << "a count that is not a number is found but marked bad";
+  EXPECT_EQ(count_span(hydra, {"mpiexec", "./app"}), "none");
+  EXPECT_EQ(count_span(hydra, {"-n", "4"}), "none") << "the program word is never the flag";
+  EXPECT_EQ(hydra.allocation_environment(1), (std::map<std::string, std::string>{{"HYDRA_LAUNCHER", "fork"}}));
+  EXPECT_TRUE(hydra.allocation_environment(2).empty());
+}
+
+TEST(HydraLauncher, ReadsItsOwnFailureLinesOnly) {
+  const MpiLauncher& hydra = *find_mpi_launcher("hydra");
+  FailureReport report;
+  EXPECT_FALSE(hydra.scan_failure_line("Abort(7) on node 1: application called MPI_Abort(MPI_COMM_WORLD, 7) - process 1",
+                                       report))
+      << "MPICH's abort line is the library's, not the launcher's";
+  EXPECT_TRUE(hydra.scan_failure_line("=   EXIT CODE: 139", report));
+  hydra.finish_failure_report(report);
+  EXPECT_EQ(report.signal, 11) << "older Hydra: 128 + signal";
+  EXPECT_TRUE(hydra.scan_failure_line(
+      "[proxy:0:0@vm] HYDU_create_process (utils/launch/launch.c:73): execvp error on file ./x (No such file or directory)",
+      report));
+  EXPECT_EQ(report.exec_error, "./x: No such file or directory");
+  EXPECT_FALSE(hydra.unattributed_sigkill_hint().empty());
+}
+
+TEST(SrunLauncher, RankVariableCountSyntaxAndNoAllocationEnvironment) {
+  const MpiLauncher& srun = *find_mpi_launcher("srun");
+  EXPECT_STREQ(srun.rank_variable(), "SLURM_PROCID");
+  EXPECT_EQ(srun.default_command(), (std::vector<std::string>{"srun", "--mpi=pmi2", "--quiet"}));
+  EXPECT_EQ(count_span(srun, {"srun", "--mpi=pmi2", "--ntasks=8", "./app"}), "2:1:8");
+  EXPECT_EQ(count_span(srun, {"srun", "--ntasks", "3", "./app"}), "1:2:3");
+  EXPECT_EQ(count_span(srun, {"srun", "-np", "3", "./app"}), "none") << "-np is Hydra's, not srun's";
+  EXPECT_TRUE(srun.allocation_environment(1).empty());
+  FailureReport report;
+  EXPECT_FALSE(srun.scan_failure_line("=   EXIT CODE: 139", report)) << "Hydra's banner means nothing under srun";
 }
 
 TEST(LaunchCommand, InjectorEnvironmentCarriesNoiseKnobsAndStall) {

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "child_process.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 #include "proc_table.hpp"
 
 namespace scalefuzz::harness {

@@ -1,6 +1,6 @@
 #include "graphviz.hpp"
 
-#include "subprocess.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 
 namespace scalefuzz::harness {
 

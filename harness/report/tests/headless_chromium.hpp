@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "subprocess.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 
 namespace scalefuzz::harness::testing {
 

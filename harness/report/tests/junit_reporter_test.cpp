@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report_fixture.hpp"
-#include "subprocess.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 
 namespace scalefuzz::harness {
 namespace {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "scalefuzz/noise/spec.hpp"
+#include "scalefuzz/testing/files.hpp"
 
 namespace {
 
@@ -50,17 +51,10 @@ std::string render_table() {
 }
 
 TEST(NoiseSpec, ReadmeTableIsRenderedFromTheSpec) {
-  std::ifstream in(SCALEFUZZ_NOISE_README);
-  ASSERT_TRUE(in) << SCALEFUZZ_NOISE_README;
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string readme = text.str();
-  const std::string begin = "<!-- noise-knobs: rendered from spec.hpp, checked by spec_test.cpp -->\n";
-  const std::string end = "<!-- noise-knobs end -->";
-  const auto b = readme.find(begin), e = readme.find(end);
-  ASSERT_NE(b, std::string::npos);
-  ASSERT_NE(e, std::string::npos);
-  EXPECT_EQ(readme.substr(b + begin.size(), e - b - begin.size()), render_table())
+  EXPECT_EQ(scalefuzz::testing::marked_section(SCALEFUZZ_NOISE_README,
+                                               "<!-- noise-knobs: rendered from spec.hpp, checked by spec_test.cpp -->\n",
+                                               "<!-- noise-knobs end -->"),
+            render_table())
       << "replace the table in injectors/noise/README.md with:\n" << render_table();
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "scalefuzz/harness/mpi_launcher.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
 namespace scalefuzz::harness {
@@ -72,7 +73,6 @@ struct SchedulerSpec {
   std::string qos;
   int max_parallel = 0;      // array tasks running at once ("%N"); 0 = no limit
   int nodes = 1;             // nodes per run (one array task)
-  std::string launcher = "mpiexec";  // "mpiexec" (inside the allocation) or "srun" (srun --mpi=pmi2)
   // Further sbatch options, each "--name" or "--name=value"; only those in
   // supported_sbatch_options() are accepted (they are set through libslurm).
   std::vector<std::string> extra_args;
@@ -163,6 +163,11 @@ struct Campaign {
   SchedulerSpec scheduler;
   Oversubscribe oversubscribe = Oversubscribe::Auto;
   std::vector<std::string> mpiexec{"mpiexec"};  // launcher prefix, already interpolated
+  // The launcher plug-in (scalefuzz/harness/mpi_launcher.hpp) that starts
+  // the ranks: the `launcher:` key, or detected from mpiexec's program
+  // (`launcher: auto`, the default; then launcher_detected). Set by the loader.
+  const MpiLauncher* launcher = nullptr;
+  bool launcher_detected = true;
   StallSpec stall;
   KccaSpec kcca;
   DmtrackerSpec dmtracker;
@@ -197,6 +202,14 @@ std::string normalise_noise_knob(const noise::KnobSpec& knob, const std::string&
 // std::invalid_argument with a one-line message.
 std::pair<std::string, std::string> parse_noise_setting(noise::Mode mode, const std::string& assignment);
 
+// A duration on the command line (exec --timeout, collect --poll), in the
+// campaign file's grammar: "30s", "2m", "500ms", "1.5h"; a bare number has no
+// unit and is refused. Throws std::invalid_argument with a one-line message
+// naming `what`.
+std::chrono::nanoseconds parse_duration(const std::string& text, const std::string& what);
+
+// "unknown launcher 'x' (did you mean 'y'?); known: auto, hydra, srun"
+std::string unknown_launcher_message(const std::string& name);
 // "unknown noise mode 'x' (did you mean 'y'?); known modes: ..."
 std::string unknown_noise_mode_message(const std::string& name);
 // "mode m has no knob 'k' (did you mean ...?); its knobs: ..."

@@ -15,21 +15,20 @@
 #include <string>
 #include <vector>
 
+#include "scalefuzz/harness/mpi_launcher.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
 namespace scalefuzz::harness {
 
 struct LaunchOptions {
-  // The launcher command and its fixed arguments; "-n N" and the optional
-  // "-genv LD_PRELOAD lib" are appended, then the application argv.
+  // The launcher command and its fixed arguments; the launcher's job
+  // arguments (process count, preload) follow, then the application argv.
   // A bare name is looked up on PATH.
   std::vector<std::string> mpiexec = {"mpiexec"};
+  // The launcher plug-in (mpi_launcher.hpp); null: detected from mpiexec.
+  const MpiLauncher* launcher = nullptr;
   // PMPI injector preloaded into the ranks only (not into mpiexec); empty = none.
   std::filesystem::path injector_lib;
-  // How the injector reaches the ranks: mpiexec's "-genv LD_PRELOAD lib", or
-  // for launchers without -genv (srun) the application is started as
-  // "env LD_PRELOAD=lib app args" (env execs the app: same process).
-  bool preload_with_env_command = false;
   // Where stdout.txt, stderr.txt, stacks/ and outcome.json go (created if missing).
   std::filesystem::path run_dir;
   // Extra environment for mpiexec and the ranks; overrides spec.env.
@@ -62,23 +61,9 @@ class LaunchCancelled : public std::runtime_error {
 std::vector<std::pair<std::string, std::string>> injector_environment(const RunSpec& spec,
                                                                       const std::filesystem::path& run_dir);
 
-// How the MPI job of one run is started: the process count, and how the
-// preloaded injector reaches the ranks (and only them: not the launcher).
-class MpiLauncher {
- public:
-  virtual ~MpiLauncher() = default;
-  virtual const char* name() const = 0;
-  // What follows the launcher's own words (LaunchOptions::mpiexec): process
-  // count, preload, then the application's argv.
-  virtual std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector) const = 0;
-};
-
-// MPICH's Hydra mpiexec: -n N [-genv LD_PRELOAD <injector>] <argv>.
-const MpiLauncher& hydra_launcher();
-// SLURM's srun: -n N [--export=ALL,LD_PRELOAD=<injector>] <argv>.
-const MpiLauncher& srun_launcher();
-// The launcher a command prefix names: srun when its program is srun, else Hydra.
-const MpiLauncher& mpi_launcher_for(const std::vector<std::string>& prefix);
+// The launcher plug-in a run uses: options.launcher, or detected from
+// options.mpiexec's program when that is null (`launcher: auto`).
+const MpiLauncher& launcher_of(const LaunchOptions& options);
 
 // The whole command of a run: options.mpiexec, then the launcher's job
 // arguments (injector made absolute). What launch_local starts and what the

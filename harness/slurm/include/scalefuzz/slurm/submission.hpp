@@ -42,7 +42,7 @@ struct Submission {
   std::filesystem::path build_dir;
   std::filesystem::path scalefuzz;      // the executable the tasks run
   std::filesystem::path injector;
-  std::string launcher = "mpiexec";     // or "srun"
+  std::string launcher = "hydra";       // the launcher plug-in's name (MpiLauncher::name)
   std::vector<std::string> mpiexec;     // the campaign's mpiexec prefix
   std::string oversubscribe = "auto";
   int nodes = 1;

@@ -51,4 +51,15 @@ inline void write_file(const std::filesystem::path& file, const std::string& tex
   if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
+// The text between the line `begin` (with its newline) and `end` in the
+// file: a table a test renders from its source of truth and compares;
+// "<missing: ...>" naming what was not found.
+inline std::string marked_section(const std::filesystem::path& file, const std::string& begin, const std::string& end) {
+  const std::string text = read_file(file);
+  const auto b = text.find(begin), e = text.find(end);
+  if (text.empty()) return "<missing: " + file.string() + ">";
+  if (b == std::string::npos || e == std::string::npos || e < b) return "<missing: markers in " + file.string() + ">";
+  return text.substr(b + begin.size(), e - b - begin.size());
+}
+
 }  // namespace scalefuzz::testing

@@ -1,17 +1,15 @@
-#include "subprocess.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
-
-extern char** environ;
 
 namespace scalefuzz::harness {
 
@@ -51,29 +49,24 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   Pipe in, out, err;
   if (!in.open_socket() || !out.open() || !err.open()) return result;
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in.fd[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out.fd[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.fd[1], STDERR_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setpgroup(&attr, 0);  // own group: a timeout kills helpers it started too
-  sigset_t default_signals;
-  sigemptyset(&default_signals);
-  sigaddset(&default_signals, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attr, &default_signals);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  const char* path = std::getenv("PATH");
+  const auto executable = find_executable(argv[0], path ? path : "/usr/bin:/bin");
+  if (!executable) {
+    result.err = "cannot execute " + argv[0] + ": not found";
+    return result;
+  }
+  SpawnRequest request;
+  request.executable = *executable;
+  request.args.assign(argv.begin() + 1, argv.end());
+  request.stdin_fd = in.fd[0];
+  request.stdout_fd = out.fd[1];
+  request.stderr_fd = err.fd[1];
+  request.own_process_group = true;  // a timeout kills helpers it started too
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    result.err = std::string("cannot execute ") + argv[0] + ": " + std::strerror(rc);
+  try {
+    pid = static_cast<pid_t>(spawn_child(request));
+  } catch (const std::exception& e) {
+    result.err = e.what();
     return result;
   }
   result.started = true;

@@ -1,5 +1,6 @@
-// Starting and waiting for direct children of the harness, safely from many
-// threads at once.
+// The harness's one way to start a program: mpiexec for a run, eu-stack at a
+// timeout, Graphviz dot and browsers for reports. An argv vector, never a
+// shell; safe from many threads at once; only direct children are waited for.
 #pragma once
 
 #include <chrono>
@@ -16,7 +17,10 @@ struct SpawnRequest {
   std::vector<std::string> args;     // without argv[0]
   // Full environment of the child; nullopt inherits ours.
   std::optional<std::map<std::string, std::string>> environment;
-  std::filesystem::path stdout_path;  // truncated first
+  // Standard streams: an open descriptor when >= 0 (a pipe of the caller),
+  // else stdin is /dev/null and stdout/stderr go to these files.
+  int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;
+  std::filesystem::path stdout_path;  // truncated first (spawn_child)
   std::filesystem::path stderr_path;  // may equal stdout_path
   bool own_process_group = false;
   // SIGKILL the child when the spawning thread's process dies (harness
@@ -29,11 +33,11 @@ struct SpawnRequest {
   bool own_pid_namespace = false;
 };
 
-// Starts the child (stdin from /dev/null, outputs streamed to the files) and
-// returns its pid. Throws std::runtime_error when it cannot start.
-// Spawns are serialized process-wide: Boost.Process 1.74 creates its
-// exec-error pipe before marking it close-on-exec, so a concurrent fork
-// could inherit it and stall the other spawn until that child exits.
+// Starts the child and returns its pid; SIGPIPE is back to its default in
+// the child. Throws std::runtime_error when it cannot start (naming the
+// stage: exec, opening its output files, mounting its /proc).
+// Spawns are serialized process-wide: a child forked by another thread
+// holds our exec-error pipe until it execs, and would stall this spawn.
 long spawn_child(const SpawnRequest& request);
 
 // Waits for a direct child to exit, promptly (pidfd + poll, no signals, so
@@ -56,5 +60,20 @@ class ChildExitWaiter {
 // Resolves a command name like a shell would (a name with '/' is taken as a
 // path); nullopt when no executable file is found. `path_env` is the PATH.
 std::optional<std::filesystem::path> find_executable(const std::string& name, const std::string& path_env);
+
+// A helper program run to completion (Graphviz dot, a browser in tests):
+// argv[0] looked up on PATH, `input` fed to stdin, stdout/stderr captured,
+// the child's process group killed at the timeout.
+struct ProcessResult {
+  bool started = false;   // false: the program could not be executed
+  bool timed_out = false;
+  int exit_code = -1;     // when it exited normally
+  int signal = 0;         // when a signal ended it
+  std::string out, err;
+  bool succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input,
+                          std::chrono::milliseconds timeout);
 
 }  // namespace scalefuzz::harness

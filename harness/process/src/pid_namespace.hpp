@@ -10,18 +10,18 @@
 // them at a timeout but not when the harness is SIGKILLed.
 #pragma once
 
-#include "child_process.hpp"
-
 namespace scalefuzz::harness {
+
+// The clone flags of a child in its own PID and mount namespace.
+unsigned long pid_namespace_clone_flags();
 
 // Probed once per process by starting a throwaway namespace;
 // SCALEFUZZ_PID_NAMESPACE=0 turns it off.
 bool pid_namespaces_available();
 
-// fork+exec of `request` in a new PID and mount namespace with /proc
-// remounted (UCX opens peers' shared memory through /proc/PID/fd, with
-// the namespace's pids). Returns the child's pid as seen by the harness.
-// Throws std::runtime_error when it cannot start.
-long spawn_in_pid_namespace(const SpawnRequest& request);
+// In the child, before exec: a private copy of the mount tree with the
+// namespace's own /proc (UCX opens peers' shared memory through
+// /proc/PID/fd, with the namespace's pids). Syscalls only.
+bool mount_own_proc();
 
 }  // namespace scalefuzz::harness
