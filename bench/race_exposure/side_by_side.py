@@ -20,6 +20,13 @@ exposure: the racy program under plain mpiexec (bare), noise none, system
 --scenario picks the program (scenarios/races_<name>: matching_race, the
 textbook shape, by default; same_site_race, the all-to-all variant).
 
+--previous-injector LIB runs every mode a second time in each trial with
+that injector library (exec takes it from SCALEFUZZ_INJECTOR), e.g. a copy
+of the previous release's build/injectors/libscalefuzz_inject.so: the two
+builds side by side, columns "MODE@prev". `exposure --modes random` with it
+is random noise's reach against the previous release's (issue 35); the
+figures the issue recorded for the previous release are printed beside it.
+
 Usage: side_by_side.py BUILD_DIR overhead|quiet|exposure [--trials N] [--np 4,8]
        [--compute-us 0,1000] [--iterations 100] [--bytes 8] [--scenario NAME] [--out DIR]
 Commands are argv lists; nothing goes through a shell.
@@ -38,8 +45,14 @@ def load():
         return " ".join(f.read().split()[:3])
 
 
+# Random noise (default knobs) on the reference NINJA matching-race shape,
+# 20 runs per cell, as issue 35 recorded them for the previous release:
+# (ranks, compute ms) -> wrong runs.
+PREVIOUS_RANDOM = {(4, 0): "18/20", (8, 0): "17/20", (4, 1): "10/20", (8, 1): "14/20"}
+
+
 def run(scalefuzz, build, out, mode, np, compute, iterations, variant, seed, timeout, scenario="matching_race",
-        size=8, analysis=None):
+        size=8, analysis=None, injector=None):
     argv = [scalefuzz, "exec", "--out", out, "--seed", str(seed), "--timeout", f"{timeout}s"]
     argv += ["--no-record"] if mode == "bare" else ["--noise", mode]
     if analysis:  # application mode: the system run it reads
@@ -48,7 +61,10 @@ def run(scalefuzz, build, out, mode, np, compute, iterations, variant, seed, tim
              "--iterations", str(iterations), "--compute-us", str(compute), "--bytes", str(size),
              "--on-wrong", "count", variant]
     shutil.rmtree(out, ignore_errors=True)
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout + 60)
+    env = dict(os.environ)
+    if injector:
+        env["SCALEFUZZ_INJECTOR"] = injector
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout + 60, env=env)
     text = ""
     for name in ("stdout.txt", "stderr.txt"):
         try:
@@ -74,6 +90,8 @@ def main():
     p.add_argument("--keep", action="store_true", help="keep every trial's run directory (default: the last)")
     p.add_argument("--modes", default=None, help="bare (no injector), none, system, ... (default: overhead "
                    "none,system; quiet bare,none)")
+    p.add_argument("--previous-injector", default=None, help="also run every mode with this injector library "
+                   "(columns MODE@prev)")
     a = p.parse_args()
     build = os.path.abspath(a.build)
     scalefuzz = os.path.join(build, "scalefuzz")
@@ -82,6 +100,14 @@ def main():
     modes = (a.modes or default_modes[a.what]).split(",")
     if "application" in modes and ("system" not in modes or modes.index("system") > modes.index("application")):
         p.error("application reads the same trial's system run: list system before it in --modes")
+    injectors = {m: None for m in modes}
+    if a.previous_injector:
+        prev = os.path.abspath(a.previous_injector)
+        if not os.path.isfile(prev):
+            p.error(f"--previous-injector: no file {prev}")
+        for m in list(modes):
+            injectors[m + "@prev"] = prev
+        modes = [x for m in modes for x in (m, m + "@prev")]
     variant = "--safe" if a.what == "overhead" else "--races"
     print(f"side_by_side {a.what}: races_{a.scenario}, {a.bytes} B, {a.iterations} loops, {a.trials} trials per "
           f"cell, interleaved, {os.cpu_count()} cores, load average {load()}")
@@ -97,8 +123,10 @@ def main():
             sc, np, compute = cell
             stem = os.path.join(work, f"{sc}-np{np}-c{compute}-b{a.bytes}" + (f"-t{t}" if a.keep else ""))
             for m in modes:
-                us, first = run(scalefuzz, build, f"{stem}-{m}", m, np, compute, a.iterations, variant, 1000 + t, 120,
-                                sc, a.bytes, f"{stem}-system" if m == "application" else None)
+                mode, _, prev = m.partition("@")
+                us, first = run(scalefuzz, build, f"{stem}-{m}", mode, np, compute, a.iterations, variant, 1000 + t,
+                                120, sc, a.bytes, f"{stem}-system" + ("@" + prev if prev else "")
+                                if mode == "application" else None, injectors[m])
                 if us is not None:
                     times[(cell, m)].append(us)
                 if first is not None:
@@ -126,7 +154,10 @@ def main():
                             f"({statistics.median(fi[m]) if fi[m] else '-'})" for m in modes) +
                   "; us/loop median: " +
                   ", ".join(f"{'plain' if m == 'bare' else m} "
-                            f"{statistics.median(tm[m]) if tm[m] else float('nan'):.0f}" for m in modes))
+                            f"{statistics.median(tm[m]) if tm[m] else float('nan'):.0f}" for m in modes) +
+                  (f"; previous release as issue 35 recorded it: random {PREVIOUS_RANDOM[(np, compute // 1000)]}"
+                   if "random" in modes and sc == "matching_race" and (np, compute // 1000) in PREVIOUS_RANDOM
+                   else ""))
         sys.stdout.flush()
     print(f"load average at the end: {load()}")
 

@@ -3,8 +3,10 @@
 #include <memory>
 #include <type_traits>
 
+#include "decisions.hpp"
 #include "hooks.hpp"
 #include "oversub.hpp"
+#include "replay.hpp"
 #include "receive_guard.hpp"
 #include "record.hpp"
 #include "types.hpp"
@@ -141,6 +143,9 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
     if (e.status_bytes > 0) s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);
   }
   child_record(a, e, true, t);
+  if (found && is_receive(info.cls) && info.wild_ordinal != 0)
+    decision_match(info.wild_ordinal, e.status_source >= 0 ? e.status_source : trace::kNoMessage,
+                   e.status_source >= 0 && info.wild_any_tag ? e.status_tag : trace::kNoDecisionTag);
   if (found && is_receive(info.cls) && e.status_source >= 0) noise_on_receive();
 }
 
@@ -242,6 +247,17 @@ struct StatusArraySlot : StatusesSlot {
 // makes the call: a Wait* through the oversubscription poll when that is on
 // (oversub.hpp), a Test* as it is.
 
+// Blocking completion of one request in a replay (a Test the log says
+// succeeded, the recorded index of a Waitany/Testany/Waitsome/Testsome).
+int wait_one(MPI_Request* r, MPI_Status* st) { return oversubscribed() ? poll_request(r, st) : PMPI_Wait(r, st); }
+
+void log_poll(bool done) {
+  if (done)
+    decision_poll();
+  else
+    decision_poll_failed();
+}
+
 // Shared body of Wait/Test.
 int one_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] { return !test && oversubscribed() ? poll_request(c.req, c.status) : call(); };
@@ -254,9 +270,19 @@ int one_common(Call& c, Invoke call, bool test) {
   capture(c.req, 1, &known, &id);
   StatusSlot status(c);
   Poll p = begin_completion(c, known.info.id, test, test ? poll_key(&handle, &id, 1) : 0);
-  int rc = mpi();
+  int rc = 0;
+  const PollPlan plan = test && g_replaying && c.flag != nullptr ? replay_poll(false).plan : PollPlan::Free;
+  if (plan == PollPlan::Free) {
+    rc = mpi();
+  } else if (plan == PollPlan::Fail) {
+    *c.flag = 0;  // "not yet": nothing completed, MPI not asked
+  } else {
+    rc = wait_one(c.req, c.status);
+    *c.flag = 1;
+  }
   std::uint64_t t = now_ns();
   bool done = (test ? c.flag != nullptr && *c.flag != 0 : true) && c.status != nullptr;
+  if (test) log_poll(done);
   if (test) poll_result(p, !done, rc, t);
   if (done) done_request(p.a, c, handle, known, *c.status, rc, t);
   end_completion(p, test, rc, t);
@@ -319,11 +345,23 @@ int waitall_without_nulls(Call& c, Invoke call) {
 // Shared body of Waitall/Testall.
 int all_common(Call& c, Invoke call, bool test) {
   auto mpi = [&] {
-    if (test) return call();
+    if (test) {
+      const PollPlan plan = g_replaying && c.flag != nullptr ? replay_poll(false).plan : PollPlan::Free;
+      if (plan == PollPlan::Fail) {
+        *c.flag = 0;
+        return MPI_SUCCESS;
+      }
+      if (plan == PollPlan::Succeed) {
+        *c.flag = 1;
+        return oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : PMPI_Waitall(c.nreq, c.reqs, c.statuses);
+      }
+      return call();
+    }
     return oversubscribed() ? poll_all(c.nreq, c.reqs, c.statuses) : waitall_without_nulls(c, call);
   };
   return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
     bool done = (test ? (rc != MPI_SUCCESS || (c.flag != nullptr && *c.flag)) : true) && c.statuses != nullptr;
+    if (test) log_poll(done);
     if (test) poll_result(p, !done, rc, t);
     if (!done) return;
     for (int i = 0; i < c.nreq; ++i)
@@ -331,11 +369,58 @@ int all_common(Call& c, Invoke call, bool test) {
   });
 }
 
+// Waitany/Testany when replaying: "not yet" (Testany the log says failed),
+// the recorded index waited for, or Free (no forcing: MPI decides).
+PollPlan replay_any(Call& c, bool test, int& rc) {
+  const PollForce f = replay_poll(!test);
+  if (f.plan == PollPlan::Fail) {
+    *c.flag = 0;
+    *c.index = MPI_UNDEFINED;
+    return f.plan;
+  }
+  if (f.plan == PollPlan::Free || f.index < 0 || f.index >= c.nreq) return PollPlan::Free;
+  rc = wait_one(&c.reqs[f.index], c.status);
+  *c.index = f.index;
+  if (test) *c.flag = 1;
+  return f.plan;
+}
+
+// Waitsome/Testsome when replaying: the recorded indices, each waited for.
+PollPlan replay_some(Call& c, bool test, int& rc) {
+  const PollForce f = replay_poll(!test);
+  if (f.plan == PollPlan::Fail) {
+    *c.outcount = 0;
+    return f.plan;
+  }
+  if (f.plan == PollPlan::Free || f.nindices == 0) return PollPlan::Free;
+  for (int k = 0; k < f.nindices; ++k)
+    if (f.indices[k] < 0 || f.indices[k] >= c.nreq) return PollPlan::Free;
+  for (int k = 0; k < f.nindices; ++k) {
+    const int i = f.indices[k];
+    const int e = wait_one(&c.reqs[i], &c.statuses[k]);
+    c.indices[k] = i;
+    if (e != MPI_SUCCESS) {
+      c.statuses[k].MPI_ERROR = e;
+      rc = MPI_ERR_IN_STATUS;
+    }
+  }
+  *c.outcount = f.nindices;
+  return f.plan;
+}
+
 // Shared body of Waitany/Testany.
 int any_common(Call& c, Invoke call, bool test) {
-  auto mpi = [&] { return !test && oversubscribed() ? poll_any(c.nreq, c.reqs, c.index, c.status) : call(); };
+  auto real = [&] { return !test && oversubscribed() ? poll_any(c.nreq, c.reqs, c.index, c.status) : call(); };
+  auto mpi = [&] {
+    int forced_rc = MPI_SUCCESS;
+    const bool args = c.index != nullptr && (!test || c.flag != nullptr);
+    const PollPlan plan = g_replaying && args ? replay_any(c, test, forced_rc) : PollPlan::Free;
+    return plan == PollPlan::Free ? real() : forced_rc;
+  };
   return multi_completion<StatusSlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
     bool done = (test ? c.flag != nullptr && *c.flag != 0 : true) && c.status != nullptr && c.index != nullptr;
+    if (test && !done) decision_poll_failed();
+    if (done) decision_index(*c.index);
     if (test) poll_result(p, !done, rc, t);
     if (done && *c.index != MPI_UNDEFINED && *c.index >= 0 && *c.index < c.nreq)
       done_request(p.a, c, r.saved.get()[*c.index], r.known.get()[*c.index], *c.status, rc, t);
@@ -344,11 +429,19 @@ int any_common(Call& c, Invoke call, bool test) {
 
 // Shared body of Waitsome/Testsome.
 int some_common(Call& c, Invoke call, bool test) {
-  auto mpi = [&] {
+  auto real = [&] {
     return !test && oversubscribed() ? poll_some(c.nreq, c.reqs, c.outcount, c.indices, c.statuses) : call();
+  };
+  auto mpi = [&] {
+    const bool args = c.outcount != nullptr && c.indices != nullptr && c.statuses != nullptr;
+    int forced_rc = MPI_SUCCESS;
+    const PollPlan plan = g_replaying && args ? replay_some(c, test, forced_rc) : PollPlan::Free;
+    return plan == PollPlan::Free ? real() : forced_rc;
   };
   return multi_completion<StatusArraySlot>(c, test, mpi, [&](Poll& p, CapturedRequests& r, int rc, std::uint64_t t) {
     int out = c.outcount != nullptr && c.indices != nullptr && c.statuses != nullptr ? *c.outcount : 0;
+    if (test && out == 0) decision_poll_failed();
+    if (out > 0 || (!test && out == MPI_UNDEFINED)) decision_some(c.indices, out);
     if (test) poll_result(p, out == 0, rc, t);
     if (out == MPI_UNDEFINED || out <= 0) return;
     for (int k = 0; k < out; ++k) {

@@ -1,7 +1,9 @@
 // Point-to-point handlers: blocking, nonblocking, persistent, Sendrecv,
 // probes and matched receives.
+#include "decisions.hpp"
 #include "hooks.hpp"
 #include "oversub.hpp"
+#include "replay.hpp"
 #include "receive_guard.hpp"
 #include "record.hpp"
 #include "types.hpp"
@@ -92,15 +94,35 @@ std::uint64_t envelope_key(const Event& e) {
           static_cast<std::uint32_t>(e.tag)) ^ (static_cast<std::uint64_t>(e.comm) * 0x9E3779B97F4A7C15ull);
 }
 
+// The decision log's source and tag of a wildcard receive's match
+// (`any_tag`: the call had MPI_ANY_TAG, so the tag is part of the decision).
+void log_match(std::uint64_t ordinal, int rc, const MPI_Status& st, const CommInfo* ci, bool any_tag) {
+  const bool matched = rc == MPI_SUCCESS && st.MPI_SOURCE >= 0;
+  decision_match(ordinal, matched ? world_peer(ci, st.MPI_SOURCE) : trace::kNoMessage,
+                 matched && any_tag ? st.MPI_TAG : trace::kNoDecisionTag);
+}
+
+// A wildcard receive or probe posted in this call: its ordinal, and the
+// recorded source and tag put into `source`/`tag` when replaying.
+std::uint64_t post_wildcard(const CommInfo* ci, bool blocking, int& source, int& tag) {
+  const std::uint64_t ordinal = decision_post();
+  if (g_replaying) replay_force_post(ordinal, ci, blocking, source, tag);
+  return ordinal;
+}
+
 // Blocking-receive family body: record, run (emulated when oversubscribed),
-// store the status, complete.
+// store the status, complete. A wildcard receive's match goes to the
+// decision log (and is forced when replaying).
 int recv_like(Call& c, Invoke call, NbInvoke nb, Event e, const CommInfo* ci) {
   MPI_Status local = fresh_status();
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   else *c.status = local;
   Active a = begin_call(c, e, 0);
+  const bool any_tag = c.tag == MPI_ANY_TAG;
+  const std::uint64_t ordinal = is_wildcard(c.source, c.tag) ? post_wildcard(ci, true, c.source, c.tag) : 0;
   int rc = run_blocking(call, nb, c.status);
+  if (ordinal != 0) log_match(ordinal, rc, *c.status, ci, any_tag);
   if (a.ev != nullptr) store_status(*a.ev, *c.status, ci);
   if (rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) noise_on_receive();
   end_call(a, rc, a.ev != nullptr ? a.ev->status_bytes : 0);
@@ -172,7 +194,10 @@ SCALEFUZZ_HANDLER(sendrecv) {
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   else *c.status = local;
+  const bool any_tag = c.rtag == MPI_ANY_TAG;
+  const std::uint64_t ordinal = is_wildcard(c.source, c.rtag) ? post_wildcard(ci, true, c.source, c.rtag) : 0;
   int rc = run_sendrecv(c, call, c.status);
+  if (ordinal != 0) log_match(ordinal, rc, *c.status, ci, any_tag);
   if (rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) noise_on_receive();
   std::uint64_t t = now_ns();
   finish_child(child, *c.status, ci, rc, t);
@@ -218,10 +243,14 @@ SCALEFUZZ_HANDLER(irecv) {
   Event e = recv_event(c, ci, c.source, c.tag, &contiguous);
   e.request = next_request_id();
   Active a = begin_call(c, e, 0);
+  const bool any_tag = c.tag == MPI_ANY_TAG;
+  const std::uint64_t ordinal = is_wildcard(c.source, c.tag) ? post_wildcard(ci, false, c.source, c.tag) : 0;
   int rc = call();
   if (rc == MPI_SUCCESS) {
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, OpClass::Irecv};
     info.contiguous = contiguous;
+    info.wild_ordinal = ordinal;
+    info.wild_any_tag = any_tag;
     register_request(c.req, info, true);
     if (contiguous && guarding_receives()) guard_receive(info.id, a.seq, c.rbuf, e.bytes);
   }
@@ -238,6 +267,10 @@ int persistent_init(Call& c, Invoke call, Event e, const CommInfo* ci, OpClass c
   if (rc == MPI_SUCCESS) {
     RequestInfo info{e.request, ci, e.count, e.bytes, e.buffer, e.peer, e.tag, a.site, cls};
     info.persistent = true;
+    // A wildcard persistent receive takes an ordinal at each Start (logged,
+    // checked on replay, not forced: its source is fixed at the init).
+    info.wildcard = cls == OpClass::RecvInit && is_wildcard(c.source, c.tag);
+    info.wild_any_tag = c.tag == MPI_ANY_TAG;
     info.flags = c.flags;
     info.contiguous = contiguous;
     register_request(c.req, info, false);
@@ -275,6 +308,7 @@ std::uint32_t mark_started(MPI_Request* slot, std::uint64_t seq) {
   info->active = true;
   info->cancelled = false;
   info->checksum = 0;
+  if (info->wildcard) info->wild_ordinal = decision_post();
   std::uint32_t sum = 0;
   if (info->cls == OpClass::SendInit && info->contiguous && info->bytes > 0 && info->buffer != 0 &&
       (g_send_checksums || g_payload_sums)) {
@@ -367,12 +401,50 @@ SCALEFUZZ_HANDLER(probe) {
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   Active a = begin_call(c, e, 0);
+  const bool any_tag = c.tag == MPI_ANY_TAG;
+  const std::uint64_t ordinal = is_wildcard(c.source, c.tag) ? post_wildcard(ci, true, c.source, c.tag) : 0;
   int rc = run();
+  if (ordinal != 0) log_match(ordinal, rc, *c.status, ci, any_tag);
   if (a.ev != nullptr) store_status(*a.ev, *c.status, ci);
   end_call(a, rc, 0);
   c.status = user;
   return rc;
 }
+
+namespace {
+// Iprobe/Improbe body when replaying: a probe the log says found nothing
+// returns "no message" without asking MPI; one that found a message waits
+// for exactly it (`wait(source, tag)`: Probe/Mprobe with the recorded
+// source and tag). `ordinal` gets the wildcard ordinal of a forced success.
+template <class Call_, class Wait>
+int forced_probe(Call& c, const CommInfo* ci, bool wild, std::uint64_t& ordinal, Call_ mpi, Wait wait) {
+  if (!g_replaying || c.flag == nullptr) return mpi();
+  const PollForce f = replay_poll(false);
+  if (f.plan == PollPlan::Free) return mpi();
+  if (f.plan == PollPlan::Fail) {
+    *c.flag = 0;
+    return MPI_SUCCESS;
+  }
+  int source = c.source, tag = c.tag;
+  if (wild) ordinal = post_wildcard(ci, true, source, tag);
+  const int rc = wait(source, tag);
+  *c.flag = rc == MPI_SUCCESS;
+  return rc;
+}
+
+// The decision log's entries of an Iprobe/Improbe: its outcome, and the
+// match of a wildcard one that found a message.
+void log_probe(bool found, bool wild, std::uint64_t& ordinal, int rc, const MPI_Status& st, const CommInfo* ci, bool any_tag) {
+  if (!found) {
+    decision_poll_failed();
+    return;
+  }
+  decision_poll();
+  if (!wild) return;
+  if (ordinal == 0) ordinal = decision_post();
+  log_match(ordinal, rc, st, ci, any_tag);
+}
+}  // namespace
 
 SCALEFUZZ_HANDLER(iprobe) {
   (void)nb;
@@ -383,9 +455,13 @@ SCALEFUZZ_HANDLER(iprobe) {
   MPI_Status* user = c.status;
   if (user == MPI_STATUS_IGNORE) c.status = &local;
   Poll p = begin_poll(c, e, envelope_key(e));
-  int rc = call();
+  std::uint64_t ordinal = 0;
+  const bool wild = is_wildcard(c.source, c.tag), any_tag = c.tag == MPI_ANY_TAG;
+  const int rc = forced_probe(c, ci, wild, ordinal, [&] { return call(); },
+                              [&](int source, int tag) { return oversubscribed() ? poll_probe(source, tag, c.comm, c.status) : PMPI_Probe(source, tag, c.comm, c.status); });
   std::uint64_t t = now_ns();
   bool found = rc == MPI_SUCCESS && *c.flag;
+  log_probe(found, wild, ordinal, rc, *c.status, ci, any_tag);
   poll_result(p, !found, rc, t);
   if (found && p.a.ev != nullptr) store_status(*p.a.ev, *c.status, ci);
   end_poll(p, rc, t);
@@ -412,9 +488,20 @@ int mprobe_common(Call& c, Invoke call, bool blocking) {
     p.a = begin_call(c, e, 0);
   else
     p = begin_poll(c, e, envelope_key(e));
-  int rc = blocking && oversubscribed() ? poll_mprobe(c.source, c.tag, c.comm, c.message, c.status) : call();
+  const bool wild = is_wildcard(c.source, c.tag), any_tag = c.tag == MPI_ANY_TAG;
+  std::uint64_t ordinal = blocking && wild ? post_wildcard(ci, true, c.source, c.tag) : 0;
+  auto mprobe = [&](int source, int tag) {
+    return oversubscribed() ? poll_mprobe(source, tag, c.comm, c.message, c.status)
+                            : PMPI_Mprobe(source, tag, c.comm, c.message, c.status);
+  };
+  int rc = blocking ? (oversubscribed() ? mprobe(c.source, c.tag) : call())
+                    : forced_probe(c, ci, wild, ordinal, [&] { return call(); }, mprobe);
   std::uint64_t t = now_ns();
   bool found = rc == MPI_SUCCESS && (blocking || *c.flag);
+  if (blocking && ordinal != 0)
+    log_match(ordinal, rc, *c.status, ci, any_tag);
+  else if (!blocking)
+    log_probe(found, wild, ordinal, rc, *c.status, ci, any_tag);
   if (!blocking) poll_result(p, !found, rc, t);
   if (found && p.a.ev != nullptr) {
     store_status(*p.a.ev, *c.status, ci);

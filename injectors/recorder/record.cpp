@@ -1,5 +1,6 @@
 #include "record.hpp"
 #include "oversub.hpp"
+#include "replay.hpp"
 #include "types.hpp"
 
 
@@ -191,6 +192,8 @@ inline Event* place(State& s, const Event& proto, std::uint64_t& seq) {
   l->tag = e.tag;
   l->comm = e.comm;
   ++l->calls;
+  if (g_replaying) [[unlikely]]
+    replay_on_call(c, l->calls, site);
   const std::uint32_t cls = static_cast<unsigned>(c.cls) < 32 ? class_bit(c.cls) : 0;
   if ((cls & kSendClasses) != 0) ++l->sends;
   if ((cls & kRecvClasses) != 0) ++l->recvs;
@@ -394,6 +397,8 @@ namespace {
 // end_call's body (inline into record_blocking).
 [[gnu::always_inline]] inline void end_with(Active& a, int rc, std::int64_t bytes_in, std::uint64_t t_exit) {
   State& s = *g_state;
+  if (g_replaying) [[unlikely]]
+    replay_on_return(s.live->calls);
   std::uint64_t t = t_exit != 0 ? t_exit : now_ns();
   StateLock lock;
   if (a.ev != nullptr) {

@@ -17,10 +17,12 @@
 #include <string>
 
 #include "alloc.hpp"
+#include "decisions.hpp"
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "receive_guard.hpp"
 #include "record.hpp"
+#include "replay.hpp"
 #include "stall.hpp"
 #include "scalefuzz/trace/header.hpp"
 
@@ -248,6 +250,8 @@ void setup(const Call& c) {
       if (prefault == nullptr || std::strcmp(prefault, "0") != 0) s->events.start_prefault(4);
       write_modules();
       install_error_handler();
+      decisions_open(*s, s->ranks_dir + "/" + std::to_string(s->rank) + ".decisions");
+      replay_start(*s);
       alloc_log_start((s->ranks_dir + "/" + std::to_string(s->rank) + ".allocs").c_str(),
                       trace::make_header(trace::FileKind::Allocs, s->rank, s->size,
                                          trace::record_size_of(trace::FileKind::Allocs), s->start_ns, ::getpid(),
@@ -299,8 +303,8 @@ SCALEFUZZ_HANDLER(init) {
   int rc = level < 0 ? call() : PMPI_Init_thread(nullptr, nullptr, level, c.provided != nullptr ? c.provided : &granted);
   if (rc != MPI_SUCCESS || g_state != nullptr) return rc;
   setup(c);
-  // Zero-buffer mode (not yet a campaign knob: the launcher drops SCALEFUZZ_* of
-  // the harness environment; see detectors/usage/README.md).
+  // Zero-buffer mode: the noise knob zero_buffer (any mode), read here because
+  // the recorder owns the send wrappers (detectors/usage/README.md).
   for (const char* name : {"SCALEFUZZ_NOISE_ZERO_BUFFER", "SCALEFUZZ_ZERO_BUFFER"})
     if (const char* zb = std::getenv(name)) g_zero_buffer = g_zero_buffer || zb[0] == '1';
   if (g_state->recording) setup_receive_guard(g_state->ranks_dir.c_str(), g_state->rank, level < 0 && !g_state->threaded);
@@ -357,6 +361,8 @@ SCALEFUZZ_HANDLER(finalize) {
   g_recording = false;
   if (s.recording) {
     end_call(a, rc, 0);
+    replay_finalize();
+    decisions_close();
     {
       LiveWrite w;
       s.live->finalized = 1;

@@ -61,6 +61,13 @@ struct RequestInfo {
   // The buffer is count x size contiguous bytes: a persistent send is hashed
   // at each MPI_Start, a receive at its completion (trace Event::payload_sum).
   bool contiguous = false;
+  // Decision log: the wildcard ordinal of a receive posted with
+  // MPI_ANY_SOURCE/MPI_ANY_TAG (0: not one; persistent: of the current
+  // Start), whether its tag was MPI_ANY_TAG, and (persistent) whether the
+  // receive is a wildcard one.
+  std::uint64_t wild_ordinal = 0;
+  bool wild_any_tag = false;
+  bool wildcard = false;
 };
 
 // A message matched by Mprobe/Improbe, for the Mrecv/Imrecv that receives it.

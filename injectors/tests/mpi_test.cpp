@@ -818,7 +818,8 @@ TEST(Processes, MpiexecAndProxyUnaffectedByThePreload) {
   for (const auto& e : fs::directory_iterator(rec.dir / "ranks")) files.insert(e.path().filename().string());
   std::set<std::string> want;
   for (int r = 0; r < 2; ++r)
-    for (const char* ext : {"events", "sites", "features", "markov", "live", "modules", "allocs", "types", "errors", "frames", "modified"})
+    for (const char* ext : {"events", "sites", "features", "markov", "live", "modules", "allocs", "types", "errors", "frames", "modified",
+                            "decisions"})
       want.insert(std::to_string(r) + "." + ext);
   EXPECT_EQ(files, want);
   check_p2p(read_run(rec.dir), 2);

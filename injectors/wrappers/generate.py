@@ -116,15 +116,26 @@ def gen_wrapper(op_id, name, params, handler, opts):
     lines += ["  " + a for a in role_assignments(params)]
     # Status outputs go through the Call so a handler can substitute its own
     # buffer when the application passes MPI_STATUS(ES)_IGNORE.
-    call_args = ", ".join(f"c_.{p.role}" if p.role in ("status", "statuses") else p.name for p in params)
+    # So are the receive envelope's source and tags: a replay posts a
+    # wildcard receive with the recorded source (injectors/replay).
+    through_call = ("status", "statuses", "source", "tag", "rtag")
+    call_args = ", ".join(f"c_.{p.role}" if p.role in through_call else p.name for p in params)
     invoke_body = f"P{name}({call_args})"
     nb = opts.get("nb")
+    if nb:
+        for p in params:
+            if p.role in ("source", "tag", "rtag"):
+                nb = re.sub(rf"\b{p.name}\b", f"c_.{p.role}", nb)
     nb_body = nb.format(req="req_...") if nb else None
     zb = opts.get("zero_buffer")
     if zb:
         # Zero-buffer mode (SCALEFUZZ_ZERO_BUFFER=1): a standard send runs as
         # its synchronous twin, so sends never complete before being matched.
         zname, znb = zb
+        if znb:
+            for p in params:
+                if p.role in ("source", "tag", "rtag"):
+                    znb = re.sub(rf"\b{p.name}\b", f"c_.{p.role}", znb)
         lines.append("  if (::scalefuzz::inject::g_zero_buffer) c_.flags |= kFlagSynchronous;")
         invoke_body = f"::scalefuzz::inject::g_zero_buffer ? P{zname}({call_args}) : {invoke_body}"
         if nb:

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "file_io.hpp"
+#include "scalefuzz/trace/decisions.hpp"
 #include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/packed.hpp"
 #include "scalefuzz/trace/writer.hpp"
@@ -141,6 +142,23 @@ void cut_unwritten_allocs(const fs::path& file) {
   cut_to(file, sizeof(FileHeader) + used * sizeof(AllocRecord));
 }
 
+// The decision log (ranks/N.decisions): its entries up to the first
+// unwritten byte (where decode_entry says Done); the preallocated rest
+// (16 MiB apparent) is cut. A damaged stream is left for readers to report.
+void cut_unwritten_decisions(const fs::path& file) {
+  auto bytes = detail::read_file_bytes(file);
+  const std::size_t stream = sizeof(FileHeader) + sizeof(DecisionPreamble);
+  if (bytes.size() <= stream) return;
+  const std::uint8_t* p = bytes.data() + stream;
+  const std::uint8_t* end = bytes.data() + bytes.size();
+  DecisionCursor cursor;
+  RawDecision d;
+  DecodeStatus status;
+  while ((status = decode_entry(p, end, cursor, d)) == DecodeStatus::Ok) {
+  }
+  if (status == DecodeStatus::Done) cut_to(file, static_cast<std::uintmax_t>(p - bytes.data()));
+}
+
 }  // namespace
 
 LeftoverPacking pack_leftover_files(const fs::path& run_dir) {
@@ -167,18 +185,20 @@ LeftoverPacking pack_leftover_files(const fs::path& run_dir) {
       const fs::path sites = detail::rank_file(run_dir, rank, "sites");
       const fs::path features = detail::rank_file(run_dir, rank, "features");
       const fs::path allocs = detail::rank_file(run_dir, rank, "allocs");
-      for (const auto& f : {events, markov, sites, features, allocs}) result.bytes_before += size_of(f);
+      const fs::path decisions = detail::rank_file(run_dir, rank, "decisions");
+      for (const auto& f : {events, markov, sites, features, allocs, decisions}) result.bytes_before += size_of(f);
       // The events file last: while it is raw, a pass killed half-way is
       // redone whole by the next one.
       if (header_of(sites, FileKind::CallSites, rank))
         cut_unwritten_sites(sites, features, header_of(features, FileKind::Features, rank).has_value());
       if (header_of(markov, FileKind::Markov, rank)) compact_markov(markov);
       if (header_of(allocs, FileKind::Allocs, rank)) cut_unwritten_allocs(allocs);
+      if (header_of(decisions, FileKind::Decisions, rank)) cut_unwritten_decisions(decisions);
       if (std::string why = pack_events(events, *h); !why.empty())
         result.kept_raw.push_back(events.filename().string() + ": " + why);
       else
         ++result.ranks_packed;
-      for (const auto& f : {events, markov, sites, features, allocs}) result.bytes_after += size_of(f);
+      for (const auto& f : {events, markov, sites, features, allocs, decisions}) result.bytes_after += size_of(f);
     } catch (const std::exception& e) {
       result.kept_raw.push_back(std::string("rank ") + std::to_string(rank) + ": " + e.what());
     }

@@ -8,6 +8,7 @@
 
 #include "scalefuzz/trace/header.hpp"
 #include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/trace/decision_log.hpp"
 #include "scalefuzz/trace/packed.hpp"
 #include "scalefuzz/trace/writer.hpp"
 #include "trace_test_util.hpp"
@@ -121,13 +122,25 @@ TEST(TracePacked, RandomRecordsRoundTripBitExactAcrossBlocks) {
   EXPECT_EQ(out.start_ns, in.start_ns);
 }
 
+// Format 4 only added ranks/N.decisions: a format 3 run (no decision log)
+// reads as before.
+TEST(TracePacked, Format3RunsAreStillRead) {
+  TempRunDir dir;
+  const RankTrace rt = with_events(stencil_like(4));
+  write_rank(dir.path(), rt);
+  set_header_version(dir.file(0, "events"), 3);
+  const RankTrace back = read_rank(dir.path(), 0);
+  EXPECT_EQ(back.events.size(), rt.events.size());
+  EXPECT_TRUE(read_decision_logs(dir.path()).empty());
+}
+
 TEST(TracePacked, HeaderSaysPackedFormat3) {
   TempRunDir dir;
   write_rank(dir.path(), with_events(stencil_like(3)));
   std::ifstream f(dir.file(0, "events"), std::ios::binary);
   FileHeader h{};
   f.read(reinterpret_cast<char*>(&h), sizeof h);
-  EXPECT_EQ(h.version, 3u);
+  EXPECT_EQ(h.version, kFormatVersion);  // packed since 3; format 4 only added the decision log
   EXPECT_EQ(h.kind, static_cast<std::uint32_t>(FileKind::PackedEvents));
   EXPECT_EQ(header_problem(h, FileKind::PackedEvents), nullptr);
 }
@@ -212,7 +225,7 @@ TEST(TracePacked, Format1IsRefusedNamingBothVersions) {
   set_header_version(dir.file(0, "events"), 1);
   std::string what = read_rank_error(dir.path(), 0);
   EXPECT_NE(what.find("0.events"), std::string::npos) << what;
-  EXPECT_NE(what.find("file version 1, this reader reads versions 2 to 3"), std::string::npos) << what;
+  EXPECT_NE(what.find("file version 1, this reader reads versions 2 to 4"), std::string::npos) << what;
 }
 
 TEST(TracePacked, MarkovOfAFinishedRankIsDense) {

@@ -7,6 +7,8 @@
 // Without an error event, fe_p is where p terminated: the MPI call it never
 // returned from, or a calculation event when it stopped outside MPI. A process
 // that reached MPI_Finalize terminated normally: fe_p = null.
+#include <algorithm>
+
 #include "classify.hpp"
 #include "scalefuzz/detectors/mpipd.hpp"
 
@@ -113,6 +115,16 @@ FailureEvent failure_of_rank(const RankView& v, const MpipdInput& input) {
   for (std::size_t k = ev.size(); k-- > 0;)
     if (!unfinished(ev[k])) { last_done = k; break; }
 
+  // MPI_Abort is the rank's own verdict on the run: its failure event
+  // whatever came before it (a send the killed ranks never received is
+  // teardown, not the cause).
+  for (std::size_t k = 0; k < ev.size(); ++k) {
+    if (op_class(ev[k]) != OpClass::Abort) continue;
+    fe.kind = FailureKind::Calculation;
+    fe.event = k;
+    fe.reason = "called MPI_Abort with error code " + std::to_string(ev[k].count);
+    return fe;
+  }
   if (input.crashed_rank && *input.crashed_rank == v.rank) {
     fe.kind = FailureKind::Calculation;
     fe.event = ev.empty() ? std::nullopt : std::optional<std::size_t>(ev.size() - 1);
@@ -135,11 +147,6 @@ FailureEvent failure_of_rank(const RankView& v, const MpipdInput& input) {
   if (!ev.empty() && unfinished(ev.back())) {
     const std::size_t k = ev.size() - 1;  // the innermost record (a child when there is one)
     fe.event = k;
-    if (op_class(ev[k]) == OpClass::Abort) {
-      fe.kind = FailureKind::Calculation;
-      fe.reason = "called MPI_Abort";
-      return fe;
-    }
     fe.kind = FailureKind::Communication;
     fe.ptr = v.info[k].communication ? dependency(v, k) : -1;
     fe.reason = error_reason(v, k);
@@ -161,6 +168,15 @@ FailureEvent failure_of_rank(const RankView& v, const MpipdInput& input) {
 }
 
 }  // namespace
+
+std::vector<int> aborting_ranks(const trace::RunTrace& run) {
+  std::vector<int> out;
+  for (std::size_t r = 0; r < run.ranks.size(); ++r)
+    if (std::any_of(run.ranks[r].events.begin(), run.ranks[r].events.end(),
+                    [](const Event& e) { return op_class(e) == OpClass::Abort; }))
+      out.push_back(static_cast<int>(r));
+  return out;
+}
 
 std::vector<FailureEvent> identify_failure_events(const EventGraph& graph, const trace::RunTrace& run,
                                                   const MpipdInput& input) {

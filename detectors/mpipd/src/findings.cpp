@@ -58,6 +58,10 @@ std::vector<Finding> mpipd_findings(const MpipdResult& result, const trace::RunT
   f.ranks = result.faulty;
   f.title = "MPI-PD: " + result.situation_label + ", faulty processes " + rank_ranges(result.faulty) + " of " +
             std::to_string(run.ranks.size());
+  if (!result.aborted.empty()) {
+    const FailureEvent& first = result.failure_events[static_cast<std::size_t>(result.aborted.front())];
+    f.title += ": rank " + std::to_string(first.rank) + " " + first.reason;
+  }
   for (int r : result.faulty) {
     const FailureEvent& fe = result.failure_events[static_cast<std::size_t>(r)];
     if (!fe.event) continue;
@@ -71,6 +75,7 @@ std::vector<Finding> mpipd_findings(const MpipdResult& result, const trace::RunT
     if (fe.kind != FailureKind::None) failures.push_back(failure_json(fe, run, *graph));
   f.details = {{"situation", result.situation_label},
                {"faulty", result.faulty},
+               {"aborted", result.aborted},
                {"origins", origins},
                {"failure_events", failures},
                {"explanation", result.explanation}};

@@ -26,11 +26,16 @@ std::string list_ranks(const std::vector<int>& ranks) {
   return s;
 }
 
-std::string describe_origin(const Origin& o, const std::vector<FailureEvent>& fe) {
+std::string describe_origin(const Origin& o, const std::vector<FailureEvent>& fe, const std::vector<int>& aborted) {
   std::ostringstream out;
   auto why = [&](int r) { return fe[static_cast<std::size_t>(r)].reason; };
   switch (o.situation) {
     case Situation::CalculationFault:
+      if (std::binary_search(aborted.begin(), aborted.end(), o.ranks[0])) {
+        out << "Rank " << o.ranks[0] << " " << why(o.ranks[0])
+            << ": its own verdict on the run; the ranks still running were stopped by the abort.";
+        break;
+      }
       out << "Calculation fault: rank " << o.ranks[0] << " terminated outside any communication ("
           << why(o.ranks[0]) << "); the ranks waiting on it failed by propagation.";
       break;
@@ -67,9 +72,22 @@ MpipdResult localize_failure(const trace::RunTrace& run, const trace::Matching& 
   MpipdResult res;
   res.graph = graph;
   res.failure_events = identify_failure_events(*graph, run, input);
-  auto bt = localize_faulty_processes(*graph, run, res.failure_events);
-  res.faulty = std::move(bt.faulty);
-  res.origins = std::move(bt.origins);
+  const bool failed = input.outcome != "ok" && input.outcome != "wrong-result";
+  res.aborted = failed ? aborting_ranks(run) : std::vector<int>{};
+  const std::vector<int>& aborted = res.aborted;
+  if (!aborted.empty()) {
+    // The aborting ranks decided the run's end; what the others were doing
+    // when the launcher killed them follows from it (no backtracking).
+    res.faulty = aborted;
+    for (int r : aborted) res.origins.push_back({Situation::CalculationFault, {r}});
+    for (auto& f : res.failure_events)
+      if (f.kind != FailureKind::None && !std::binary_search(aborted.begin(), aborted.end(), f.rank))
+        f.reason += " (stopped by the abort of rank " + std::to_string(aborted.front()) + ")";
+  } else {
+    auto bt = localize_faulty_processes(*graph, run, res.failure_events);
+    res.faulty = std::move(bt.faulty);
+    res.origins = std::move(bt.origins);
+  }
   res.situation = res.origins.empty() ? Situation::None : res.origins.front().situation;
   res.situation_label = situation_name(res.situation);
 
@@ -79,12 +97,12 @@ MpipdResult localize_failure(const trace::RunTrace& run, const trace::Matching& 
   } else if (res.origins.empty()) {
     text << "The run failed (" << input.outcome << ") but no process has a failure event to backtrack from.";
   } else {
-    for (std::size_t i = 0; i < res.origins.size(); ++i) text << (i ? " " : "") << describe_origin(res.origins[i], res.failure_events);
+    for (std::size_t i = 0; i < res.origins.size(); ++i) text << (i ? " " : "") << describe_origin(res.origins[i], res.failure_events, aborted);
     std::size_t propagated = 0;
     for (const auto& f : res.failure_events)
       propagated += f.kind != FailureKind::None && !std::binary_search(res.faulty.begin(), res.faulty.end(), f.rank);
     text << " Faulty processes: " << rank_ranges(res.faulty) << " of " << run.ranks.size() << " ranks; " << propagated
-         << " other failed ranks only propagated the error.";
+         << (aborted.empty() ? " other failed ranks only propagated the error." : " other ranks were stopped by the abort.");
   }
   res.explanation = text.str();
   return res;

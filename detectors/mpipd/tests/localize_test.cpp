@@ -112,6 +112,42 @@ TEST(Localize, CyclicSynchronousSendsAreADeadlock) {
   ASSERT_EQ(res.origins.size(), 1u);
 }
 
+// A task farm (scenarios/mpipd/task_farm_abort.c): worker 2 finds a corrupt
+// task and calls MPI_Abort; the master (0) waits in a wildcard receive, the
+// other workers wait for tasks, and worker 2's result of an earlier task was
+// never received (an isolated send). The abort is the verdict (issue 35):
+// not the master's unnamed dependency, not a cycle through the isolated send.
+TEST(Localize, AnAbortIsTheAbortingRanksVerdict) {
+  RunBuilder b(4);
+  b.send(0, 2, 1);
+  b.recv(2, 0, 1);
+  b.send(2, 0, 3);  // never received: the master was killed first
+  b.send(0, 2, 1);
+  b.recv(2, 0, 1);
+  auto abort = b.abort(2);
+  b.ev(2, abort).count = 3;
+  b.recv(0, trace::kAnySource, 3, 8, false);
+  b.recv(1, 0, 1, 8, false);
+  b.recv(3, 0, 1, 8, false);
+  auto res = analyse(b.run, "mpi-abort");
+  EXPECT_EQ(res.situation, Situation::CalculationFault) << res.explanation;
+  EXPECT_EQ(res.faulty, V({2}));
+  EXPECT_EQ(res.aborted, V({2}));
+  ASSERT_EQ(res.origins.size(), 1u);
+  EXPECT_EQ(res.failure_events[2].kind, FailureKind::Calculation);
+  EXPECT_EQ(res.failure_events[2].event, abort);
+  EXPECT_EQ(res.failure_events[2].reason, "called MPI_Abort with error code 3");
+  EXPECT_NE(res.explanation.find("Rank 2 called MPI_Abort"), std::string::npos) << res.explanation;
+  auto findings = mpipd_findings(res, b.run, "r");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "calculation-fault");
+  EXPECT_EQ(findings[0].ranks, V({2}));
+  EXPECT_NE(findings[0].title.find("rank 2 called MPI_Abort"), std::string::npos) << findings[0].title;
+  // The same run hung without the abort record is localized by Figure 3.
+  b.run.ranks[2].events.pop_back();
+  EXPECT_TRUE(analyse(b.run, "hang").aborted.empty());
+}
+
 // Receive buffer smaller than the message: the receiver aborted inside MPI_Recv.
 TEST(Localize, TruncatedReceiveIsABufferOverflow) {
   RunBuilder b(3);

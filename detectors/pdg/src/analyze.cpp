@@ -470,6 +470,19 @@ PdgResult analyze_progress(const ProgressModel& model, const PdgOptions& options
   if (unknown_peers > 0) {
     res.notes.push_back(std::to_string(unknown_peers) + " point-to-point dependence(s) on untraced ranks ignored");
   }
+  for (std::size_t t = 0; t < model.tasks.size(); ++t) {
+    if (!model.tasks[t].aborted) continue;
+    res.aborted_tasks.push_back(model.tasks[t].rank);
+    if (!res.nodes[task_node[t]].aborted) {
+      res.nodes[task_node[t]].aborted = true;
+      res.aborted_nodes.push_back(task_node[t]);
+    }
+  }
+  std::sort(res.aborted_nodes.begin(), res.aborted_nodes.end());
+  if (!res.aborted_tasks.empty())
+    res.notes.push_back("task(s) " + rank_ranges(res.aborted_tasks) +
+                        " called MPI_Abort: the run ended by their verdict; the other tasks' states are where the "
+                        "abort stopped them, so the least-progressed tasks do not locate a hang");
   res.dot = detail::render_dot(res, options);
   return res;
 }

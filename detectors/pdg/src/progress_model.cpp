@@ -206,6 +206,9 @@ void ProgressModelBuilder::add_rank(const trace::RankTrace& rank) {
       task.site_id = site;
     }
   }
+  task.aborted = std::any_of(rank.events.begin(), rank.events.end(), [](const trace::Event& e) {
+    return static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Abort;
+  });
   model_.tasks.push_back(task);
 
   // Point-to-point dependencies (Definition 2) from the live state.

@@ -51,7 +51,10 @@ std::string render_dot(const PdgResult& r, const PdgOptions& options) {
     label += "\n" + std::to_string(n.ranks.size()) + (n.ranks.size() == 1 ? " task, " : " tasks, ") +
              std::to_string(n.in_call) + " inside the call";
     o << "  n" << i << " [label=\"" << escape(label) << "\"";
-    if (n.lp) o << ", style=\"filled,bold\", fillcolor=\"#f6b26b\", penwidth=3";
+    if (n.aborted)
+      o << ", style=\"filled,bold\", fillcolor=\"#e06666\", penwidth=3, xlabel=\"called MPI_Abort\"";
+    else if (n.lp)
+      o << ", style=\"filled,bold\", fillcolor=\"#f6b26b\", penwidth=3";
     o << "];\n";
   }
   for (const PdgEdge& e : r.edges) {
@@ -87,7 +90,8 @@ std::vector<Finding> pdg_findings(const PdgResult& r, const std::string& run_id)
                            {"task_count", n.ranks.size()},
                            {"in_call", n.in_call},
                            {"stable_hash", n.where.is_start ? "start" : hex64(n.where.stable_hash)},
-                           {"lp", n.lp}});
+                           {"lp", n.lp},
+                           {"aborted", n.aborted}});
   }
   nlohmann::json graph_edges = nlohmann::json::array();
   for (const PdgEdge& e : r.edges) {
@@ -99,25 +103,34 @@ std::vector<Finding> pdg_findings(const PdgResult& r, const std::string& run_id)
     graph_edges.push_back(std::move(je));
   }
   const std::string dot = r.dot;
-  for (std::size_t ni : r.lp_nodes) {
+  const bool aborted = !r.aborted_nodes.empty();
+  std::size_t others = 0;  // tasks the abort stopped
+  for (const auto& n : r.nodes) others += n.ranks.size();
+  others -= r.aborted_tasks.size();
+  for (std::size_t ni : aborted ? r.aborted_nodes : r.lp_nodes) {
     const PdgNode& n = r.nodes[ni];
     std::vector<int> tasks;
-    for (int rank : r.lp_tasks) {
+    for (int rank : aborted ? r.aborted_tasks : r.lp_tasks) {
       if (std::binary_search(n.ranks.begin(), n.ranks.end(), rank)) tasks.push_back(rank);
     }
     Finding f;
     f.detector = "pdg";
-    f.kind = "lp-task";
+    f.kind = aborted ? "aborted-task" : "lp-task";
     f.severity = Severity::Error;
     f.run_id = run_id;
     const std::string where = n.in_call == n.ranks.size() ? "blocked in"
                               : n.in_call == 0            ? "computing after"
                                                           : "in or after";
-    f.title = "least-progressed task" + std::string(tasks.size() == 1 ? " " : "s ") + rank_ranges(tasks) + " " +
-              (n.where.is_start ? std::string("before its first MPI call")
-                                : where + " MPI call site " + hex64(n.where.stable_hash)) +
-              " (" + std::to_string(r.lp_nodes.size()) + " LP group" + (r.lp_nodes.size() == 1 ? "" : "s") + ", " +
-              std::to_string(r.nodes.size()) + " groups)";
+    if (aborted)
+      f.title = "task" + std::string(tasks.size() == 1 ? " " : "s ") + rank_ranges(tasks) +
+                " called MPI_Abort at MPI call site " + hex64(n.where.stable_hash) + " (its own verdict; " +
+                std::to_string(others) + " other task" + (others == 1 ? " was" : "s were") + " stopped by the abort)";
+    else
+      f.title = "least-progressed task" + std::string(tasks.size() == 1 ? " " : "s ") + rank_ranges(tasks) + " " +
+                (n.where.is_start ? std::string("before its first MPI call")
+                                  : where + " MPI call site " + hex64(n.where.stable_hash)) +
+                " (" + std::to_string(r.lp_nodes.size()) + " LP group" + (r.lp_nodes.size() == 1 ? "" : "s") + ", " +
+                std::to_string(r.nodes.size()) + " groups)";
     f.ranks = tasks;
     nlohmann::json site = {{"rank", n.site_rank},
                            {"id", n.site_id == kNoSite ? nlohmann::json(nullptr) : nlohmann::json(n.site_id)},
@@ -125,7 +138,8 @@ std::vector<Finding> pdg_findings(const PdgResult& r, const std::string& run_id)
                            {"op", n.where.op},
                            {"start", n.where.is_start}};
     f.details = {{"variant", to_string(r.variant)},
-                 {"lp_tasks", rank_ranges(tasks)},
+                 {"lp_tasks", rank_ranges(aborted ? r.lp_tasks : tasks)},
+                 {"aborted_tasks", rank_ranges(r.aborted_tasks)},
                  {"node", ni},
                  {"site", site},
                  {"tasks_in_call", n.in_call},

@@ -43,6 +43,41 @@ TEST(Findings, LpTaskFinding) {
   EXPECT_NO_THROW((void)f.details.dump());
 }
 
+// A task farm (scenarios/mpipd/task_farm_abort.c): master 0 waits in a
+// wildcard receive (0x33), workers 1 and 3 wait for tasks (0x22), worker 2
+// received its task (0x22) and called MPI_Abort (0x44). Without the abort
+// the LP analysis names the waiting master or workers; the abort is the
+// verdict (issue 35).
+TEST(Findings, AnAbortedTaskIsTheFindingNotTheLeastProgressed) {
+  trace::RunTrace run;
+  run.run_id = "abort-1";
+  run.ranks.push_back(make_rank(0, 4, RankPath{{0x11, 0x33, 0x11, 0x33}, true, trace::OpClass::Recv, trace::kAnySource}));
+  run.ranks.push_back(make_rank(1, 4, RankPath{{0x22, 0x55, 0x22}, true, trace::OpClass::Recv, 0}));
+  run.ranks.push_back(make_rank(2, 4, RankPath{{0x22, 0x55, 0x22, 0x44}, true, trace::OpClass::Abort}));
+  run.ranks.push_back(make_rank(3, 4, RankPath{{0x22, 0x55, 0x22}, true, trace::OpClass::Recv, 0}));
+  trace::Event abort{};
+  abort.op_class = static_cast<std::uint8_t>(trace::OpClass::Abort);
+  abort.callsite = 2;
+  run.ranks[2].events.push_back(abort);
+  const PdgResult res = analyze_progress(run);
+  EXPECT_EQ(res.aborted_tasks, std::vector<int>{2});
+  ASSERT_EQ(res.aborted_nodes.size(), 1u);
+  EXPECT_TRUE(res.nodes[res.aborted_nodes[0]].aborted);
+  EXPECT_NE(res.dot.find("called MPI_Abort"), std::string::npos) << res.dot;
+  const std::vector<Finding> fs = pdg_findings(res, "abort-1");
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "aborted-task");
+  EXPECT_EQ(fs[0].ranks, std::vector<int>{2});
+  EXPECT_EQ(fs[0].details["site"]["stable_hash"], "0x0000000000000044");
+  EXPECT_NE(fs[0].title.find("task 2 called MPI_Abort"), std::string::npos) << fs[0].title;
+  EXPECT_NE(fs[0].title.find("3 other tasks were stopped"), std::string::npos) << fs[0].title;
+  // Without the abort record the same states are a hang's LP analysis.
+  run.ranks[2].events.clear();
+  const auto hang = pdg_findings(analyze_progress(run), "abort-1");
+  ASSERT_FALSE(hang.empty());
+  EXPECT_EQ(hang[0].kind, "lp-task");
+}
+
 TEST(Findings, DotHasRankRangesAndHighlightsTheLpNode) {
   PdgOptions o;
   o.state_label = [](const ProgramState& s) { return s.is_start ? std::string("start") : "site \"" + std::to_string(s.stable_hash) + "\""; };

@@ -66,6 +66,7 @@ struct RaceJudge::State {
   std::map<std::string, Baseline> baselines;
   std::map<std::string, PointDeterminism> points;
   std::map<std::string, std::set<std::uint64_t>> hashes;
+  std::set<std::string> racy_points;  // a potential race or unintended match was found there
   std::map<std::pair<std::string, std::uint64_t>, std::size_t> potential_at;  // (point, recv site) -> index
   std::map<std::string, RoundCounts> quiet_rounds;  // per point, pooled over its quiet runs that did not die
 };
@@ -80,7 +81,8 @@ void RaceJudge::add(const RunMatchSummary& r) {
   auto& p = s.points[r.point];
   p.point = r.point;
   ++p.runs;
-  s.hashes[r.point].insert(r.order_hash);
+  if (s.hashes[r.point].insert(r.order_hash).second) p.order_runs.push_back(r.run_id);
+  if (!r.potential.empty()) s.racy_points.insert(r.point);
   for (const auto& pr : r.potential) {
     auto [it, inserted] = s.potential_at.try_emplace({r.point, pr.actual.recv_site_hash}, s.found.potential.size());
     if (inserted) s.found.potential.push_back({r.run_id, r.point, pr, 0});
@@ -162,6 +164,7 @@ void RaceJudge::judge(const RunMatchSummary& r) {
       u.lockstep_first = d;
     }
   }
+  if (!found.empty()) state_->racy_points.insert(r.point);
   for (auto& [key, u] : found) {
     if (divergence) {
       u.has_first_divergence = true;
@@ -181,6 +184,7 @@ RaceReport RaceJudge::report() const {
   for (const auto& [name, p] : state_->points) {
     PointDeterminism d = p;
     d.distinct_order_hashes = state_->hashes.at(name).size();
+    d.racy = state_->racy_points.count(name) > 0;
     report.determinism.push_back(d);
     if (p.quiet_runs == 0) report.points_without_baseline.push_back(name);
   }
@@ -243,8 +247,8 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     f.title = "receive #" + std::to_string(m.recv_instance) + " in " + recv_name + " (rank " +
               std::to_string(m.recv_rank) + ", round " + std::to_string(m.recv_round) + ") took rank " +
               std::to_string(m.send_rank) + "'s send #" + std::to_string(m.send_instance) + " from " + send_name +
-              " (tag " + std::to_string(m.tag) + ", " + comm_name + "), " + meant + "; exposed by noise '" +
-              u.noise_label + "'" + (u.died.empty() ? "" : " (the run died: " + u.died + "; not trusted as an error)");
+              " (tag " + std::to_string(m.tag) + ", " + comm_name + "), " + meant +
+              (u.noise_label == "none" ? std::string("; seen without noise") : "; exposed under noise '" + u.noise_label + "'") + (u.died.empty() ? "" : " (the run died: " + u.died + "; not trusted as an error)");
     f.location = recv_name;
     f.ranks = {m.send_rank, m.recv_rank};
     f.details = {{"receive_routine", recv_name},
@@ -303,10 +307,12 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
               std::to_string(a.recv_instance) + ") took rank " + std::to_string(a.send_rank) + "'s send #" +
               std::to_string(a.send_instance) + " but could have taken rank " + std::to_string(p.example.other_rank) +
               "'s send #" + std::to_string(p.example.other_instance) + " from " + other_name +
-              (p.example.other_received ? ", which this run delivered to round " +
-                                              std::to_string(p.example.other_recv_round) + " instead of round " +
-                                              std::to_string(a.recv_round)
-                                        : ", never received in this run") +
+              (!p.example.other_received ? ", never received in this run"
+               : p.example.other_recv_round == a.recv_round
+                   ? ", which this run delivered to another receive of the same round (" +
+                         std::to_string(a.recv_round) + ")"
+                   : ", which this run delivered to round " + std::to_string(p.example.other_recv_round) +
+                         " instead of round " + std::to_string(a.recv_round)) +
               ": nothing orders them (tag " + std::to_string(a.tag) + ", " + communicator_name(a.comm) + ")";
     f.location = recv_name;
     f.ranks = {a.send_rank, p.example.other_rank, a.recv_rank};
@@ -322,17 +328,22 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     out.push_back(std::move(f));
   }
   for (const auto& p : report.determinism) {
-    if (p.distinct_order_hashes <= 1) continue;
+    // On a point where no receive could have matched another message (no
+    // potential race, no unintended match) another order changes nothing.
+    if (p.distinct_order_hashes <= 1 || !p.racy || p.order_runs.size() < 2) continue;
     Finding f;
     f.detector = "races";
     f.kind = "nondeterministic-matching";
     f.severity = Severity::Info;
+    f.run_id = p.order_runs[1];  // the first run that matched in another order than the point's first run
     f.title = "campaign point " + p.point + " matched messages in " + std::to_string(p.distinct_order_hashes) +
-              " different orders over " + std::to_string(p.runs) + " runs";
+              " different orders over " + std::to_string(p.runs) + " runs (run " + p.order_runs[1] +
+              " matched otherwise than run " + p.order_runs[0] + ")";
     f.details = {{"campaign_point", p.point},
                  {"runs", p.runs},
                  {"distinct_order_hashes", p.distinct_order_hashes},
-                 {"quiet_runs", p.quiet_runs}};
+                 {"quiet_runs", p.quiet_runs},
+                 {"first_run_of_each_order", p.order_runs}};
     out.push_back(std::move(f));
   }
   return out;

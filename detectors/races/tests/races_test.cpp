@@ -88,17 +88,42 @@ TEST(Races, SameSiteCrossRoundMatchIsUnintended) {
   ASSERT_NE(error, findings.end());
   EXPECT_EQ(error->severity, scalefuzz::detectors::Severity::Error);
   EXPECT_NE(error->title.find("round 2 of the same site"), std::string::npos) << error->title;
+  EXPECT_NE(error->title.find("exposed under noise 'system-scale1.0'"), std::string::npos) << error->title;
   EXPECT_EQ(error->details.at("send_instance"), 1);
   EXPECT_EQ(error->details.at("first_divergence").at("receive_instance"), 1);
 }
 
 TEST(Races, OrderChangeInsideARoundIsInfoOnly) {
-  auto report = sr::detect_races({run("q0", true, textbook(false, false)), run("n0", false, textbook(true, false), 2)});
+  // The quiet run saw that ranks 1 and 2 compete for the receive: a potential race.
+  sr::RunMatchSummary quiet = run("q0", true, textbook(false, false));
+  sr::PotentialRace competing;
+  competing.actual = quiet.matches[0];
+  competing.other_rank = 2;
+  competing.other_site_hash = kSendA;
+  competing.other_received = true;
+  competing.other_recv_round = 1;
+  quiet.potential.push_back(competing);
+  auto report = sr::detect_races({quiet, run("n0", false, textbook(true, false), 2)});
   EXPECT_TRUE(report.unintended.empty());
   auto findings = sr::race_findings(report, name);
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].kind, "nondeterministic-matching");
-  EXPECT_EQ(findings[0].severity, scalefuzz::detectors::Severity::Info);
+  auto info = std::find_if(findings.begin(), findings.end(),
+                           [](const auto& f) { return f.kind == "nondeterministic-matching"; });
+  ASSERT_NE(info, findings.end());
+  EXPECT_EQ(info->severity, scalefuzz::detectors::Severity::Info);
+  EXPECT_EQ(info->run_id, "n0");  // the run that matched in another order (issue 35)
+  EXPECT_NE(info->title.find("run n0 matched otherwise than run q0"), std::string::npos) << info->title;
+  auto warning = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.kind == "potential-race"; });
+  ASSERT_NE(warning, findings.end());
+  EXPECT_NE(warning->title.find("another receive of the same round (1)"), std::string::npos) << warning->title;
+  EXPECT_EQ(warning->title.find("instead of round"), std::string::npos) << warning->title;
+}
+
+// A point where no receive could take another message (no potential race, no
+// unintended match): another matching order changes nothing and is not shown.
+TEST(Races, OrderChangeOnASafePointIsNotReported) {
+  auto report = sr::detect_races({run("q0", true, textbook(false, false)), run("n0", false, textbook(true, false), 2)});
+  EXPECT_TRUE(report.unintended.empty());
+  EXPECT_TRUE(sr::race_findings(report, name).empty());
 }
 
 TEST(Races, CrossRoutineMatchIsUnintended) {
@@ -128,6 +153,10 @@ TEST(Races, QuietRunWithAWrongResultIsNotTheBaseline) {
   auto report = sr::detect_races({run("q0", true, textbook(false, false)), bad_quiet});
   ASSERT_EQ(report.unintended.size(), 1u);
   EXPECT_EQ(report.unintended[0].run_id, "q1");
+  auto findings = sr::race_findings(report, name);
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings[0].title.find("seen without noise"), std::string::npos) << findings[0].title;
+  EXPECT_EQ(findings[0].title.find("noise 'none'"), std::string::npos) << findings[0].title;
 }
 
 TEST(Races, PointWithoutQuietRunIsNotJudged) {

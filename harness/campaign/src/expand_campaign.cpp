@@ -88,13 +88,6 @@ std::vector<std::map<std::string, std::string>> parameter_combinations(const Cam
 
 }  // namespace
 
-std::string noise_run_label(const NoiseSpec& noise) {
-  std::string out(noise::to_string(noise.mode));
-  for (const auto& [knob, value] : noise.settings)
-    out += "-" + knob + display_knob_value(noise.mode, knob, value);
-  return out;
-}
-
 std::uint64_t derive_run_seed(std::uint64_t campaign_seed, const std::string& run_id) {
   return splitmix64(campaign_seed ^ fnv1a64(run_id));
 }
@@ -110,7 +103,7 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
 
   const auto combos = parameter_combinations(c);
   std::vector<std::string> noise_labels;
-  for (const auto& noise : c.noise) noise_labels.push_back(noise_run_label(noise));
+  for (const auto& noise : c.noise) noise_labels.push_back(noise.label());
   // Every coordinate, unambiguous: the hash input (built only when a hash is needed).
   auto canonical = [&](const Draft& d) {
     std::string text = std::string("np=") + std::to_string(points[d.point].nprocs) + '\n';

@@ -84,7 +84,7 @@ std::vector<NoiseSpec> read_noise(const YamlReader& reader, const YAML::Node& no
     for (std::size_t j = 0; j < profiles.size(); ++j)
       if (profiles[j].mode == spec.mode && profiles[j].settings == spec.settings)
         reader.fail(items[i], "noise[" + std::to_string(i) + "] repeats noise[" + std::to_string(j) +
-                                  "] (" + noise_run_label(spec) + ")");
+                                  "] (" + spec.label() + ")");
     profiles.push_back(std::move(spec));
   }
   return profiles;

@@ -108,26 +108,6 @@ const std::vector<std::string>& known_noise_modes_list() {
   return names;
 }
 
-std::string display_knob_value(noise::Mode mode, const std::string& knob, const std::string& value) {
-  const noise::KnobSpec* spec = noise::find_knob(mode, knob);
-  if (spec && spec->type == KnobType::Duration) {
-    std::int64_t ns = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ns);
-    if (ec == std::errc() && end == value.data() + value.size()) return format_duration_ns(ns);
-  }
-  if (spec && spec->type == KnobType::Bandwidth) {
-    auto bytes = parse_number(value);
-    if (!bytes) return value;
-    // '/' cannot appear in a run id, hence "Bps".
-    for (auto [unit, scale] : {std::pair{"GBps", 1e9}, {"MBps", 1e6}, {"KBps", 1e3}})
-      if (*bytes >= scale) return format_number(*bytes / scale) + unit;
-    return value + "Bps";
-  }
-  // A switch that is on names itself ("none-zero_buffer"); off: "zero_buffer0".
-  if (spec && spec->type == KnobType::Switch) return value == "1" ? "" : value;
-  return value;
-}
-
 NoiseSpec read_noise_entry(const YamlReader& reader, const YAML::Node& node, const std::string& what) {
   if (!node.IsMap())
     reader.fail(node, "expected a map like {mode: system, scale: 1.0} for " + what + ", got " +

@@ -14,10 +14,6 @@ namespace scalefuzz::harness::detail {
 
 const std::vector<std::string>& known_noise_modes_list();
 
-// A stored knob value in its short readable form for run ids: durations
-// "250ns", "10us"; bandwidths "3.14GBps"; other values unchanged.
-std::string display_knob_value(noise::Mode mode, const std::string& knob, const std::string& value);
-
 // One entry of the noise list, e.g. {mode: system, scale: 1.2, latency: 250ns}.
 NoiseSpec read_noise_entry(const YamlReader& reader, const YAML::Node& node, const std::string& what);
 

@@ -96,7 +96,7 @@ FilterTerm parse_term(const std::string& expr, const std::string& text) {
 std::optional<std::string> field(const RunSpec& run, const std::string& key) {
   if (key == "np") return std::to_string(run.nprocs);
   if (key == "role") return run.scale_role;
-  if (key == "noise") return noise_run_label(run.noise);
+  if (key == "noise") return run.noise.label();
   if (key == "rep") return std::to_string(run.repetition);
   if (key == "seed") return std::to_string(run.seed);
   if (key == "id") return run.run_id;

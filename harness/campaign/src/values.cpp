@@ -68,21 +68,4 @@ std::optional<double> parse_bandwidth(std::string_view text) {
   return std::nullopt;
 }
 
-std::string format_number(double value) {
-  std::array<char, 128> buffer{};
-  auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                 std::chars_format::fixed);
-  if (ec != std::errc()) return std::to_string(value);
-  return std::string(buffer.data(), end);
-}
-
-std::string format_duration_ns(std::int64_t ns) {
-  static constexpr std::array<std::pair<const char*, std::int64_t>, 6> kUnits{{
-      {"h", 3'600'000'000'000}, {"m", 60'000'000'000}, {"s", 1'000'000'000},
-      {"ms", 1'000'000}, {"us", 1'000}, {"ns", 1}}};
-  for (const auto& [name, scale] : kUnits)
-    if (ns != 0 && ns % scale == 0) return std::to_string(ns / scale) + name;
-  return std::to_string(ns) + "ns";
-}
-
 }  // namespace scalefuzz::harness::detail

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "scalefuzz/harness/knob_display.hpp"
+
 namespace scalefuzz::harness::detail {
 
 // "10us", "2ms", "1.5s", "60s", "2m", "1h", "250ns" -> nanoseconds.
@@ -19,10 +21,8 @@ std::optional<double> parse_bandwidth(std::string_view text);
 // Whole-string decimal number (no units, no hex), finite.
 std::optional<double> parse_number(std::string_view text);
 
-// Shortest round-trip fixed notation: 1.2 -> "1.2", 3.0 -> "3", 3.14e9 -> "3140000000".
-std::string format_number(double value);
-
-// Largest unit that expresses the value exactly: 10000 -> "10us", 1500000000 -> "1500ms".
-std::string format_duration_ns(std::int64_t ns);
+// format_number, format_duration_ns: harness/model (the noise label uses them).
+using harness::format_duration_ns;
+using harness::format_number;
 
 }  // namespace scalefuzz::harness::detail

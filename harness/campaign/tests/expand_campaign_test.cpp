@@ -202,11 +202,11 @@ TEST(ExpandCampaign, LongIdsAreTruncatedWithAHash) {
 
 TEST(ExpandCampaign, NoiseLabels) {
   NoiseSpec none;
-  EXPECT_EQ(noise_run_label(none), "none");
+  EXPECT_EQ(none.label(), "none");
   NoiseSpec random{noise::Mode::Random, {{"probability", "0.5"}, {"delay", "2000000"}}};
-  EXPECT_EQ(noise_run_label(random), "random-delay2ms-probability0.5");
+  EXPECT_EQ(random.label(), "random-delay2ms-probability0.5");
   NoiseSpec system{noise::Mode::System, {{"bandwidth", "100000000"}, {"latency", "1500"}}};
-  EXPECT_EQ(noise_run_label(system), "system-bandwidth100MBps-latency1500ns");
+  EXPECT_EQ(system.label(), "system-bandwidth100MBps-latency1500ns");
 }
 
 TEST(Template, PlaceholdersAndEscapes) {

@@ -265,8 +265,8 @@ TEST(LoadCampaign, ZeroBufferSwitchInEveryMode) {
   EXPECT_TRUE(c.noise[0].settings.empty());
   EXPECT_THAT(c.noise[1].settings, ElementsAre(Pair("zero_buffer", "1")));
   EXPECT_THAT(c.noise[2].settings, ElementsAre(Pair("zero_buffer", "0")));
-  EXPECT_EQ(noise_run_label(c.noise[1]), "none-zero_buffer");
-  EXPECT_EQ(noise_run_label(c.noise[2]), "local-zero_buffer0");
+  EXPECT_EQ(c.noise[1].label(), "none-zero_buffer");
+  EXPECT_EQ(c.noise[2].label(), "local-zero_buffer0");
   EXPECT_THAT(parse_error(head + "noise:\n  - { mode: system, zero_buffer: sometimes }\n"),
               HasSubstr("inline.yaml:5:34: expected true or false for noise[0].zero_buffer, got 'sometimes'"));
 }

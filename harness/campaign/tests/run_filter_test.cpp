@@ -41,6 +41,32 @@ void expect_kept(std::initializer_list<Kept> table) {
   for (const auto& [expr, n] : table) EXPECT_EQ(filter_runs(runs, expr).size(), n) << expr;
 }
 
+// The noise label a report and findings.json show (NoiseSpec::label()) is
+// the one of the run ids and is taken back by --filter (issues 34 and 35:
+// "local-delay10000" and "random-delay20000-probability0.2" were not).
+TEST(RunFilter, TheLabelsReportsShowAreAcceptedByTheFilter) {
+  const auto runs = expand_campaign(parse(R"(campaign: t
+app: { command: ["./app"] }
+scales: [2]
+noise:
+  - { mode: local, delay: 10us }
+  - { mode: random, delay: 20us, probability: 0.2 }
+  - { mode: system, bandwidth: 3.14GB/s, latency: 250ns }
+  - { mode: none, zero_buffer: true }
+)"));
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].noise.label(), "local-delay10us");
+  EXPECT_EQ(runs[1].noise.label(), "random-delay20us-probability0.2");
+  EXPECT_EQ(runs[2].noise.label(), "system-bandwidth3.14GBps-latency250ns");
+  EXPECT_EQ(runs[3].noise.label(), "none-zero_buffer");
+  for (const auto& run : runs) {
+    EXPECT_NE(run.run_id.find(run.noise.label()), std::string::npos) << run.run_id;
+    const auto kept = filter_runs(runs, "noise=" + run.noise.label());
+    ASSERT_EQ(kept.size(), 1u) << run.noise.label();
+    EXPECT_EQ(kept[0].run_id, run.run_id);
+  }
+}
+
 TEST(RunFilter, EmptyExpressionKeepsEverything) {
   auto runs = sample_runs();
   ASSERT_EQ(runs.size(), 48u);

@@ -11,16 +11,11 @@
 
 namespace scalefuzz::cli {
 
-harness::Campaign load_campaign_or_usage_error(const std::filesystem::path& file,
-                                               const std::filesystem::path& build_dir) {
-  try {
-    harness::LoadOptions options;
-    options.build_dir = build_dir;
-    options.detectors = analysis::detector_names();
-    return harness::load_campaign(file, options);
-  } catch (const harness::CampaignError& e) {
-    throw UsageError(e.what());
-  }
+harness::Campaign load_campaign_file(const std::filesystem::path& file, const std::filesystem::path& build_dir) {
+  harness::LoadOptions options;
+  options.build_dir = build_dir;
+  options.detectors = analysis::detector_names();
+  return harness::load_campaign(file, options);
 }
 
 std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, const ParsedArgs& args) {

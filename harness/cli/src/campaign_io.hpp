@@ -14,9 +14,10 @@ namespace scalefuzz::cli {
 
 class ParsedArgs;
 
-// load_campaign with CampaignError -> UsageError (exit 2).
-harness::Campaign load_campaign_or_usage_error(const std::filesystem::path& file,
-                                               const std::filesystem::path& build_dir);
+// load_campaign with the registry's detector names. A CampaignError (exit 2)
+// names the file, line and column; it is not followed by a pointer to
+// --help, which is about the command line, not the file.
+harness::Campaign load_campaign_file(const std::filesystem::path& file, const std::filesystem::path& build_dir);
 
 // The campaign's runs, only those matching --filter if given (UsageError for a bad filter).
 std::vector<harness::RunSpec> selected_runs(const harness::Campaign& campaign, const ParsedArgs& args);

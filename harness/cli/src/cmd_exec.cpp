@@ -13,6 +13,7 @@
 #include "paths.hpp"
 #include "run_command.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/trace/model.hpp"
@@ -196,7 +197,10 @@ int cmd_exec(const ParsedArgs& args) {
               << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
   std::cout << "seed: " << spec.seed << " (--seed " << spec.seed << " replays this run's noise decisions)\n";
-  std::cout << "replay: " << terminal_safe(display_command(spec, options)) << "\n";
+  const std::string exact = engine::replay_line(this_program(), options.run_dir);
+  if (!exact.empty()) std::cout << "replay (the recorded matches forced): " << terminal_safe(exact) << "\n";
+  std::cout << (exact.empty() ? "replay: " : "or with its seed and noise: ") << terminal_safe(display_command(spec, options))
+            << "\n";
   switch (outcome.kind) {
     case harness::OutcomeKind::Ok: return kExitOk;
     case harness::OutcomeKind::LaunchError: throw InfraError(outcome.detail);

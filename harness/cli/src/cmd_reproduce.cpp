@@ -17,6 +17,7 @@
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
+#include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
@@ -87,7 +88,9 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
             << (hit.outcome.detail.empty() ? "" : ": " + terminal_safe(hit.outcome.detail)) << ")\n"
             << "run directory: " << fs::absolute(hit.run_dir).string() << "\n";
   if (!hit.analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << hit.analysis_dir << "\n";
-  std::cout << "replay:\n  "
+  const std::string exact = engine::replay_line(this_program(), fs::absolute(hit.run_dir));
+  if (!exact.empty()) std::cout << "replay (the recorded matches forced):\n  " << terminal_safe(exact) << "\n";
+  std::cout << (exact.empty() ? "replay:\n  " : "or with its seed and noise:\n  ")
             << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), hit.run, campaign.mpiexec,
                                                                harness::to_string(campaign.oversubscribe),
                                                                hit.analysis_dir, replay_dir.string())))
@@ -111,7 +114,7 @@ int cmd_reproduce(const ParsedArgs& args) {
 
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
-  harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
+  harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
   const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());

@@ -19,8 +19,10 @@
 #include "run_command.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
+#include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/progress.hpp"
+#include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_filter.hpp"
@@ -51,7 +53,10 @@ class ReplayWriter : public harness::RunListener {
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
                                        analysis, fs::absolute(out_ / "replay" / r.run_id).string());
     try {
-      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt", joined_for_shell(argv) + "\n");
+      // First the exact replay from the decision log, then the seed-and-noise rerun.
+      const std::string exact = engine::replay_line(this_program(), fs::absolute(out_ / "runs" / r.run_id));
+      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt",
+                                 (exact.empty() ? "" : exact + "\n") + joined_for_shell(argv) + "\n");
     } catch (const std::exception&) {
       // The replay line is a convenience; the run is stored without it.
     }
@@ -70,7 +75,7 @@ int cmd_run(const ParsedArgs& args) {
   if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml");
   const fs::path campaign_file = args.positionals[0];
   const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
-  harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
+  harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   if (campaign.scheduler.type != "local")
     throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
                      ": scheduler type '" + campaign.scheduler.type +
@@ -129,7 +134,10 @@ int cmd_run(const ParsedArgs& args) {
   harness::ConsoleProgress progress(todo.size());
   engine::LocalPool scheduler(jobs);
   ReplayWriter replays(*store, campaign, out);
-  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays}, g_stop);
+  // findings.json and junit.xml after every finished run: a killed campaign leaves readable reports.
+  harness::ReportStream reports(*store, harness::default_reporters(), &progress.notes());
+  reports.begin(runs);
+  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays, &reports}, g_stop);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (g_stop) {

@@ -239,7 +239,7 @@ int cmd_submit(const ParsedArgs& args) {
     if (args.positionals.size() != 1) throw UsageError("expected exactly one CAMPAIGN.yaml (or --resume DIR)");
     const fs::path campaign_file = args.positionals[0];
     const fs::path build_dir = args.value("--build") ? fs::path(*args.value("--build")) : default_build_dir();
-    harness::Campaign campaign = load_campaign_or_usage_error(campaign_file, build_dir);
+    harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
     if (campaign.scheduler.type != "slurm")
       throw UsageError(campaign_file.string() + ": scheduler type is '" + campaign.scheduler.type +
                        "'; 'scalefuzz submit' needs scheduler: {type: slurm, ...} (use 'scalefuzz run' to run locally)");

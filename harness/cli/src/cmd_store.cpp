@@ -57,7 +57,8 @@ int analyze_single_run(const fs::path& dir) {
   for (const auto& f : findings) {
     if (f.severity != detectors::Severity::Info) ++serious;
     std::cout << "[" << f.detector << "] " << terminal_safe(f.title) << "\n";
-    if (!f.location.empty()) std::cout << "    at " << terminal_safe(f.location) << "\n";
+    if (!f.location.empty() && f.title.find(f.location) == std::string::npos)  // PDG's titles name it already
+      std::cout << "    at " << terminal_safe(f.location) << "\n";
     if (!f.ranks.empty()) std::cout << "    ranks " << detectors::rank_ranges(f.ranks) << "\n";
     std::cout << terminal_safe(analysis::describe_localization(f));
   }

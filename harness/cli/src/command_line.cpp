@@ -115,6 +115,29 @@ ParsedArgs parse_command_line(const Command& command, const std::vector<std::str
   return parsed;
 }
 
+namespace {
+
+// The option's type name as declared: CLI11 appends ":" and each check's
+// description, and the declared name may hold a ':' itself ("RANK:CALL").
+std::string type_name_without_checks(const CLI::Option& option) {
+  std::string type = option.get_type_name();
+  auto& opt = const_cast<CLI::Option&>(option);  // get_validator has no const overload in CLI11 2.1
+  std::string checks;
+  for (int i = 0;; ++i) {
+    try {
+      const std::string description = opt.get_validator(i)->get_description();
+      if (!description.empty()) checks += ":" + description;
+    } catch (const CLI::OptionNotFound&) {
+      break;
+    }
+  }
+  if (!checks.empty() && type.size() >= checks.size() && type.compare(type.size() - checks.size(), checks.size(), checks) == 0)
+    type.resize(type.size() - checks.size());
+  return type;
+}
+
+}  // namespace
+
 std::string command_help(const Command& command) {
   CLI::App app{"", std::string("scalefuzz ") + command.name};
   declare_common(app, command);
@@ -141,10 +164,7 @@ std::string command_help(const Command& command) {
     for (const auto& s : opt->get_snames()) names += "-" + s + ", ";
     for (const auto& l : opt->get_lnames()) names += "--" + l + ", ";
     names.resize(names.size() - 2);
-    if (opt->get_type_size() != 0) {
-      const std::string type = opt->get_type_name();  // CLI11 appends the checks after ':'
-      names += " " + type.substr(0, type.find(':'));
-    }
+    if (opt->get_type_size() != 0) names += " " + type_name_without_checks(*opt);
     out << column(names) << indented(opt->get_description()) << "\n";
   }
   out << "\nExit: " << command.exit_codes << ".\n";

@@ -129,6 +129,12 @@ void declare_trace(CLI::App& o) {
   add_switch(o, "--no-symbols", "skip addr2line");
 }
 
+void declare_replay(CLI::App& o) {
+  o.add_option("RUN_DIR", "a recorded run directory (OUT/runs/<id>, an exec --out, nights/<date>/runs/<id>)");
+  o.add_option("--times", "replays to run (default 1)")->type_name("N")->check(CLI::Range(1, 1000));
+  add_switch(o, "--with-noise", "keep the recorded run's noise (default: none; the log decides the matches)");
+}
+
 void declare_submit(CLI::App& o) {
   o.add_option("CAMPAIGN.yaml", "the campaign file (scheduler: {type: slurm, ...})");
   o.add_option("--out", "output directory (default: out/<campaign name>)")->type_name("DIR");
@@ -211,6 +217,17 @@ const std::vector<Command>& commands() {
        "1 the target manifested (replay command printed), 0 not within --max-runs,\n"
        "2 campaign or usage error, 3 infrastructure failure, 130 interrupted",
        false, declare_reproduce, cmd_reproduce},
+      {"replay", "rerun a recorded run with its wildcard matches and polls forced from its decision log",
+       "RUN_DIR [--times N]",
+       "Reruns the run's command with every rank's decision log (ranks/N.decisions) enforced: each\n"
+       "wildcard receive takes the recorded sender, each Test/Iprobe the recorded outcome, each\n"
+       "Waitany/Waitsome the recorded indices. Each replay goes to a new directory RUN_DIR/replays/<k>/\n"
+       "and is compared with the original: outcome, bug fingerprints, match order. A rank that does\n"
+       "what its log does not expect (a timing-dependent branch) is reported as diverged, with the\n"
+       "call and its source line, and goes on unforced. Prints 'reproduced K/N'.\n",
+       "0 every replay reproduced the run, 1 some did not, 2 no decision log, logs of another binary\n"
+       "or rank count, or not a run directory, 3 infrastructure failure, 130 interrupted",
+       false, declare_replay, cmd_replay},
       {"kcca-eval", "cross-validate the Vrisha scale model of a campaign's train runs", "DIR [OPTIONS]",
        "DIR is a campaign output directory with runs of scale role 'train' (scales.train). Trains the\n"
        "KCCA model with the campaign's kcca: settings on its clean train runs, prints the k-fold\n"

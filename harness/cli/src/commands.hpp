@@ -34,6 +34,7 @@ int cmd_trace(const ParsedArgs& args);
 int cmd_reproduce(const ParsedArgs& args);  // cmd_reproduce.cpp
 int cmd_kcca_eval(const ParsedArgs& args);  // cmd_kcca_eval.cpp
 int cmd_diff(const ParsedArgs& args);       // cmd_diff.cpp
+int cmd_replay(const ParsedArgs& args);     // cmd_replay.cpp
 // SLURM campaigns (cmd_slurm.cpp; the logic is in harness/slurm).
 int cmd_submit(const ParsedArgs& args);
 int cmd_task(const ParsedArgs& args);

@@ -11,20 +11,18 @@ namespace scalefuzz::cli {
 
 int write_reports(const harness::RunStore& store, harness::ConsoleProgress* progress) {
   harness::ReportData data = harness::report_data_from_store(store);
-  std::vector<std::string> written;
+  std::vector<std::filesystem::path> written;
   try {
-    for (const auto& reporter : harness::default_reporters()) {
-      const auto path = reporter->output_path(data);
-      if (progress) progress->set_phase("writing " + path.filename().string());
-      reporter->write(data);
-      written.push_back(path.string());
-    }
+    // All reports or none (issue 36): a file that cannot be written leaves every report as it was.
+    written = harness::finalize_reports(data, harness::default_reporters(), [progress](const std::filesystem::path& p) {
+      if (progress) progress->set_phase("writing " + p.filename().string());
+    });
   } catch (const harness::ReportError& e) {
     if (progress) progress->finish();
     throw InfraError(e.what());
   }
   if (progress) progress->finish();
-  for (const auto& path : written) std::cout << "wrote " << path << "\n";
+  for (const auto& path : written) std::cout << "wrote " << path.string() << "\n";
   harness::ReportSummary s = harness::summarize(data);
   std::size_t serious = 0;
   for (const auto& f : data.findings)
@@ -35,7 +33,9 @@ int write_reports(const harness::RunStore& store, harness::ConsoleProgress* prog
   for (const auto& f : data.findings) {
     if (f.severity == detectors::Severity::Info) continue;
     std::cout << "  [" << f.detector << "] " << terminal_safe(f.title);
-    if (!f.location.empty()) std::cout << " at " << terminal_safe(f.location);
+    // Titles that already name the code (PDG's "blocked in main (x.c:26)") are not followed by it again.
+    if (!f.location.empty() && f.title.find(f.location) == std::string::npos)
+      std::cout << " at " << terminal_safe(f.location);
     std::cout << "\n";
   }
   return serious > 0 ? kExitFindings : kExitOk;

@@ -4,6 +4,9 @@
 
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
+#include "scalefuzz/engine/replay.hpp"
+#include "scalefuzz/harness/atomic_file.hpp"
+#include "scalefuzz/harness/run_json.hpp"
 
 namespace scalefuzz::engine {
 
@@ -30,6 +33,14 @@ harness::Outcome launch_run(const harness::RunSpec& run, harness::LaunchOptions 
   if (analysis) {
     write_potential_unsafe(*analysis);
     options.env[std::string(noise::kAnalysisEnv)] = analysis->string();
+  }
+  // The launcher words, for `scalefuzz replay` (replay.hpp).
+  if (!options.run_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(options.run_dir, ec);
+    write_launcher_file(options.run_dir, options);
+    if (!fs::exists(harness::RunDir(options.run_dir).spec_file()))  // exec: no store wrote it
+      harness::write_file_atomic(harness::RunDir(options.run_dir).spec_file(), harness::dump_json(nlohmann::json(run)) + "\n");
   }
   return harness::launch_local(run, options);
 }

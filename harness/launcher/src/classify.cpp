@@ -126,7 +126,7 @@ std::vector<std::pair<std::string, std::filesystem::path>> checked_streams(const
 
 Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesystem::path& stdout_path,
                       const std::filesystem::path& stderr_path,
-                      const std::function<std::optional<int>(long)>& rank_of_pid) {
+                      const std::function<std::optional<RankProcess>(long)>& rank_of_pid) {
   Outcome outcome;
   if (WIFSIGNALED(wait_status)) {
     // mpiexec itself was killed from outside: not the application's doing.
@@ -181,11 +181,11 @@ Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesyste
     outcome.kind = OutcomeKind::Crashed;
     outcome.signal = report.signal;
     std::string who = "a rank";
-    if (report.signalled_pid > 0) {
-      auto rank = rank_of_pid ? rank_of_pid(report.signalled_pid) : std::nullopt;
-      outcome.crashed_rank = rank;
-      who = rank ? "rank " + std::to_string(*rank) + " (pid " + std::to_string(report.signalled_pid) + ")"
-                 : "pid " + std::to_string(report.signalled_pid);
+    if (report.signalled_pid > 0 && rank_of_pid) {
+      if (auto p = rank_of_pid(report.signalled_pid)) {
+        outcome.crashed_rank = p->rank;
+        who = "rank " + std::to_string(p->rank) + (p->host_pid > 0 ? " (pid " + std::to_string(p->host_pid) + ")" : "");
+      }
     }
     outcome.detail = who + " killed by signal " + std::to_string(report.signal) + " (" +
                      signal_name(report.signal) + "), mpiexec exit code " + std::to_string(outcome.exit_code);

@@ -45,10 +45,20 @@ std::vector<std::pair<std::string, std::filesystem::path>> checked_streams(const
 // Classifies a run whose mpiexec exited (wait_status from waitpid). A clean
 // exit is a wrong result when stdout has a line matching
 // spec.wrong_result_regex, or no line matching spec.expected_stdout_regex.
-// rank_of_pid maps a pid seen during the run to its world rank.
+// A rank process of the run as the harness knows it.
+struct RankProcess {
+  int rank = -1;
+  long host_pid = 0;  // its pid on the host (outside the run's PID namespace)
+};
+
+// rank_of_pid maps a pid as the run's processes saw it (UCX's "Caught
+// signal" line; inside the run's PID namespace when it has one) to the rank
+// and its host pid. The details name the rank and the host pid; a pid that
+// maps to no rank is not shown (it may be a namespace pid, meaningless on
+// the host).
 Outcome classify_exit(const RunSpec& spec, int wait_status, const std::filesystem::path& stdout_path,
                       const std::filesystem::path& stderr_path,
-                      const std::function<std::optional<int>(long)>& rank_of_pid);
+                      const std::function<std::optional<RankProcess>(long)>& rank_of_pid);
 
 // "SIGSEGV" for 11, "signal 77" for unknown numbers.
 std::string signal_name(int signal);

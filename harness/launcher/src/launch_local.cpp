@@ -239,7 +239,11 @@ Outcome supervise(const RunSpec& spec, const LaunchOptions& options, RunProcesse
     // mpiexec is gone; anything of the run still around is a leftover.
     survivors = processes.kill_and_reap(std::chrono::seconds(5));
     outcome = classify_exit(spec, *status, stdout_path, stderr_path,
-                            [&](long pid) { return processes.rank_of_inner(pid); });
+                            [&](long pid) -> std::optional<RankProcess> {
+                              const auto rank = processes.rank_of_inner(pid);
+                              if (!rank) return std::nullopt;
+                              return RankProcess{*rank, processes.host_pid_of_rank(*rank).value_or(0)};
+                            });
   } else {
     outcome = handle_timeout(spec, options, processes, extra, survivors);
   }

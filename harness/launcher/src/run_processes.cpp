@@ -145,6 +145,12 @@ std::optional<int> RunProcesses::rank_of_inner(long inner_pid) const {
   return std::nullopt;
 }
 
+std::optional<long> RunProcesses::host_pid_of_rank(int rank) const {
+  for (const auto& [r, pid] : ranks())
+    if (r == rank) return pid;
+  return std::nullopt;
+}
+
 std::vector<long> RunProcesses::others() const {
   std::vector<long> out;
   const auto rank_pids = ranks();

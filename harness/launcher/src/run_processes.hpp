@@ -38,6 +38,8 @@ class RunProcesses {
   // in UCX's "Caught signal" line): different when the run has its own PID
   // namespace.
   std::optional<int> rank_of_inner(long inner_pid) const;
+  // That rank's pid on the host.
+  std::optional<long> host_pid_of_rank(int rank) const;
 
   // What the injector recorded: world rank -> the rank's getpid(), which is
   // its pid inside the run's PID namespace when it has one.

@@ -20,7 +20,7 @@ class ClassifyTest : public ::testing::Test {
     std::ofstream(dir_ / "stdout.txt") << out;
     std::ofstream(dir_ / "stderr.txt") << err;
   }
-  Outcome classify(int status, std::function<std::optional<int>(long)> rank_of = {}) {
+  Outcome classify(int status, std::function<std::optional<RankProcess>(long)> rank_of = {}) {
     return classify_exit(spec_, status, dir_ / "stdout.txt", dir_ / "stderr.txt", rank_of);
   }
   scalefuzz::testing::TempDir tmp_{"sf-classify"};
@@ -55,8 +55,8 @@ TEST_F(ClassifyTest, CleanExitIsOk) {
 
 TEST_F(ClassifyTest, SegfaultWithUcxLineNamesSignalAndRank) {
   write(kSegvBanner, kUcxSegv);
-  auto o = classify(exited(11), [](long pid) -> std::optional<int> {
-    if (pid == 10789) return 1;
+  auto o = classify(exited(11), [](long pid) -> std::optional<RankProcess> {
+    if (pid == 10789) return RankProcess{1, 10789};
     return std::nullopt;
   });
   EXPECT_EQ(o.kind, OutcomeKind::Crashed);
@@ -69,19 +69,34 @@ TEST_F(ClassifyTest, SegfaultWithUcxLineNamesSignalAndRank) {
 TEST_F(ClassifyTest, UcxPadsSmallPids) {
   // Recorded after the pid counter wrapped around.
   write(kSegvBanner, "[vm:518  :0:518] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))\n");
-  auto o = classify(exited(11), [](long pid) -> std::optional<int> {
-    if (pid == 518) return 2;
+  auto o = classify(exited(11), [](long pid) -> std::optional<RankProcess> {
+    if (pid == 518) return RankProcess{2, 518};
     return std::nullopt;
   });
   EXPECT_EQ(o.signal, 11);
   EXPECT_NE(o.detail.find("rank 2 (pid 518)"), std::string::npos) << o.detail;
 }
 
-TEST_F(ClassifyTest, SegfaultWithoutRankMapKeepsPid) {
+// In the run's own PID namespace UCX prints the rank's pid there ("pid 5");
+// the details name the rank and its host pid (issue 35).
+TEST_F(ClassifyTest, ANamespacePidIsShownAsTheRankAndItsHostPid) {
+  write(kSegvBanner, "[vm:5    :0:5] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))\n");
+  auto o = classify(exited(11), [](long pid) -> std::optional<RankProcess> {
+    if (pid == 5) return RankProcess{3, 48211};
+    return std::nullopt;
+  });
+  ASSERT_EQ(o.crashed_rank, 3);
+  EXPECT_NE(o.detail.find("rank 3 (pid 48211) killed by signal 11"), std::string::npos) << o.detail;
+  EXPECT_EQ(o.detail.find("pid 5"), std::string::npos) << o.detail;
+}
+
+TEST_F(ClassifyTest, AnUnmappedPidIsNotShown) {
   write(kSegvBanner, kUcxSegv);
   auto o = classify(exited(11));
   EXPECT_EQ(o.kind, OutcomeKind::Crashed);
-  EXPECT_NE(o.detail.find("pid 10789"), std::string::npos) << o.detail;
+  EXPECT_FALSE(o.crashed_rank);
+  EXPECT_EQ(o.detail.find("10789"), std::string::npos) << o.detail;
+  EXPECT_NE(o.detail.find("a rank killed by signal 11"), std::string::npos) << o.detail;
 }
 
 TEST_F(ClassifyTest, OlderHydraBannersGiveTheSignal) {

@@ -1,12 +1,13 @@
 #include "scalefuzz/harness/run_spec.hpp"
 
 #include "scalefuzz/common/enum_names.hpp"
+#include "scalefuzz/harness/knob_display.hpp"
 
 namespace scalefuzz::harness {
 
 std::string NoiseSpec::label() const {
   std::string out(noise::to_string(mode));
-  for (const auto& [key, value] : settings) out += "-" + key + value;
+  for (const auto& [key, value] : settings) out += "-" + key + display_knob_value(mode, key, value);
   return out;
 }
 

@@ -40,6 +40,7 @@ std::string bug_kind_label(const Finding& f) {
       {"unintended-match", "message race"},
       {"scale-anomaly", "scale anomaly"},
       {"lp-task", "least-progressed task"},
+      {"aborted-task", "task that called MPI_Abort"},
       {"deadlock", "deadlock"},
       {"calculation-fault", "calculation fault"},
       {"non-occurred-event", "event that never occurred"},

@@ -96,8 +96,10 @@ std::string localize_section(const ReportData& data, const std::string& dot_prog
           const auto svg = svg_element(t->content);
           if (!svg.empty()) out << "<div class=\"svg-wrap timeline\">" << svg << "</div>\n";
         }
-      } else if (f->kind == "lp-task") {
-        out << "<h4>Progress-dependence graph</h4>\n<p>least-progressed task(s) <b class=\"lp-tasks\">"
+      } else if (f->kind == "lp-task" || f->kind == "aborted-task") {
+        out << "<h4>Progress-dependence graph</h4>\n<p>"
+            << (f->kind == "lp-task" ? "least-progressed task(s) <b class=\"lp-tasks\">"
+                                     : "task(s) that called MPI_Abort <b class=\"aborted-tasks\">")
             << esc(detectors::rank_ranges(f->ranks)) << "</b>: " << esc(f->title) << "</p>\n";
         code_block(out, f->details);
         if (const auto* g = find_artifact(*f, "pdg")) {

@@ -19,7 +19,6 @@
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/run_json.hpp"
 #include "text.hpp"
-#include "write_report.hpp"
 
 namespace scalefuzz::harness {
 
@@ -160,10 +159,22 @@ class HtmlWriter {
                      std::to_string(s.serious_findings) + " finding" + (s.serious_findings == 1 ? "" : "s") +
                      " (errors or warnings), " + std::to_string(s.failed_runs) + " run" +
                      (s.failed_runs == 1 ? "" : "s") + " failed unexpectedly";
-    out_ << "<header class=\"top v-" << css_token(s.verdict) << "\" id=\"top\"><div class=\"inner\">\n"
+    std::string banner = s.verdict == "clean" ? "PASS" : s.verdict == "findings" ? "FAIL" : "INCOMPLETE";
+    std::string job;
+    // A night compared with the nights before: the job's verdict (its
+    // --fail-on) is the banner's, the findings stay listed below.
+    if (const auto v = html::job_verdict(d_); v && s.verdict != "incomplete") {
+      banner = v->fails ? "FAIL" : "PASS";
+      job = v->fails ? "fail" : "pass";
+      verdict_text = "the job " + std::string(v->fails ? "fails" : "passes") + " with --fail-on " + v->fail_on +
+                     " (" + std::to_string(v->new_bugs) + " new, " + std::to_string(v->still_there) +
+                     " still there); " + verdict_text;
+    }
+    const std::string shown = job.empty() ? s.verdict : (job == "pass" ? "clean" : "findings");
+    out_ << "<header class=\"top v-" << css_token(shown) << "\" id=\"top\"><div class=\"inner\">\n"
          << "<h1>scalefuzz report: " << esc(d_.campaign) << "</h1>\n"
-         << "<div class=\"verdict\" id=\"verdict\" data-verdict=\"" << esc(s.verdict) << "\"><b>"
-         << esc(s.verdict == "clean" ? "PASS" : s.verdict == "findings" ? "FAIL" : "INCOMPLETE") << "</b> "
+         << "<div class=\"verdict\" id=\"verdict\" data-verdict=\"" << esc(s.verdict) << "\""
+         << (job.empty() ? std::string() : " data-job=\"" + job + "\"") << "><b>" << esc(banner) << "</b> "
          << esc(verdict_text) << "</div>\n<ul class=\"counts\" id=\"counts\">\n"
          << "<li data-count=\"runs\"><b>" << s.runs << "</b>runs</li>\n";
     for (const auto& [label, n] : worst_first(s.by_outcome)) {
@@ -528,7 +539,5 @@ std::filesystem::path HtmlReporter::output_path(const ReportData& data) const {
 }
 
 std::string HtmlReporter::render(const ReportData& data) const { return HtmlWriter(data, options_).render(); }
-
-void HtmlReporter::write(const ReportData& data) { write_report_file(output_path(data), render(data)); }
 
 }  // namespace scalefuzz::harness

@@ -29,6 +29,19 @@ std::string count_cell(const json& v) { return v.is_number() ? std::to_string(v.
 
 }  // namespace
 
+std::optional<JobVerdict> job_verdict(const ReportData& data) {
+  const json diff = read_json(data.out_dir / "diff.json", "scalefuzz-diff");
+  if (diff.is_null() || !diff.contains("fails") || !diff.at("fails").is_boolean()) return std::nullopt;
+  JobVerdict v;
+  v.fails = diff.at("fails").get<bool>();
+  v.fail_on = diff.value("fail_on", std::string("new"));
+  if (diff.contains("counts") && diff.at("counts").is_object()) {
+    v.new_bugs = diff.at("counts").value("new", 0LL);
+    v.still_there = diff.at("counts").value("still_there", 0LL);
+  }
+  return v;
+}
+
 std::string trend_section(const ReportData& data) {
   const json trend = read_json(data.out_dir / "trend.json", "scalefuzz-trend");
   const json diff = read_json(data.out_dir / "diff.json", "scalefuzz-diff");

@@ -2,20 +2,10 @@
 #include "scalefuzz/harness/finding_json.hpp"
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/run_json.hpp"
-#include "write_report.hpp"
 
 namespace scalefuzz::harness {
 
 using nlohmann::json;
-
-void write_report_file(const std::filesystem::path& file, const std::string& content) {
-  try {
-    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-    write_file_atomic(file, content);
-  } catch (const std::exception& e) {
-    throw ReportError("cannot write report " + file.string() + ": " + e.what());
-  }
-}
 
 std::filesystem::path JsonReporter::output_path(const ReportData& data) const {
   return file_.empty() ? data.out_dir / "findings.json" : file_;
@@ -50,7 +40,7 @@ json run_summary(const RunRecord& r) {
 
 }  // namespace
 
-void JsonReporter::write(const ReportData& data) {
+std::string JsonReporter::render(const ReportData& data) const {
   const auto summary = summarize(data);
   json runs = json::array();
   for (const auto& r : data.runs) runs.push_back(run_summary(r));
@@ -100,7 +90,7 @@ void JsonReporter::write(const ReportData& data) {
                     {"runs", std::move(runs)},
                     {"findings", std::move(findings)},
                     {"bugs", std::move(bugs)}};
-  write_report_file(output_path(data), dump_json(doc) + "\n");
+  return dump_json(doc) + "\n";
 }
 
 }  // namespace scalefuzz::harness

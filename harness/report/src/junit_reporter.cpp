@@ -6,7 +6,6 @@
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/run_json.hpp"
 #include "text.hpp"
-#include "write_report.hpp"
 
 namespace scalefuzz::harness {
 
@@ -251,7 +250,7 @@ void write_testcase(std::ostringstream& xml, const Testcase& tc) {
 
 }  // namespace
 
-void JunitReporter::write(const ReportData& data) {
+std::string JunitReporter::render(const ReportData& data) const {
   std::map<std::string, std::vector<const detectors::Finding*>> findings_by_run;
   for (const auto& f : data.findings)
     if (!f.run_id.empty()) findings_by_run[f.run_id].push_back(&f);
@@ -313,7 +312,7 @@ void JunitReporter::write(const ReportData& data) {
       << "\" failures=\"" << total_failures << "\" errors=\"" << total_errors << "\" skipped=\"" << total_skipped
       << "\" time=\"" << text::fixed3(total_time) << "\">\n"
       << body.str() << "</testsuites>\n";
-  write_report_file(output_path(data), xml.str());
+  return xml.str();
 }
 
 }  // namespace scalefuzz::harness

@@ -6,6 +6,7 @@
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/terminal_text.hpp"
+#include "scalefuzz/trace/decision_log.hpp"
 
 namespace scalefuzz::harness {
 
@@ -99,8 +100,13 @@ std::string shell_quote(const std::string& word) {
 }
 
 std::string replay_command(const ReportData& data, const RunRecord& run) {
-  // The line `run` and `reproduce` left: it carries what the run needs (an
-  // application-centric run's system run) and works for a reproduce try.
+  // A run with a decision log replays exactly (scalefuzz replay, issue 29).
+  std::error_code ec;
+  if (!run.dir.empty() && std::filesystem::exists(trace::decision_log_file(run.dir, 0), ec))
+    return "scalefuzz replay " + shell_quote(std::filesystem::absolute(run.dir).string());
+  // Otherwise the seed-and-noise line `run` and `reproduce` left: it carries
+  // what the run needs (an application-centric run's system run) and works
+  // for a reproduce try; the campaign rerun is the last resort.
   std::ifstream in(run.dir / "replay.txt");
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line.front() != '#') return line;

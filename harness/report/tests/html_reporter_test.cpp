@@ -123,5 +123,25 @@ TEST(HtmlReporter, NightsSectionFromTrendAndDiff) {
   EXPECT_NE(html.find("1 of 2</td><td>1</td><td>0</td>"), std::string::npos) << html.substr(html.find("trend"), 900);
 }
 
+// Issue 34: a night whose bugs were all seen before passes (--fail-on new):
+// the banner says so, not FAIL; a failing night still says FAIL.
+TEST(HtmlReporter, BannerFollowsTheNightsJobVerdict) {
+  testing::TempDir tmp;
+  const auto data = testing::make_report_data(tmp.path());
+  const std::string before = HtmlReporter().render(data);
+  ASSERT_NE(before.find("data-verdict=\"findings\"><b>FAIL</b>"), std::string::npos) << "the fixture has findings";
+  std::ofstream(tmp.path() / "diff.json")
+      << R"({"format": "scalefuzz-diff", "format_version": 1, "fail_on": "new", "fails": false,
+            "counts": {"new": 0, "still_there": 2, "gone": 0}, "new": [], "gone": []})";
+  const std::string passing = HtmlReporter().render(data);
+  EXPECT_NE(passing.find("data-job=\"pass\"><b>PASS</b> the job passes with --fail-on new (0 new, 2 still there)"),
+            std::string::npos)
+      << passing.substr(passing.find("id=\"verdict\""), 300);
+  std::ofstream(tmp.path() / "diff.json", std::ios::trunc)
+      << R"({"format": "scalefuzz-diff", "format_version": 1, "fail_on": "new", "fails": true,
+            "counts": {"new": 1, "still_there": 1, "gone": 0}, "new": [], "gone": []})";
+  EXPECT_NE(HtmlReporter().render(data).find("data-job=\"fail\"><b>FAIL</b> the job fails"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace scalefuzz::harness

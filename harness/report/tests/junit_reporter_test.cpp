@@ -75,6 +75,23 @@ TEST(JunitReporter, NamesCarryNoCountsIndicesOrDottedValuesInClassnames) {
     }
 }
 
+// A run with a decision log (ranks/0.decisions) replays exactly: its replay
+// property is `scalefuzz replay RUN_DIR`, the campaign rerun the fallback.
+TEST(JunitReporter, RunWithADecisionLogIsReplayedFromIt) {
+  testing::TempDir tmp;
+  auto data = testing::make_report_data(tmp.path());
+  data.campaign_file = "/work/configs/ring.yaml";
+  auto& run = data.runs[2];
+  run.dir = tmp.path() / "runs" / run.spec.run_id;
+  std::filesystem::create_directories(run.dir / "ranks");
+  scalefuzz::testing::write_file(run.dir / "ranks" / "0.decisions", "");
+  JunitReporter().write(data);
+  const auto doc = parse_junit(tmp.path() / "junit.xml");
+  const json* point = find_case(doc, "np4 count=64 noise=none");
+  ASSERT_NE(point, nullptr);
+  EXPECT_EQ(point->at("properties").at("replay"), "scalefuzz replay " + run.dir.string());
+}
+
 TEST(JunitReporter, FailingPointHasShortMessagePropertiesAndDetailsInSystemOut) {
   testing::TempDir tmp;
   auto data = testing::make_report_data(tmp.path());

@@ -18,13 +18,17 @@ namespace {
 }
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& file, std::string_view content) {
+std::filesystem::path unique_sibling(const std::filesystem::path& file, const std::string& tag) {
   // pid + counter: concurrent writers never share a temporary file.
   static std::atomic<unsigned> counter{0};
-  auto tmp = file;
-  tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw_errno("cannot create", tmp);
+  auto name = file;
+  name += "." + tag + "." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  return name;
+}
+
+void write_file_contents(const std::filesystem::path& file, std::string_view content) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw_errno("cannot create", file);
   std::size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -32,13 +36,23 @@ void write_file_atomic(const std::filesystem::path& file, std::string_view conte
       if (errno == EINTR) continue;
       const int saved = errno;
       ::close(fd);
-      ::unlink(tmp.c_str());
+      ::unlink(file.c_str());
       errno = saved;
-      throw_errno("cannot write", tmp);
+      throw_errno("cannot write", file);
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::close(fd) != 0) throw_errno("cannot close", tmp);
+  if (::close(fd) != 0) {
+    const int saved = errno;
+    ::unlink(file.c_str());
+    errno = saved;
+    throw_errno("cannot close", file);
+  }
+}
+
+void write_file_atomic(const std::filesystem::path& file, std::string_view content) {
+  const auto tmp = unique_sibling(file, "tmp");
+  write_file_contents(tmp, content);
   if (::rename(tmp.c_str(), file.c_str()) != 0) {
     const int saved = errno;
     ::unlink(tmp.c_str());

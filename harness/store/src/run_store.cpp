@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 #include "scalefuzz/harness/atomic_file.hpp"
@@ -56,6 +59,74 @@ CREATE TABLE findings (
   finding_json TEXT NOT NULL
 );
 )sql";
+
+using TableColumns = std::map<std::string, std::vector<std::string>>;
+
+// Every table of a database and its columns in order.
+TableColumns table_columns(sqlite::Db& db) {
+  TableColumns out;
+  sqlite::Stmt tables(db, "SELECT name FROM sqlite_master WHERE type = 'table'");
+  while (tables.step()) out[tables.text(0)];
+  for (auto& [table, columns] : out) {
+    sqlite::Stmt cols(db, "SELECT name FROM pragma_table_info(?)");
+    cols.bind(1, table);
+    while (cols.step()) columns.push_back(cols.text(0));
+  }
+  return out;
+}
+
+// The tables and columns kSchemaSql creates, read from an in-memory database
+// so that the schema has one source.
+const TableColumns& expected_schema() {
+  static const TableColumns schema = [] {
+    sqlite::Db mem(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY);
+    mem.exec(kSchemaSql);
+    return table_columns(mem);
+  }();
+  return schema;
+}
+
+// What a store lacks of the schema: (table, column) pairs, column empty
+// when the whole table is missing.
+std::vector<std::pair<std::string, std::string>> missing_schema(sqlite::Db& db) {
+  const TableColumns found = table_columns(db);
+  std::vector<std::pair<std::string, std::string>> missing;
+  for (const auto& [table, columns] : expected_schema()) {
+    auto it = found.find(table);
+    if (it == found.end()) {
+      missing.emplace_back(table, "");
+      continue;
+    }
+    for (const auto& column : columns)
+      if (std::find(it->second.begin(), it->second.end(), column) == it->second.end())
+        missing.emplace_back(table, column);
+  }
+  return missing;
+}
+
+std::string describe_missing(const std::vector<std::pair<std::string, std::string>>& missing) {
+  std::string list;
+  for (const auto& [table, column] : missing)
+    list += (list.empty() ? "" : ", ") + (column.empty() ? "table '" + table + "'" : "column '" + table + "." + column + "'");
+  return "damaged scalefuzz store: " + list + " missing; refusing to touch it";
+}
+
+// A URI that opens `file` read-only without locks, journals or -wal/-shm
+// files (SQLite's immutable=1): the schema check touches nothing.
+std::string immutable_uri(const fs::path& file) {
+  std::string uri = "file:";
+  for (unsigned char c : fs::absolute(file).string()) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    }
+  }
+  return uri + "?immutable=1";
+}
 
 bool is_reserved_meta_key(const std::string& key) {
   return key == "schema_version" || key == "campaign" || key == "fingerprint";
@@ -157,11 +228,16 @@ struct RunStore::Impl {
     const auto tables = table_names();
     if (std::find(tables.begin(), tables.end(), "meta") == tables.end())
       throw StoreError(db_path(), "an SQLite database but not a scalefuzz store (no meta table)");
+    // Meta's own columns first: the version is read from them.
+    const auto missing = missing_schema(*db);
+    if (std::any_of(missing.begin(), missing.end(), [](const auto& m) { return m.first == "meta"; }))
+      throw StoreError(db_path(), describe_missing(missing));
     const auto version = read_meta("schema_version");
     if (!version) throw StoreError(db_path(), "not a scalefuzz store (meta has no schema_version)");
     if (*version != std::to_string(kSchemaVersion))
       throw StoreError(db_path(), "store has schema version " + *version + " but this scalefuzz reads version " +
                                       std::to_string(kSchemaVersion));
+    if (!missing.empty()) throw StoreError(db_path(), describe_missing(missing));
     const auto stored_campaign = read_meta("campaign").value_or("");
     const auto stored_fingerprint = read_meta("fingerprint").value_or("");
     if (expect_campaign) {
@@ -209,6 +285,29 @@ struct RunStore::Impl {
     if (!mode.step() || mode.text(0) != "wal")
       throw StoreError(db_path(), "cannot switch the database to WAL mode");
     db->exec("PRAGMA synchronous = NORMAL");
+  }
+
+  // Validates an existing store through a read-only connection before it is
+  // opened for writing (issue 36): a damaged store is refused without a byte
+  // written. Without a -wal file the main file holds every commit and the
+  // connection is immutable (no -wal/-shm created); with one, SQLite needs it.
+  // Returns the store's (campaign, fingerprint), or nullopt for an empty file.
+  static std::optional<std::pair<std::string, std::string>> check_read_only(const fs::path& db_path,
+                                                                            const std::string& campaign,
+                                                                            const std::string& fingerprint,
+                                                                            bool expect_campaign) {
+    Impl probe;
+    probe.out_dir = db_path.parent_path();
+    probe.campaign = campaign;
+    probe.fingerprint = fingerprint;
+    const bool has_wal = fs::exists(fs::path(db_path) += "-wal");
+    probe.db = has_wal ? std::make_unique<sqlite::Db>(db_path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
+                       : std::make_unique<sqlite::Db>(immutable_uri(db_path),
+                                                      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX);
+    probe.configure_connection();
+    if (probe.table_names().empty()) return std::nullopt;  // created (open) or refused (open_existing) below
+    probe.validate_existing(expect_campaign);
+    return std::make_pair(probe.campaign, probe.fingerprint);
   }
 
   RunRecord record_from_row(sqlite::Stmt& row) const {
@@ -272,15 +371,16 @@ RunStore RunStore::open(const fs::path& out_dir, const std::string& campaign_nam
   if (exists && !fs::is_regular_file(db_path)) throw StoreError(db_path, "exists but is not a regular file");
   const SidecarFiles sidecars(db_path);
   try {
+    const bool validated =
+        exists && Impl::check_read_only(db_path, campaign_name, campaign_fingerprint, /*expect_campaign=*/true);
     impl->db = std::make_unique<sqlite::Db>(
         db_path, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX);
     impl->configure_connection();
     // An empty database (a fresh file, or one whose creation was killed before
     // its first commit) is initialised; anything else must be our own store.
-    if (impl->table_names().empty()) {
-      impl->create_schema();
-    } else {
-      impl->validate_existing(/*expect_campaign=*/true);
+    if (!validated) {
+      if (impl->table_names().empty()) impl->create_schema();
+      else impl->validate_existing(/*expect_campaign=*/true);
     }
     impl->enable_wal();
   } catch (...) {
@@ -304,10 +404,16 @@ RunStore RunStore::open_existing(const fs::path& out_dir, StoreAccess access) {
                     SQLITE_OPEN_NOMUTEX;
   const SidecarFiles sidecars(db_path);
   try {
+    std::optional<std::pair<std::string, std::string>> checked;
+    if (access == StoreAccess::ReadWrite) checked = Impl::check_read_only(db_path, "", "", /*expect_campaign=*/false);
     impl->db = std::make_unique<sqlite::Db>(db_path, flags);
     impl->configure_connection();
-    if (impl->table_names().empty()) throw StoreError(db_path, "empty database, not a scalefuzz store");
-    impl->validate_existing(/*expect_campaign=*/false);
+    if (checked) {
+      std::tie(impl->campaign, impl->fingerprint) = *checked;
+    } else {
+      if (impl->table_names().empty()) throw StoreError(db_path, "empty database, not a scalefuzz store");
+      impl->validate_existing(/*expect_campaign=*/false);
+    }
     if (access == StoreAccess::ReadWrite) impl->enable_wal();
   } catch (...) {
     impl->db.reset();
@@ -421,6 +527,13 @@ std::optional<RunRecord> RunStore::run(const std::string& run_id) const {
   return impl_->record_from_row(q);
 }
 
+bool run_listed_before(const RunSpec& a, const RunSpec& b) {
+  auto key = [](const RunSpec& s) {
+    return std::make_tuple(s.nprocs, s.noise.label(), std::cref(s.params), s.repetition, std::cref(s.run_id));
+  };
+  return key(a) < key(b);
+}
+
 std::vector<RunRecord> RunStore::runs() const {
   std::vector<RunRecord> out;
   {
@@ -428,11 +541,8 @@ std::vector<RunRecord> RunStore::runs() const {
     sqlite::Stmt q(*impl_->db, kSelectRuns);
     while (q.step()) out.push_back(impl_->record_from_row(q));
   }
-  auto key = [](const RunRecord& r) {
-    return std::make_tuple(r.spec.nprocs, r.spec.noise.label(), std::cref(r.spec.params), r.spec.repetition,
-                           std::cref(r.spec.run_id));
-  };
-  std::sort(out.begin(), out.end(), [&](const RunRecord& a, const RunRecord& b) { return key(a) < key(b); });
+  std::sort(out.begin(), out.end(),
+            [](const RunRecord& a, const RunRecord& b) { return run_listed_before(a.spec, b.spec); });
   return out;
 }
 

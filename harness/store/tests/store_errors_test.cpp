@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <map>
+#include <vector>
 
 #include "scalefuzz/harness/run_store.hpp"
 #include "store_test_util.hpp"
@@ -124,6 +126,72 @@ TEST(IssueDefect5, RefusedCorruptStoreLeavesNoShmOrWalBehind) {
   EXPECT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-wal"));
   EXPECT_FALSE(fs::exists(tmp.path() / "scalefuzz.db-shm"));
   EXPECT_EQ(read_file(tmp.path() / "scalefuzz.db"), bytes);
+}
+
+// Every table and column of a real store, read from the file itself.
+std::map<std::string, std::vector<std::string>> tables_of(const fs::path& db_file) {
+  std::map<std::string, std::vector<std::string>> out;
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  sqlite3_prepare_v2(db, "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'",
+                     -1, &q, nullptr);
+  while (sqlite3_step(q) == SQLITE_ROW)
+    out[reinterpret_cast<const char*>(sqlite3_column_text(q, 0))].emplace_back(
+        reinterpret_cast<const char*>(sqlite3_column_text(q, 1)));
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  return out;
+}
+
+// Issue 36: damaged content (a table or a column dropped, e.g. `sqlite3
+// OUT/scalefuzz.db 'drop table findings'`) is refused by every way of
+// opening a store, with the missing piece named, the file byte-identical and
+// no -wal/-shm left beside it. Every table and every column, one at a time.
+TEST(IssueHardening2Addendum, EveryDroppedTableOrColumnIsRefusedUntouched) {
+  testing::TempDir tmp;
+  const fs::path pristine = tmp.path() / "pristine";
+  make_store_with_runs(pristine, 3);
+  const auto schema = tables_of(pristine / "scalefuzz.db");
+  ASSERT_EQ(schema.size(), 3u);  // meta, runs, findings
+  int cases = 0;
+  for (const auto& [table, columns] : schema) {
+    std::vector<std::string> drops = {""};  // the whole table, then each column
+    drops.insert(drops.end(), columns.begin(), columns.end());
+    for (const auto& column : drops) {
+      const fs::path out = tmp.path() / ("case" + std::to_string(cases++));
+      fs::copy(pristine, out, fs::copy_options::recursive);
+      std::string kept;
+      for (const auto& c : columns)
+        if (c != column) kept += (kept.empty() ? "" : ", ") + c;
+      const std::string sql = column.empty() ? "DROP TABLE " + table
+                                             : "CREATE TABLE damaged AS SELECT " + kept + " FROM " + table +
+                                                   "; DROP TABLE " + table + "; ALTER TABLE damaged RENAME TO " +
+                                                   table;
+      raw_sql(out / "scalefuzz.db", sql.c_str());
+      const std::string what = column.empty() ? "table '" + table + "'" : "column '" + table + "." + column + "'";
+      SCOPED_TRACE(what + " dropped");
+      ASSERT_FALSE(fs::exists(out / "scalefuzz.db-wal"));
+      const std::string before = read_file(out / "scalefuzz.db");
+      // Dropping meta whole makes it no scalefuzz store; anything else is named.
+      const std::string reason = table == "meta" && column.empty() ? "not a scalefuzz store" : what + " missing";
+      for (StoreAccess access : {StoreAccess::ReadOnly, StoreAccess::ReadWrite}) {
+        try {
+          RunStore::open_existing(out, access);
+          ADD_FAILURE() << "opened";
+        } catch (const StoreError& e) {
+          EXPECT_NE(e.reason().find(reason), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(read_file(out / "scalefuzz.db"), before);
+        EXPECT_FALSE(fs::exists(out / "scalefuzz.db-wal"));
+        EXPECT_FALSE(fs::exists(out / "scalefuzz.db-shm"));
+      }
+      expect_refused(out, "alpha", "fp-a", reason);
+      EXPECT_FALSE(fs::exists(out / "scalefuzz.db-wal"));
+      EXPECT_FALSE(fs::exists(out / "scalefuzz.db-shm"));
+    }
+  }
+  EXPECT_GT(cases, 20);
 }
 
 TEST(StoreErrors, EmptyFileBecomesAFreshStore) {

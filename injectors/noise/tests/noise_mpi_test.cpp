@@ -114,6 +114,28 @@ TEST(NoiseModes, RandomDelaysSeededShareAndKeepsOutput) {
   EXPECT_GT(drawn, 0u);
 }
 
+// Issue 35: random noise with its default knobs reaches a race 1 ms apart
+// by its delays alone. Its reach used to come from the sender being held in
+// MPI_Waitall until the send thread had sent a deferred send (up to
+// milliseconds on oversubscribed cores); since a deferred eager send
+// completes at once from a copy, its delays (then at most 100 us) are all
+// it has: the default is the paper's "iteration time" (Table 2), 2 ms.
+TEST(NoiseModes, RandomDefaultDelaysReachBeyondAMillisecond) {
+  Result r = run("random-defaults", 4, "exchange", {"SCALEFUZZ_NOISE_MODE=random"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::uint64_t longest = 0;
+  std::size_t over_1ms = 0, drawn = 0;
+  for (int k = 0; k < 4; ++k)
+    for (const Delay& d : delays(r.dir, k)) {
+      longest = std::max(longest, d.ns);
+      drawn += d.ns > 0;
+      over_1ms += d.ns > 1000000;
+      EXPECT_LE(d.ns, 2000000u);
+    }
+  ASSERT_GT(drawn, 10u);
+  EXPECT_GT(over_1ms, 0u) << "longest delay " << longest << " ns";
+}
+
 TEST(NoiseModes, RandomAllSendsDelayedNoHang) {
   Result r = run("random-all", 4, "exchange",
                  {"SCALEFUZZ_NOISE_MODE=random", "SCALEFUZZ_NOISE_PROBABILITY=1", "SCALEFUZZ_NOISE_DELAY=3000000"});

@@ -32,9 +32,12 @@ TEST(ReproduceE2E, Case3HangIsFoundAndItsReplayCommandReproducesIt) {
                          std::chrono::seconds(170));
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("reproduced hang in try "), std::string::npos) << r.out;
-  const auto at = r.out.find("replay:\n  ");
+  // The exact replay (decision log) comes first; this tests the seed-and-noise one after it.
+  EXPECT_NE(r.out.find("replay (the recorded matches forced):\n  "), std::string::npos) << r.out;
+  const std::string head = "or with its seed and noise:\n  ";
+  const auto at = r.out.find(head);
   ASSERT_NE(at, std::string::npos) << r.out;
-  const std::string line = r.out.substr(at + 10, r.out.find('\n', at + 10) - (at + 10));
+  const std::string line = r.out.substr(at + head.size(), r.out.find('\n', at + head.size()) - (at + head.size()));
   auto argv = split_shell_words(line);
   ASSERT_GT(argv.size(), 6u) << line;
   EXPECT_EQ(fs::path(argv[0]), scalefuzz::e2e::scalefuzz_binary());

@@ -227,7 +227,9 @@ TEST(RacesE2E, ReproduceFindsTheTextbookRaceAndItsReplayReproducesIt) {
                          std::chrono::seconds(390));
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("replay:\\n  (.*)\\n"))) << r.out;
+  // First the exact replay from the decision log, then the seed-and-noise one (tested here).
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("replay \\(the recorded matches forced\\):\\n  \\S+ replay \\S+\\n"))) << r.out;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("seed and noise:\\n  (.*)\\n"))) << r.out;
   const std::string line = m[1].str();
   const std::vector<std::string> words = split_shell_words(line);
   ASSERT_GE(words.size(), 3u);

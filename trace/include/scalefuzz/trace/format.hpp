@@ -13,6 +13,7 @@
 //   ranks/N.markov    FileHeader + MarkovEdge[]    (open-addressing table while running;
 //                                                   only the used edges after MPI_Finalize)
 //   ranks/N.live      FileHeader + LiveState       (seqlock-protected)
+//   ranks/N.decisions FileHeader + DecisionPreamble + entries (format 4; decisions.hpp)
 //
 // Bump kFormatVersion on any layout change; readers read versions
 // kOldestReadableVersion..kFormatVersion and refuse others naming both.
@@ -26,7 +27,9 @@ namespace scalefuzz::trace {
 // Format 3: packed events files of finished ranks (PackedEvents), Markov
 // files written dense at MPI_Finalize. Raw records are unchanged from
 // format 2, so format 2 files are still read.
-inline constexpr std::uint32_t kFormatVersion = 3;
+// Format 4: adds ranks/N.decisions (FileKind::Decisions, decisions.hpp); the
+// other files are unchanged, so a format 3 run is a run without a decision log.
+inline constexpr std::uint32_t kFormatVersion = 4;
 inline constexpr std::uint32_t kOldestReadableVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'F', 'Z', 'T', 'R', 'A', 'C', 'E'};
 
@@ -38,6 +41,7 @@ enum class FileKind : std::uint32_t {
   Live = 5,
   Allocs = 6,
   PackedEvents = 7,  // format 3: ranks/N.events of a finished rank (packed.hpp)
+  Decisions = 8,     // format 4: ranks/N.decisions, a byte stream (decisions.hpp)
 };
 
 struct FileHeader {

@@ -21,6 +21,7 @@ constexpr std::uint32_t record_size_of(FileKind kind) {
     case FileKind::Live: return sizeof(LiveState);
     case FileKind::Allocs: return sizeof(AllocRecord);
     case FileKind::PackedEvents: return sizeof(Event);  // the decoded record
+    case FileKind::Decisions: return 1;                 // a byte stream of entries
   }
   return 0;
 }
@@ -34,6 +35,7 @@ constexpr const char* file_kind_name(FileKind kind) {
     case FileKind::Live: return "live";
     case FileKind::Allocs: return "allocs";
     case FileKind::PackedEvents: return "events";  // same file: packed in place at MPI_Finalize
+    case FileKind::Decisions: return "decisions";
   }
   return "unknown";
 }

@@ -110,6 +110,7 @@ struct MpipdResult {
   Situation situation = Situation::None;   // of the first origin found
   std::string situation_label;             // situation_name(situation)
   std::vector<int> faulty;                 // P_e, sorted
+  std::vector<int> aborted;                // ranks that called MPI_Abort (then faulty == aborted)
   std::vector<FailureEvent> failure_events;  // E_e, one per rank (index == rank)
   std::vector<Origin> origins;
   std::string explanation;                 // a few sentences a person can read
@@ -131,12 +132,23 @@ struct BacktrackResult {
 BacktrackResult localize_faulty_processes(const EventGraph& graph, const trace::RunTrace& run,
                                           const std::vector<FailureEvent>& failure);
 
+// Ranks whose trace holds an MPI_Abort record, ascending. An abort is the
+// rank's own verdict on the run (issue 35): its failure event is the
+// MPI_Abort call, and the run's failure starts there, not at the waits of
+// the ranks the launcher killed after it.
+std::vector<int> aborting_ranks(const trace::RunTrace& run);
+
 // Stage 1: fe_p for every rank.
 std::vector<FailureEvent> identify_failure_events(const EventGraph& graph, const trace::RunTrace& run,
                                                   const MpipdInput& input);
 
 // The whole analysis. A run whose outcome is "ok" or "wrong-result" did not
-// terminate unexpectedly: the result has situation None.
+// terminate unexpectedly: the result has situation None. When ranks called
+// MPI_Abort, Figure 3 is not run: each aborting rank is an origin of
+// situation calculation-fault (the paper's (a): it terminated outside any
+// communication, by its own decision) and P_e holds the aborting ranks only;
+// the other ranks' failure events are kept for the timeline, marked as
+// stopped by the abort.
 MpipdResult localize_failure(const trace::RunTrace& run, const trace::Matching& matching,
                              const MpipdInput& input);
 MpipdResult localize_failure(const trace::RunTrace& run, const MpipdInput& input);  // matches itself

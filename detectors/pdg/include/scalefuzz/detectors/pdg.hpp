@@ -63,6 +63,7 @@ struct PdgNode {
   std::string ranks_text;              // compact, "0-3,7"
   std::size_t in_call = 0;             // tasks blocked inside the call; the rest compute after it
   bool lp = false;
+  bool aborted = false;                // its tasks called MPI_Abort
 };
 
 enum class EdgeKind {
@@ -89,6 +90,12 @@ struct PdgResult {
   std::vector<std::size_t> lp_nodes;    // nodes holding LP tasks
   std::vector<int> lp_tasks;            // sorted world ranks
   std::vector<int> eliminated_tasks;    // LP candidates discarded by the point-to-point step
+  // Tasks that called MPI_Abort and their nodes. An abort is the task's own
+  // verdict: the run ended there, and the other tasks' states are where the
+  // abort stopped them, not a hang (issue 35). The LP analysis is still
+  // computed and shown, but findings name the aborted tasks.
+  std::vector<int> aborted_tasks;
+  std::vector<std::size_t> aborted_nodes;
   // The LP state's call site, for symbolization: site `lp_site` of rank
   // `lp_site_rank` (the first LP task); kNoSite for the start state.
   std::uint32_t lp_site = kNoSite;
@@ -110,7 +117,9 @@ void drop_lp_groups_waiting_on_lp(PdgResult& result);
 
 // One finding of kind "lp-task" per LP node (detector "pdg"), with the PDG as
 // a "text/vnd.graphviz" artifact. `location` is left empty: details.site holds
-// {rank, id, stable_hash} for the caller to symbolize.
+// {rank, id, stable_hash} for the caller to symbolize. When tasks called
+// MPI_Abort, one finding of kind "aborted-task" per node of aborted tasks
+// instead (its site: the MPI_Abort call), the LP tasks in its details.
 std::vector<Finding> pdg_findings(const PdgResult& result, const std::string& run_id);
 
 // ---- fault-injection metrics (§5.2.2) --------------------------------------

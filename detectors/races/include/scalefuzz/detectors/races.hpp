@@ -210,6 +210,8 @@ struct PointDeterminism {
   std::size_t runs = 0;
   std::size_t distinct_order_hashes = 0;
   std::size_t quiet_runs = 0;
+  std::vector<std::string> order_runs;  // the first run of each distinct matching order, in the order seen
+  bool racy = false;                    // a potential race or unintended match was found at the point
 };
 
 // A potential race, deduplicated per (campaign point, receive site).

@@ -168,10 +168,6 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
 // unique run ids and seeds.
 std::vector<RunSpec> expand_campaign(const Campaign& campaign);
 
-// The noise part of run ids, also matched by the filter: "none",
-// "system-scale1.2", "random-delay10us-probability0.5".
-std::string noise_run_label(const NoiseSpec& noise);
-
 // Seed of one run: splitmix64(campaign_seed XOR FNV-1a-64(run_id)).
 std::uint64_t derive_run_seed(std::uint64_t campaign_seed, const std::string& run_id);
 

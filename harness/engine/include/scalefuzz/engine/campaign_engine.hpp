@@ -2,7 +2,8 @@
 // plan (expand, filter, resume) -> schedule (phases: system-centric runs
 // before the application-centric runs that read them) -> launch
 // (harness::launch_local through the campaign's MpiLauncher) -> store ->
-// analyze (harness/analysis) -> report (streaming listeners, then the files).
+// analyze (harness/analysis); runs are streamed to RunListeners (the console
+// progress, the streaming reporters of harness/report) as they finish.
 #pragma once
 
 #include <atomic>
@@ -18,7 +19,7 @@
 #include "scalefuzz/engine/scheduler.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
-#include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/harness/run_listener.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
 namespace scalefuzz::engine {

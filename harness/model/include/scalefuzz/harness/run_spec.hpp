@@ -21,7 +21,8 @@ namespace scalefuzz::harness {
 struct NoiseSpec {
   noise::Mode mode = noise::Mode::None;
   std::map<std::string, std::string> settings;  // knob name -> stored value, e.g. {"scale","1.2"}
-  // Short stable label used in run ids, filters and reports: "none", "system-s1.0".
+  // The one label of run ids, --filter, reports and findings.json, knob
+  // values with their units: "none", "random-delay20us-probability0.2".
   std::string label() const;
 };
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <thread>
 
-#include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/harness/run_listener.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
 namespace scalefuzz::harness {

@@ -1,19 +1,24 @@
-// Reports of a campaign: one Reporter interface, one implementation per
-// output format. Each reporter writes one file (atomically) into
-// ReportData::out_dir unless given an explicit path.
+// Reports of a campaign: one streaming Reporter interface (google/benchmark's
+// BenchmarkReporter: ReportContext, ReportRuns, Finalize), one implementation
+// per output format, and ReportFiles, which puts a set of report files in
+// place together or not at all.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "scalefuzz/detectors/finding.hpp"
 #include "scalefuzz/harness/bugs.hpp"
+#include "scalefuzz/harness/run_listener.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
 namespace scalefuzz::harness {
@@ -77,24 +82,54 @@ class ReportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// What the campaign engine tells the reporters while runs go (streaming):
-// console progress is one listener, the file reporters are the others (they
-// write their file once, at the end: Reporter::write).
-class RunListener {
+// Report files written as one set (issue 36): each is staged under a
+// temporary name beside its target, and commit() renames them all into
+// place only once every one was written. Uncommitted temporaries are
+// removed by the destructor.
+class ReportFiles {
  public:
-  virtual ~RunListener() = default;
-  virtual void run_started(const RunSpec&) {}
-  virtual void run_finished(const RunSpec&, const Outcome&) {}
-  // Launching is over (all runs done, or interrupted).
-  virtual void end() {}
+  ReportFiles() = default;
+  ReportFiles(const ReportFiles&) = delete;
+  ReportFiles& operator=(const ReportFiles&) = delete;
+  ~ReportFiles();
+  // Writes `content` to a temporary sibling of `file` (creating its
+  // directory). Throws ReportError naming `file`.
+  void stage(const std::filesystem::path& file, const std::string& content);
+  // Renames every staged file into place and returns the targets. When one
+  // cannot be put in place, the targets already replaced are restored and
+  // ReportError is thrown: either every report changed or none did.
+  std::vector<std::filesystem::path> commit();
+
+ private:
+  struct Staged {
+    std::filesystem::path file, temporary;
+  };
+  std::vector<Staged> staged_;
 };
 
-class Reporter : public RunListener {
+// One report format, driven through a campaign in three steps:
+//   begin       before the first run: the campaign, every run known so far
+//               (planned runs unfinished) and the findings stored so far;
+//   report_run  after each finished run: `so_far` with that run's record;
+//   finalize    after the analysis: everything, with this session's findings.
+// Each step stages the reporter's file in `files` (the caller commits the
+// set); a reporter whose file is costly to draw (report.html) stages it at
+// finalize only.
+class Reporter {
  public:
-  // Throws ReportError when the file cannot be written.
-  virtual void write(const ReportData& data) = 0;
-  // Where write() puts its file for this data.
+  virtual ~Reporter() = default;
+  virtual void begin(const ReportData& context, ReportFiles& files);
+  virtual void report_run(const ReportData& so_far, const RunRecord& run, ReportFiles& files);
+  virtual void finalize(const ReportData& data, ReportFiles& files);
+  // Whether begin and report_run rewrite the file (true for findings.json
+  // and junit.xml: valid after every finished run).
+  virtual bool streams() const { return true; }
+  // The whole document for `data`.
+  virtual std::string render(const ReportData& data) const = 0;
+  // Where the file goes for this data.
   virtual std::filesystem::path output_path(const ReportData& data) const = 0;
+  // render + an atomic write of this one file (tools and tests). Throws ReportError.
+  void write(const ReportData& data);
 };
 
 // OUT/findings.json (docs/findings.schema.json): campaign, summary, runs
@@ -106,7 +141,7 @@ class JsonReporter : public Reporter {
   // 2: seeds are strings, findings carry scope and fingerprint, "bugs" added.
   static constexpr int kFindingsFormatVersion = 2;
   explicit JsonReporter(std::filesystem::path file = {}) : file_(std::move(file)) {}
-  void write(const ReportData& data) override;
+  std::string render(const ReportData& data) const override;
   std::filesystem::path output_path(const ReportData& data) const override;
 
  private:
@@ -122,7 +157,7 @@ class JsonReporter : public Reporter {
 class JunitReporter : public Reporter {
  public:
   explicit JunitReporter(std::filesystem::path file = {}) : file_(std::move(file)) {}
-  void write(const ReportData& data) override;
+  std::string render(const ReportData& data) const override;
   std::filesystem::path output_path(const ReportData& data) const override;
 
  private:
@@ -144,10 +179,10 @@ class HtmlReporter : public Reporter {
  public:
   explicit HtmlReporter(HtmlOptions options = {}, std::filesystem::path file = {})
       : options_(std::move(options)), file_(std::move(file)) {}
-  void write(const ReportData& data) override;
+  // Drawing calls Graphviz per hang: the page is written at finalize only.
+  bool streams() const override { return false; }
+  std::string render(const ReportData& data) const override;
   std::filesystem::path output_path(const ReportData& data) const override;
-  // The document itself, for tests and for writing elsewhere.
-  std::string render(const ReportData& data) const;
 
  private:
   HtmlOptions options_;
@@ -156,5 +191,40 @@ class HtmlReporter : public Reporter {
 
 // JSON, JUnit and HTML reporters with default paths.
 std::vector<std::unique_ptr<Reporter>> default_reporters();
+
+// The reporters following a campaign while it runs (a RunListener of the
+// engine): begin() when launching starts, report_run after every finished
+// run, each step's files committed together (ReportFiles), so a campaign
+// killed at any moment leaves findings.json and junit.xml that parse and
+// list the runs finished so far. finalize stays with the caller, after the
+// analysis (finalize_reports). Thread-safe.
+class ReportStream : public RunListener {
+ public:
+  // A file that cannot be updated is said once on `log`, not thrown: the
+  // runs go on and finalize_reports fails on it later.
+  explicit ReportStream(const RunStore& store, std::vector<std::unique_ptr<Reporter>> reporters = default_reporters(),
+                        std::ostream* log = nullptr);
+  // The store's runs and the `planned` ones not stored yet (unfinished), and
+  // the stored findings; the streaming reporters' files are written now.
+  void begin(const std::vector<RunSpec>& planned);
+  void run_finished(const RunSpec& spec, const Outcome& outcome) override;
+
+ private:
+  void stage_and_commit(const std::function<void(Reporter&, ReportFiles&)>& step);
+  const RunStore& store_;
+  std::vector<std::unique_ptr<Reporter>> reporters_;
+  std::ostream* log_;
+  std::mutex mutex_;
+  ReportData data_;
+  std::map<std::string, std::size_t> index_;  // run id -> data_.runs
+  bool failed_ = false;
+};
+
+// finalize: every reporter's file for `data`, all put in place or none.
+// `before_each` (if set) is told which file is drawn next, for a status
+// line. Returns the files written; throws ReportError (no file changed).
+std::vector<std::filesystem::path> finalize_reports(
+    const ReportData& data, const std::vector<std::unique_ptr<Reporter>>& reporters,
+    const std::function<void(const std::filesystem::path&)>& before_each = {});
 
 }  // namespace scalefuzz::harness

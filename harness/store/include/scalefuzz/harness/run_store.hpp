@@ -44,6 +44,10 @@ struct RunRecord {
   bool finished() const { return outcome.has_value(); }
 };
 
+// The order RunStore::runs() lists runs in: nprocs, noise label, params,
+// repetition, run id (independent of the order they ran in).
+bool run_listed_before(const RunSpec& a, const RunSpec& b);
+
 enum class StoreAccess { ReadWrite, ReadOnly };
 
 class RunStore {

@@ -76,8 +76,8 @@ struct KnobSpec {
 inline constexpr std::array<KnobSpec, 13> kKnobs = {{
     {KnobId::Probability, "probability", "SCALEFUZZ_NOISE_PROBABILITY", KnobType::Probability, "", bit(Mode::Random),
      0.5, "share of sends delayed"},
-    {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Random), 100000,
-     "a delayed send waits uniform(0, delay]"},
+    {KnobId::Delay, "delay", "SCALEFUZZ_NOISE_DELAY", KnobType::Duration, "ns", bit(Mode::Random), 2000000,
+     "a delayed send waits uniform(0, delay]; the paper's \"iteration time\" (Table 2), README"},
     {KnobId::Bandwidth, "bandwidth", "SCALEFUZZ_NOISE_BANDWIDTH", KnobType::Bandwidth, "bytes/s",
      bit(Mode::System) | bit(Mode::Application), 314.3e6,
      "B of Formula 1: the reference code's 314.3 bytes/us (the paper's text: 3.14 GB/s)"},

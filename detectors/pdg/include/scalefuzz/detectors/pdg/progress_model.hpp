@@ -42,6 +42,7 @@ struct TaskInfo {
   std::uint32_t model = 0;            // index into ProgressModel::models
   bool in_call = false;               // blocked inside the MPI call (else computing after it)
   bool finalized = false;             // MPI_Finalize returned
+  bool aborted = false;               // called MPI_Abort: its own verdict on the run (issue 35)
 };
 
 // Definition 2: `task` cannot progress until `peer` does.

@@ -1,0 +1,33 @@
+// scalefuzz replay RUN_DIR [--times N]: parses and dispatches to the replay
+// workflow (harness/engine, replay.hpp), then prints its verdict.
+#include <iostream>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "paths.hpp"
+#include "scalefuzz/engine/replay.hpp"
+#include "terminal_text.hpp"
+
+namespace scalefuzz::cli {
+
+int cmd_replay(const ParsedArgs& args) {
+  if (args.positionals.size() != 1) throw UsageError("expected exactly one RUN_DIR");
+  engine::ReplayRequest request;
+  request.run_dir = args.positionals[0];
+  request.times = static_cast<int>(args.integer("--times").value_or(1));
+  request.keep_noise = args.has("--with-noise");
+  request.injector = injector_library();
+  engine::ReplayResult result;
+  try {
+    result = engine::replay_run(request, std::cout);
+  } catch (const engine::ReplayRefused& e) {
+    throw UsageError(e.what());
+  }
+  const int n = static_cast<int>(result.attempts.size());
+  std::cout << "reproduced " << result.reproduced() << "/" << n << " (outcome "
+            << harness::to_string(result.original.kind) << ", " << result.original_fingerprints.size() << " bug"
+            << (result.original_fingerprints.size() == 1 ? "" : "s") << ")\n";
+  return result.reproduced() == n ? kExitOk : kExitFindings;
+}
+
+}  // namespace scalefuzz::cli
