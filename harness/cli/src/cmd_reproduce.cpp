@@ -1,6 +1,8 @@
 // scalefuzz reproduce CAMPAIGN.yaml --until race|hang|crash|any: reruns one
 // campaign point under escalating NINJA noise (reproduce_plan.hpp) until the
 // target manifests, analyses that run and prints the command that replays it.
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,6 +32,9 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_reproduce_interrupt(int) { g_stop = true; }
 
 // The campaign point to reproduce: the first run (after --filter).
 harness::RunSpec chosen_point(const harness::Campaign& campaign, const std::optional<std::string>& filter) {
@@ -117,7 +122,8 @@ int cmd_reproduce(const ParsedArgs& args) {
   harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
-  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
+  harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
+  launch.cancel = &g_stop;  // Ctrl-C or SIGTERM kills the try in flight at once
   if (find_program(campaign.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
 
@@ -128,6 +134,8 @@ int cmd_reproduce(const ParsedArgs& args) {
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();
+  std::signal(SIGINT, on_reproduce_interrupt);
+  std::signal(SIGTERM, on_reproduce_interrupt);
 
   std::cerr << "reproduce: " << analysis::campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
@@ -135,6 +143,11 @@ int cmd_reproduce(const ParsedArgs& args) {
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
   std::optional<Manifestation> quiet_hit;   // the first attempt without noise that manifested
   for (int attempt = 0; attempt < max_runs; ++attempt) {
+    if (g_stop) {
+      std::cerr << "interrupted: " << store->finished_count() << " tries are stored in " << out.string()
+                << "; run the same command again to resume\n";
+      return kExitInterrupted;
+    }
     harness::RunSpec run = attempt_run(campaign, point, attempt);
     fs::path run_dir;
     std::string analysis_dir;
@@ -153,7 +166,13 @@ int cmd_reproduce(const ParsedArgs& args) {
       outcome = *stored->outcome;  // resumed: this attempt already ran into OUT
       run_dir = stored->dir;
     } else {
-      outcome = engine::launch_and_store(*store, run, launch, analysis);
+      try {
+        outcome = engine::launch_and_store(*store, run, launch, analysis);
+      } catch (const harness::LaunchCancelled&) {
+        std::cerr << "interrupted: try " << attempt << " was killed; " << store->finished_count()
+                  << " tries are stored in " << out.string() << "; run the same command again to resume\n";
+        return kExitInterrupted;
+      }
       run_dir = store->run_dir(run.run_id);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);

@@ -1,6 +1,7 @@
 #include "child_process.hpp"
 
 #include "pid_namespace.hpp"
+#include "run_keeper.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -41,6 +42,12 @@ long spawn_child(const SpawnRequest& request) {
   if (request.own_pid_namespace && pid_namespaces_available()) {
     std::lock_guard lock(spawn_mutex());
     return spawn_in_pid_namespace(request);
+  }
+  if (request.own_pid_namespace) {
+    // No namespace (no privilege): a subreaper keeper still takes every
+    // process of the run down, even when the harness is SIGKILLed.
+    std::lock_guard lock(spawn_mutex());
+    return spawn_under_keeper(request);
   }
   bool own_group = request.own_process_group;
   bool kill_with_parent = request.kill_with_parent;
