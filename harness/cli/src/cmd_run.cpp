@@ -79,7 +79,9 @@ int cmd_run(const ParsedArgs& args) {
   if (campaign.scheduler.type != "local")
     throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
                      ": scheduler type '" + campaign.scheduler.type +
-                     "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
+                     "' is for 'scalefuzz submit " + shell_quote(campaign_file.string()) +
+                     "' (then 'scalefuzz collect OUT --wait'); 'scalefuzz run' launches locally "
+                     "(for that, use scheduler: {type: local})");
   check_detectors(campaign);
   const BaselineOptions baseline_opts = baseline_options(args);
   const std::optional<fs::path> baseline =
