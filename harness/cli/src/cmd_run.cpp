@@ -107,11 +107,12 @@ int cmd_run(const ParsedArgs& args) {
   launch.cancel = &g_stop;  // Ctrl-C kills the runs in flight at once
 
   if (dry_run) {
-    for (const auto& phase : engine::schedule_phases(runs))  // in the order they would start
+    const std::size_t count = runs.size();
+    for (const auto& phase : engine::schedule_phases(std::move(runs)))  // in the order they would start
       for (const auto& r : phase)
         std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
                   << terminal_safe(display_command(r, launch)) << "\n";  // parameter values may hold control bytes
-    std::cout << "# " << runs.size() << " runs; nothing was launched (--dry-run)\n";
+    std::cout << "# " << count << " runs; nothing was launched (--dry-run)\n";
     return kExitOk;
   }
 
