@@ -215,7 +215,7 @@ int cmd_exec(const ParsedArgs& args) {
               << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
   std::cout << "seed: " << spec.seed << " (--seed " << spec.seed << " replays this run's noise decisions)\n";
-  const std::string exact = engine::replay_line(this_program(), options.run_dir);
+  const std::string exact = joined_for_shell(engine::replay_argv(this_program(), options.run_dir));
   if (!exact.empty()) std::cout << "replay (the recorded matches forced): " << terminal_safe(exact) << "\n";
   std::cout << (exact.empty() ? "replay: " : "or with its seed and noise: ") << terminal_safe(display_command(spec, options))
             << "\n";

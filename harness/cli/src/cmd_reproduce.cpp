@@ -87,19 +87,21 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
                          const harness::LaunchOptions& launch) {
   store.set_meta("finished_at", harness::utc_timestamp_now());
   analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
-  const fs::path replay_dir = fs::absolute(out / "replay");
+  // One directory per replayed run: replays of different tries never overwrite each other.
+  const fs::path replay_dir = fs::absolute(out / "replay" / hit.run.run_id);
   std::cout << "reproduced " << to_string(target) << " in try " << hit.attempt << " of " << max_runs << ": run "
             << hit.run.run_id << " (" << harness::to_string(hit.outcome.kind)
             << (hit.outcome.detail.empty() ? "" : ": " + terminal_safe(hit.outcome.detail)) << ")\n"
             << "run directory: " << fs::absolute(hit.run_dir).string() << "\n";
   if (!hit.analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << hit.analysis_dir << "\n";
-  const std::string exact = engine::replay_line(this_program(), fs::absolute(hit.run_dir));
+  const std::string exact = joined_for_shell(engine::replay_argv(this_program(), fs::absolute(hit.run_dir)));
   if (!exact.empty()) std::cout << "replay (the recorded matches forced):\n  " << terminal_safe(exact) << "\n";
   std::cout << (exact.empty() ? "replay:\n  " : "or with its seed and noise:\n  ")
             << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), hit.run, campaign.mpiexec,
                                                                harness::to_string(campaign.oversubscribe),
                                                                hit.analysis_dir, replay_dir.string())))
-            << "\n";
+            << "\n  (" << replay_timing_note(hit.run.noise.mode == noise::Mode::None) << "; these lines are also in "
+            << (fs::absolute(hit.run_dir) / "replay.txt").string() << ")\n";
   harness::LaunchOptions options = launch;
   if (!hit.analysis_dir.empty()) options.env[std::string(noise::kAnalysisEnv)] = hit.analysis_dir;
   options.run_dir = replay_dir;  // a replay must not overwrite the recorded run
@@ -176,6 +178,11 @@ int cmd_reproduce(const ParsedArgs& args) {
       run_dir = store->run_dir(run.run_id);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
+    // Every try's directory carries its replay line (report.html, JUnit).
+    write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), fs::absolute(run_dir))),
+                      replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
+                                       analysis_dir, fs::absolute(out / "replay" / run.run_id).string()),
+                      run.noise.mode == noise::Mode::None);
     if (run.noise.mode == noise::Mode::System && engine::has_ninja_analysis(run_dir, run.nprocs))
       last_system_run = fs::absolute(run_dir);
 

@@ -52,14 +52,9 @@ class ReplayWriter : public harness::RunListener {
       if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
                                        analysis, fs::absolute(out_ / "replay" / r.run_id).string());
-    try {
-      // First the exact replay from the decision log, then the seed-and-noise rerun.
-      const std::string exact = engine::replay_line(this_program(), fs::absolute(out_ / "runs" / r.run_id));
-      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt",
-                                 (exact.empty() ? "" : exact + "\n") + joined_for_shell(argv) + "\n");
-    } catch (const std::exception&) {
-      // The replay line is a convenience; the run is stored without it.
-    }
+    const fs::path run_dir = fs::absolute(out_ / "runs" / r.run_id);
+    write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), run_dir)), argv,
+                      r.noise.mode == noise::Mode::None);
   }
   void end() override {}
 

@@ -100,16 +100,17 @@ std::string shell_quote(const std::string& word) {
 }
 
 std::string replay_command(const ReportData& data, const RunRecord& run) {
-  // A run with a decision log replays exactly (scalefuzz replay, issue 29).
-  std::error_code ec;
-  if (!run.dir.empty() && std::filesystem::exists(trace::decision_log_file(run.dir, 0), ec))
-    return "scalefuzz replay " + shell_quote(std::filesystem::absolute(run.dir).string());
-  // Otherwise the seed-and-noise line `run` and `reproduce` left: it carries
-  // what the run needs (an application-centric run's system run) and works
-  // for a reproduce try; the campaign rerun is the last resort.
+  // The first line `run` and `reproduce` left in replay.txt: the exact replay
+  // (scalefuzz replay, issue 29) when the run has a decision log, else the
+  // seed-and-noise line, which carries what the run needs (an
+  // application-centric run's system run) and works for a reproduce try.
   std::ifstream in(run.dir / "replay.txt");
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line.front() != '#') return line;
+  // Without it (a store from an older scalefuzz, a SLURM task): the same order.
+  std::error_code ec;
+  if (!run.dir.empty() && std::filesystem::exists(trace::decision_log_file(run.dir, 0), ec))
+    return "scalefuzz replay " + shell_quote(std::filesystem::absolute(run.dir).string());
   const std::string campaign = data.campaign_file.empty() ? "CAMPAIGN.yaml" : data.campaign_file;
   return "scalefuzz run " + shell_quote(campaign) + " --filter " + shell_quote("id=" + run.spec.run_id) +
          " --out " + shell_quote((data.out_dir / "replay" / run.spec.run_id).string());

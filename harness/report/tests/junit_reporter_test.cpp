@@ -92,6 +92,29 @@ TEST(JunitReporter, RunWithADecisionLogIsReplayedFromIt) {
   EXPECT_EQ(point->at("properties").at("replay"), "scalefuzz replay " + run.dir.string());
 }
 
+// The run's replay.txt (written by run and reproduce) comes first: its first
+// command line is the replay a person pastes (issue 34 item 3, issue 36
+// item 4: it carries an application-centric run's system run and works for
+// a reproduce try, where `run --filter` finds no such run).
+TEST(JunitReporter, ReplayIsTheFirstCommandLineOfTheRunsReplayTxt) {
+  testing::TempDir tmp;
+  auto data = testing::make_report_data(tmp.path());
+  data.campaign_file = "/work/configs/ring.yaml";
+  auto& run = data.runs[2];
+  run.dir = tmp.path() / "runs" / run.spec.run_id;
+  std::filesystem::create_directories(run.dir);
+  scalefuzz::testing::write_file(run.dir / "replay.txt",
+                                 "# same seed and noise; timing-dependent\n"
+                                 "/bin/scalefuzz exec --noise application --noise-set analysis=/out/runs/sys -- x\n"
+                                 "/bin/scalefuzz exec --other\n");
+  JunitReporter().write(data);
+  const auto doc = parse_junit(tmp.path() / "junit.xml");
+  const json* point = find_case(doc, "np4 count=64 noise=none");
+  ASSERT_NE(point, nullptr);
+  EXPECT_EQ(point->at("properties").at("replay"),
+            "/bin/scalefuzz exec --noise application --noise-set analysis=/out/runs/sys -- x");
+}
+
 TEST(JunitReporter, FailingPointHasShortMessagePropertiesAndDetailsInSystemOut) {
   testing::TempDir tmp;
   auto data = testing::make_report_data(tmp.path());
