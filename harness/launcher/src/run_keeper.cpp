@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "exec_image.hpp"
 
 namespace scalefuzz::harness {
 namespace {
@@ -25,23 +25,12 @@ namespace {
 // The keeper runs between fork and its own exit in a copy of a multithreaded
 // harness: system calls only, no allocation, no locks.
 struct KeeperPlan {
-  const char* executable;
-  char* const* argv;
-  char* const* envp;
-  const char* stdout_path;
-  const char* stderr_path;
-  bool same_output;
+  const ExecImage* image;
   bool own_group;
-  int harness_alive_fd;  // read end; readable (EOF) once the harness is gone
+  int harness_alive_fd;        // read end; readable (EOF) once the harness is gone
   int harness_alive_write_fd;  // the write end: closed at once in the keeper
-  int error_fd;          // CLOEXEC pipe: gets {stage, errno} when mpiexec cannot start
+  int error_fd;                // CLOEXEC pipe: gets {stage, errno} when mpiexec cannot start
 };
-
-void report_error(int fd, int stage) {
-  int report[2] = {stage, errno};
-  ssize_t ignored = ::write(fd, report, sizeof report);
-  (void)ignored;
-}
 
 // "/proc/<pid>/stat" into `out` (no snprintf: not async-signal-safe).
 void stat_path(const char* pid, char* out) {
@@ -136,19 +125,7 @@ int kill_children() {
 
 [[noreturn]] void run_mpiexec(const KeeperPlan& plan) {
   ::close(plan.harness_alive_fd);
-  const int in = ::open("/dev/null", O_RDONLY);
-  const int out = ::open(plan.stdout_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-  const int err = plan.same_output ? out : ::open(plan.stderr_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (in < 0 || out < 0 || err < 0) {
-    report_error(plan.error_fd, 2);
-    ::_exit(127);
-  }
-  if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) {
-    report_error(plan.error_fd, 2);
-    ::_exit(127);
-  }
-  ::execve(plan.executable, plan.argv, plan.envp);
-  report_error(plan.error_fd, 3);
+  report_start_failure(plan.error_fd, plan.image->redirect_and_exec());
   ::_exit(127);
 }
 
@@ -168,7 +145,7 @@ int kill_children() {
   const pid_t app = ::fork();
   if (app == 0) run_mpiexec(plan);
   if (app < 0) {
-    report_error(plan.error_fd, 1);
+    report_start_failure(plan.error_fd, kStageSetup);
     ::_exit(127);
   }
   ::close(plan.error_fd);  // mpiexec's copy closes at its exec: the harness then reads EOF
@@ -210,29 +187,11 @@ const HarnessAlivePipe& harness_alive_pipe() {
 }  // namespace
 
 long spawn_under_keeper(const SpawnRequest& request) {
-  // Everything the keeper and mpiexec need is allocated here, before the fork.
-  const std::string executable = request.executable.string();
-  std::vector<std::string> args{executable};
-  args.insert(args.end(), request.args.begin(), request.args.end());
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_strings;
-  std::vector<char*> envp;
-  if (request.environment) {
-    for (const auto& [k, v] : *request.environment) env_strings.push_back(k + "=" + v);
-    for (auto& e : env_strings) envp.push_back(e.data());
-    envp.push_back(nullptr);
-  }
-  const std::string stdout_path = request.stdout_path.string();
-  const std::string stderr_path = request.stderr_path.string();
-
+  const ExecImage image(request);  // everything the keeper and mpiexec need, allocated before the fork
   const HarnessAlivePipe& alive = harness_alive_pipe();
   int error_pipe[2];
   if (::pipe2(error_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  const KeeperPlan plan{executable.c_str(), argv.data(), request.environment ? envp.data() : environ,
-                        stdout_path.c_str(), stderr_path.c_str(), request.stdout_path == request.stderr_path,
-                        request.own_process_group, alive.read_fd, alive.write_fd, error_pipe[1]};
+  const KeeperPlan plan{&image, request.own_process_group, alive.read_fd, alive.write_fd, error_pipe[1]};
   const pid_t keeper = ::fork();
   if (keeper == 0) {
     ::close(error_pipe[0]);
@@ -242,19 +201,10 @@ long spawn_under_keeper(const SpawnRequest& request) {
   ::close(error_pipe[1]);
   if (keeper < 0) {
     ::close(error_pipe[0]);
-    throw std::runtime_error("cannot start " + executable + ": fork: " + std::strerror(fork_errno));
+    throw std::runtime_error("cannot start " + image.executable() + ": fork: " + std::strerror(fork_errno));
   }
-  int report[2] = {0, 0};
-  ssize_t n;
-  while ((n = ::read(error_pipe[0], report, sizeof report)) < 0 && errno == EINTR) {
-  }
-  ::close(error_pipe[0]);
-  if (n > 0) {
-    int status = 0;
-    ::waitpid(keeper, &status, 0);
-    const char* stage = report[0] == 1 ? "fork" : report[0] == 2 ? "opening its output files" : "exec";
-    throw std::runtime_error("cannot start " + executable + ": " + stage + ": " + std::strerror(report[1]));
-  }
+  const std::string failure = exec_failure(keeper, error_pipe[0], "fork");
+  if (!failure.empty()) throw std::runtime_error("cannot start " + image.executable() + ": " + failure);
   return keeper;
 }
 
