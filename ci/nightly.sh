@@ -3,7 +3,7 @@
 # the last night by bug fingerprint, the last N nights kept, a trend of bugs
 # per night written for the report.
 #
-# usage: ci/nightly.sh OUT_ROOT [--campaign FILE] [--keep N] [--date YYYY-MM-DD]
+# usage: ci/nightly.sh OUT_ROOT [--campaign FILE] [--keep N] [--window N] [--date YYYY-MM-DD]
 #                      [--fail-on new|any|never] [--suppressions FILE] [--build DIR]
 #                      [-- extra 'scalefuzz run' arguments, e.g. --filter rep=0]
 #
@@ -12,6 +12,9 @@
 #                    a relative kcca.model (the sweep's: kcca-model.json)
 #                    lives in OUT_ROOT and is reused night after night.
 #   --keep N         nights kept (default 7); older night directories are removed
+#   --window N       a bug found on any of the last N nights is "still there", not
+#                    new (default 3): a bug that shows on some nights only does not
+#                    fail the job each time it comes back; "gone" is against last night
 #   --date D         tonight's name (default: today, UTC); reruns of one night resume it
 #   --fail-on, --suppressions: as for 'scalefuzz diff' (default --fail-on new)
 #
@@ -30,6 +33,7 @@ usage() { sed -n '5,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2;
 out_root="$1"; shift
 campaign="$here/configs/nightly-sweep.yaml"
 keep=7
+window=3
 tonight="$(date -u +%Y-%m-%d)"
 build="${SCALEFUZZ_BUILD_DIR:-$here/build}"
 diff_args=()
@@ -38,6 +42,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --campaign) campaign="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
+    --window) window="$2"; shift 2 ;;
     --date) tonight="$2"; shift 2 ;;
     --fail-on|--suppressions) diff_args+=("$1" "$2"); shift 2 ;;
     --build) build="$2"; shift 2 ;;
@@ -45,6 +50,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "ci/nightly.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
+[[ "$window" =~ ^[1-9][0-9]*$ ]] || { echo "ci/nightly.sh: --window must be a positive number, got '$window'" >&2; exit 2; }
 [[ "$keep" =~ ^[1-9][0-9]*$ ]] || { echo "ci/nightly.sh: --keep must be a positive number, got '$keep'" >&2; exit 2; }
 [[ "$tonight" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || { echo "ci/nightly.sh: --date must be YYYY-MM-DD, got '$tonight'" >&2; exit 2; }
 [[ -f "$campaign" ]] || { echo "ci/nightly.sh: no campaign file $campaign" >&2; exit 2; }
@@ -61,14 +67,22 @@ tonight_dir="$out_root/$tonight"
 # findings.json is the baseline.
 nights() { find "$out_root" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended \
              -regex '.*/[0-9]{4}-[0-9]{2}-[0-9]{2}' -printf '%f\n' | sort; }
-baseline=""
+earlier=()  # nights before tonight with a findings.json, oldest first
 while read -r night; do
-  if [[ "$night" < "$tonight" && -f "$out_root/$night/findings.json" ]]; then baseline="$out_root/$night"; fi
+  if [[ "$night" < "$tonight" && -f "$out_root/$night/findings.json" ]]; then earlier+=("$out_root/$night"); fi
 done < <(nights)
+baseline=""
+if ((${#earlier[@]})); then
+  baseline="${earlier[-1]}"
+  # The window: a bug of one of the last N nights is still there, not new.
+  for ((i = ${#earlier[@]} - 2; i >= 0 && i > ${#earlier[@]} - 1 - window; i--)); do
+    diff_args+=(--seen-in "${earlier[i]}")
+  done
+fi
 
 run_args=(run "$out_root/campaign.yaml" --out "$tonight_dir" --build "$build")
 if [[ -n "$baseline" ]]; then
-  echo "ci/nightly.sh: tonight $tonight_dir, compared with $baseline"
+  echo "ci/nightly.sh: tonight $tonight_dir, compared with $baseline (window of $window nights)"
   run_args+=(--baseline "$baseline" "${diff_args[@]}")
 else
   echo "ci/nightly.sh: tonight $tonight_dir, the first night (no earlier night in $out_root)"

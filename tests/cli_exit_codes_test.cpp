@@ -276,7 +276,8 @@ TEST(IssueDefect10, ControlBytesFromTheCampaignAreEscapedInDryRunAndErrors) {
   auto r = run_scalefuzz({"run", dry.string(), "--dry-run"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(has_raw_control_bytes(r.out)) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("\\x1B]0;pwned\\x07\\x1B[31mred"));
+  // As $'...', which a shell turns back into the bytes (issue 36 item 3).
+  EXPECT_THAT(r.out, HasSubstr("$'\\x1b]0;pwned\\x07\\x1b[31mred'"));
 
   const fs::path bad = tmp.path() / "bin.yaml";
   write_file(bad, std::string("campaign: b\napp: {command: [a]}\nscales: [2]\nbogus\x1b[31m\x07\xff: 1\n"));

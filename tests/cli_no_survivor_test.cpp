@@ -6,7 +6,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <pwd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -81,6 +83,107 @@ TEST(IssueDefect7, SigkilledHarnessLeavesNoSurvivorWithinFiveSeconds) {
   const auto left = survivors_after(out.string(), std::chrono::seconds(5));
   EXPECT_TRUE(left.empty()) << left.size() << " processes of the run survived the SIGKILLed harness";
   kill_all(left);
+}
+
+// Issue 34 item 4: without the PID namespace (an ordinary user has no
+// CAP_SYS_ADMIN), SIGKILL of `run` and Ctrl-C or SIGTERM of `exec` and
+// `reproduce` left the ranks' setsid children running under init. Run here
+// as an unprivileged user, as a user meets it.
+class NonRootNoSurvivor : public ::testing::Test {
+ protected:
+  static constexpr const char* kUser = "scalefuzz-test";
+
+  void SetUp() override {
+    if (::geteuid() != 0) return;  // already unprivileged: run as we are
+    if (::getpwnam(kUser) == nullptr) {
+      const auto r = harness::run_process({"useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                                           "--user-group", kUser},
+                                          "", std::chrono::seconds(60));
+      if (!r.succeeded() && ::getpwnam(kUser) == nullptr)
+        GTEST_SKIP() << "cannot create the unprivileged user " << kUser << ": " << r.err;
+    }
+    prefix_ = {"setpriv", std::string("--reuid=") + kUser, std::string("--regid=") + kUser, "--clear-groups",
+               "--inh-caps=-all", "--"};
+    // The user writes its output and the program's ready files here.
+    fs::permissions(tmp_.path(), fs::perms::all);
+  }
+
+  // `scalefuzz ARGS` as the unprivileged user.
+  pid_t start(const std::vector<std::string>& args) { return start_scalefuzz(args, tmp_.path() / "log", prefix_); }
+  std::string log() { return read_file(tmp_.path() / "log" / "stderr.txt") + read_file(tmp_.path() / "log" / "stdout.txt"); }
+
+  // Waits for 4 detached processes, then sends `sig` to the harness.
+  int signal_when_ready(pid_t harness, int sig, const fs::path& ready, const fs::path& out) {
+    wait_until([&] { return ready_count(ready) >= 4; }, std::chrono::seconds(120));
+    EXPECT_EQ(ready_count(ready), 4) << log();
+    EXPECT_GE(processes_mentioning(out.string()).size(), 7u) << "mpiexec, proxy, 2 ranks, 4 detached processes";
+    EXPECT_EQ(kill(harness, sig), 0);
+    int status = 0;
+    EXPECT_EQ(waitpid(harness, &status, 0), harness);
+    return status;
+  }
+
+  fs::path ready_dir() {
+    const fs::path ready = tmp_.path() / "ready";
+    fs::create_directories(ready);
+    fs::permissions(ready, fs::perms::all);
+    return ready;
+  }
+
+  fs::path campaign(const fs::path& ready) {
+    const fs::path file = tmp_.path() / "detach.yaml";
+    write_file(file, "campaign: detach\n"
+                     "app: { command: [\"" + program() + "\", \"" + ready.string() + "\"] }\n"
+                     "scales: [2]\n"
+                     "timeout: 300s\n"
+                     "detectors: [races]\n");
+    return file;
+  }
+
+  void expect_no_survivor(const fs::path& out) {
+    const auto left = survivors_after(out.string(), std::chrono::seconds(5));
+    EXPECT_TRUE(left.empty()) << left.size() << " processes of the run survived: " << log();
+    kill_all(left);
+  }
+
+  TempDir tmp_;
+  std::vector<std::string> prefix_;
+};
+
+TEST_F(NonRootNoSurvivor, SigkilledRunLeavesNoSurvivor) {
+  const fs::path ready = ready_dir();
+  const fs::path out = tmp_.path() / "out";
+  const pid_t harness = start({"run", campaign(ready).string(), "--out", out.string()});
+  const int status = signal_when_ready(harness, SIGKILL, ready, out);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  expect_no_survivor(out);
+}
+
+TEST_F(NonRootNoSurvivor, InterruptedExecSaysSoExits130AndLeavesNoSurvivor) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    const fs::path ready = ready_dir();
+    for (const auto& f : fs::directory_iterator(ready)) fs::remove(f.path());
+    const fs::path out = tmp_.path() / ("exec-" + std::to_string(sig));
+    const pid_t harness = start({"exec", "--out", out.string(), "--timeout", "300s", "--", "mpiexec", "-n", "2",
+                                 program(), ready.string()});
+    const int status = signal_when_ready(harness, sig, ready, out);
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << sig << " killed exec: " << log();
+    EXPECT_EQ(WEXITSTATUS(status), 130) << log();
+    EXPECT_THAT(read_file(tmp_.path() / "log" / "stderr.txt"), HasSubstr("interrupted"));
+    expect_no_survivor(out);
+  }
+}
+
+TEST_F(NonRootNoSurvivor, TerminatedReproduceSaysSoExits130AndLeavesNoSurvivor) {
+  const fs::path ready = ready_dir();
+  const fs::path out = tmp_.path() / "rep";
+  const pid_t harness = start({"reproduce", campaign(ready).string(), "--until", "hang", "--max-runs", "2", "--out",
+                               out.string()});
+  const int status = signal_when_ready(harness, SIGTERM, ready, out);
+  ASSERT_TRUE(WIFEXITED(status)) << log();
+  EXPECT_EQ(WEXITSTATUS(status), 130) << log();
+  EXPECT_THAT(read_file(tmp_.path() / "log" / "stderr.txt"), HasSubstr("interrupted"));
+  expect_no_survivor(out);
 }
 
 }  // namespace

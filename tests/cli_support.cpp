@@ -21,9 +21,11 @@ harness::ProcessResult run_scalefuzz(const std::vector<std::string>& args, std::
   return harness::run_process(argv, "", timeout);
 }
 
-pid_t start_scalefuzz(const std::vector<std::string>& args, const fs::path& log_dir) {
+pid_t start_scalefuzz(const std::vector<std::string>& args, const fs::path& log_dir,
+                      const std::vector<std::string>& prefix) {
   fs::create_directories(log_dir);
-  std::vector<std::string> argv{scalefuzz_binary().string()};
+  std::vector<std::string> argv = prefix;
+  argv.push_back(scalefuzz_binary().string());
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
@@ -39,7 +41,7 @@ pid_t start_scalefuzz(const std::vector<std::string>& args, const fs::path& log_
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, cargv[0], &actions, &attr, cargv.data(), environ);
+  const int rc = posix_spawnp(&pid, cargv[0], &actions, &attr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) throw std::runtime_error("posix_spawn scalefuzz failed");

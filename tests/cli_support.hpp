@@ -36,8 +36,11 @@ harness::ProcessResult run_scalefuzz(const std::vector<std::string>& args,
                                      std::chrono::seconds timeout = std::chrono::seconds(300));
 
 // Starts `scalefuzz ARGS...` in the background (own process group, output to
-// files in `log_dir`) and returns its pid.
-pid_t start_scalefuzz(const std::vector<std::string>& args, const fs::path& log_dir);
+// files in `log_dir`) and returns its pid. A `prefix` that execs its command
+// (e.g. setpriv ... --) runs before it, looked up on PATH; the pid is then
+// scalefuzz's once the prefix has exec'd it.
+pid_t start_scalefuzz(const std::vector<std::string>& args, const fs::path& log_dir,
+                      const std::vector<std::string>& prefix = {});
 
 // Pids of live processes whose environment or command line mentions
 // `marker` (e.g. a campaign's output directory), excluding this process.

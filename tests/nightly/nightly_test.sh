@@ -64,7 +64,7 @@ echo "ok: switched off, the bug is gone"
 
 # Suppressed, it does not fail the job; once expired, it fails loudly.
 printf 'suppressions:\n  - fingerprint: %s\n    reason: "known overflow, ticket 16"\n    expires: 2999-12-31\n' "$bug_fp" > "$work/supp.yaml"
-night 2026-01-08 "$on" 0 --fail-on any --suppressions "$work/supp.yaml"
+night 2026-01-08 "$on" 0 --fail-on any --suppressions "$work/supp.yaml" --window 1
 jq -e '.new[0].suppressed.reason == "known overflow, ticket 16"' "$root/2026-01-08/diff.json" > /dev/null ||
   fail "diff.json does not mark the suppressed bug"
 printf 'suppressions:\n  - fingerprint: %s\n    reason: "known overflow"\n    expires: 2020-01-01\n' "$bug_fp" > "$work/expired.yaml"
@@ -86,3 +86,14 @@ cmp -s "$root/trend.json" "$root/2026-01-09/trend.json" || fail "tonight's trend
 grep -q "<table id=\"trend\">" "$root/2026-01-09/report.html" || fail "report.html has no trend table"
 grep -q "<table id=\"trend\">" "$root/latest/report.html" || fail "latest/ has no report.html with the trend"
 echo "ok: 3 nights kept, trend $(jq -c '[.nights[] | [.night, .serious_bugs, .new, .gone]]' "$root/trend.json")"
+
+# A bug that shows on some nights only (issue 34 item 2): on on night 8, off
+# on night 9, back on night 10. With the default window of 3 nights it is
+# still there, not new, and --fail-on new passes.
+night 2026-01-10 "$on" 0
+[[ "$(jq .counts.new "$root/2026-01-10/diff.json")" == 0 ]] ||
+  { jq .new "$root/2026-01-10/diff.json"; fail "the bug of night 8 is new again on night 10"; }
+jq -e --arg fp "$bug_fp" '[.still_there[].fingerprint] | index($fp) != null' "$root/2026-01-10/diff.json" > /dev/null ||
+  fail "the bug of night 8 is not still there on night 10"
+[[ "$(jq '.seen_in | length' "$root/2026-01-10/diff.json")" == 2 ]] || fail "diff.json does not list the 2 earlier nights"
+echo "ok: a bug back after a night off is still there within the window, not new"

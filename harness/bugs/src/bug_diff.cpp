@@ -115,7 +115,8 @@ bool BugDiff::fails(FailOn fail_on) const {
 }
 
 BugDiff diff_bugs(const std::vector<BugSummary>& old_bugs, const std::vector<BugSummary>& new_bugs,
-                  std::vector<Suppression> suppressions, const std::string& today) {
+                  std::vector<Suppression> suppressions, const std::string& today,
+                  const std::vector<BugSummary>& earlier_bugs) {
   BugDiff d;
   d.suppressions = std::move(suppressions);
   std::map<std::string, const Suppression*> by_fingerprint;
@@ -136,6 +137,8 @@ BugDiff diff_bugs(const std::vector<BugSummary>& old_bugs, const std::vector<Bug
   std::map<std::string, const BugSummary*> old_by_fp;
   for (const auto& b : old_bugs)
     if (serious(b)) old_by_fp[b.fingerprint] = &b;
+  for (const auto& b : earlier_bugs)  // the old night's own entry wins (its first_seen is the latest word)
+    if (serious(b)) old_by_fp.emplace(b.fingerprint, &b);
   std::set<std::string> in_new;
   for (const auto& b : new_bugs) {
     if (!serious(b)) {

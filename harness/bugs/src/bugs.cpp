@@ -62,10 +62,36 @@ std::uint64_t fnv1a64(std::string_view text) {
   return h;
 }
 
+// "routine_b case3.c:78" -> "case3.c": the file of a normalized location.
+std::string file_of(const std::string& location) {
+  const auto space = location.rfind(' ');
+  std::string place = space == std::string::npos ? location : location.substr(space + 1);
+  const auto colon = place.rfind(':');
+  return colon == std::string::npos ? place : place.substr(0, colon);
+}
+
+// The locations that identify the bug; `key.locations` keep what it showed.
+//  - A hang: its localizers land on whichever frame of the blocked stacks
+//    they pick (NINJA case 3: "routine_b case3.c:78" one night, its caller
+//    "iteration case3.c:91" the next); the hang is one bug per source file.
+//  - A message race: the receive that matched wrongly; the sending routine
+//    is whichever of the competing senders this run's message came from.
+std::vector<std::string> identifying_locations(const BugKey& key) {
+  if (key.detector == "outcome" && key.kind == "hang") {
+    std::vector<std::string> files;
+    for (const auto& l : key.locations)
+      if (auto f = file_of(l); std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+    return {files.empty() ? std::string() : files.front()};
+  }
+  if (key.detector == "races" && key.locations.size() > 1) return {key.locations.front()};
+  return key.locations;
+}
+
 std::string canonical_text(const BugKey& key) {
   // Unit separators keep fields from running into each other.
   std::string s = "scalefuzz-bug-v1\x1f" + key.detector + "\x1f" + key.kind;
-  for (const auto& l : key.locations) s += "\x1f@" + l;
+  for (const auto& l : identifying_locations(key))
+    if (!l.empty()) s += "\x1f@" + l;
   if (!key.context.empty()) s += "\x1f#" + key.context;
   return s;
 }

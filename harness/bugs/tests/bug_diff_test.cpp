@@ -32,6 +32,23 @@ TEST(BugDiff, NewStillThereAndGone) {
   EXPECT_FALSE(d.fails(FailOn::Never));
 }
 
+// Issue 34 item 2: a bug seen two nights ago, not last night, back tonight
+// is still there (not new) when the earlier night is in the window; it was
+// not gone last night for tonight's diff either.
+TEST(BugDiff, ABugSeenInAnEarlierNightOfTheWindowIsNotNew) {
+  const auto without = diff_bugs({bug(kB)}, {bug(kA), bug(kB)}, {}, "2026-11-21");
+  ASSERT_EQ(without.new_bugs.size(), 1u) << "one night back only: the flickering bug looks new";
+  const auto d = diff_bugs({bug(kB)}, {bug(kA), bug(kB)}, {}, "2026-11-21", {bug(kA, detectors::Severity::Error,
+                                                                                   "2026-11-19T01:00:00Z")});
+  EXPECT_TRUE(d.new_bugs.empty());
+  ASSERT_EQ(d.still_there.size(), 2u);
+  EXPECT_TRUE(d.gone.empty());
+  EXPECT_FALSE(d.fails(FailOn::New));
+  const auto gone = diff_bugs({bug(kB)}, {}, {}, "2026-11-21", {bug(kA)});
+  ASSERT_EQ(gone.gone.size(), 1u) << "gone compares with the last night alone";
+  EXPECT_EQ(gone.gone[0].bug.fingerprint, kB);
+}
+
 TEST(BugDiff, SameBugsFailOnlyWithAny) {
   const auto d = diff_bugs({bug(kA)}, {bug(kA)}, {}, "2026-11-21");
   EXPECT_EQ(d.new_bugs.size(), 0u);

@@ -80,10 +80,15 @@ TEST(Fingerprint, IsAFixedFunctionOfTheKey) {
   // Nights compare fingerprints computed by different builds: the value
   // itself must never change for the same key (value computed independently
   // with FNV-1a 64 in Python over the canonical text).
-  BugKey key{"outcome", "hang", {"send_then_receive deadlock_cycle.c:42"}, ""};
+  BugKey key{"outcome", "crashed", {"send_then_receive deadlock_cycle.c:42"}, ""};
   EXPECT_EQ(fingerprint(key).size(), 16u);
-  EXPECT_EQ(fingerprint(key), "d4ad7cc92c3bab0d");
-  EXPECT_EQ(signature(key), "outcome/hang at send_then_receive deadlock_cycle.c:42");
+  EXPECT_EQ(fingerprint(key), "896fe1659c2bca4d");
+  EXPECT_EQ(signature(key), "outcome/crashed at send_then_receive deadlock_cycle.c:42");
+  // A hang is identified by its file (issue 34 item 2): the canonical text
+  // is "scalefuzz-bug-v1 US outcome US hang US @deadlock_cycle.c".
+  BugKey hang{"outcome", "hang", {"send_then_receive deadlock_cycle.c:42"}, ""};
+  EXPECT_EQ(fingerprint(hang), "cc493f794186f68d");
+  EXPECT_EQ(signature(hang), "outcome/hang at send_then_receive deadlock_cycle.c:42");
 }
 
 TEST(FindingKey, RacesUseBothRoutinesAndPointsTellCampaignWideFindingsApart) {
@@ -164,6 +169,43 @@ TEST(GroupFindings, ARaceComesBeforeTheHangItCausesAndMpipdWithPdgAreOneBug) {
   EXPECT_EQ(bugs[1].related, (std::vector<std::size_t>{1, 2})) << "MPI-PD and PDG at the same code: one bug";
   EXPECT_EQ(bugs[2].key.detector, "usage");
   EXPECT_EQ(bugs[3].signature, "outcome/crashed") << "a failure nothing localized comes last";
+}
+
+// Issue 34 item 2: NINJA case 3 on five nights. MPI-PD lands on the blocked
+// MPI_Recv in routine_b one night and on its caller's frame the next; the
+// race's sender is routine_b's or routine_a's message. Same bugs each time.
+TEST(GroupFindings, AHangIsOneBugWhicheverFrameTheLocalizersLandOn) {
+  std::vector<Finding> night1 = {finding("outcome", "hang", "np4-app-r0", ""),
+                                 finding("mpipd", "deadlock", "np4-app-r0", "routine_b (/n1/case3_separated_hang.c:78)")};
+  std::vector<Finding> night2 = {finding("outcome", "hang", "np4-app-r2", ""),
+                                 finding("pdg", "lp-task", "np4-app-r2", "iteration (/n2/case3_separated_hang.c:91)")};
+  const auto a = group_findings(night1, {});
+  const auto b = group_findings(night2, {});
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(a[0].fingerprint, b[0].fingerprint) << a[0].signature << " vs " << b[0].signature;
+  EXPECT_EQ(a[0].signature, "outcome/hang at routine_b case3_separated_hang.c:78") << "the signature shows the frame";
+  // In one campaign both runs are occurrences of one bug.
+  night1.insert(night1.end(), night2.begin(), night2.end());
+  const auto both = group_findings(night1, {});
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].runs().size(), 2u);
+  // A hang in another program is another bug.
+  const auto other = group_findings({finding("outcome", "hang", "x", ""),
+                                     finding("mpipd", "deadlock", "x", "routine_b (/n1/case1_random_dest.c:78)")},
+                                    {});
+  EXPECT_NE(other[0].fingerprint, a[0].fingerprint);
+}
+
+TEST(GroupFindings, ARaceIsOneBugWhicheverSenderItsMessageCameFrom) {
+  auto from_b = finding("races", "unintended-match", "r1", "routine_a (/a/case3_separated_hang.c:55)");
+  from_b.details["send_routine"] = "routine_b (/a/case3_separated_hang.c:76)";
+  auto from_a = finding("races", "unintended-match", "r2", "routine_a (/b/case3_separated_hang.c:55)");
+  from_a.details["send_routine"] = "routine_a (/b/case3_separated_hang.c:51)";
+  EXPECT_EQ(fingerprint(finding_key(from_b)), fingerprint(finding_key(from_a)));
+  EXPECT_EQ(group_findings({from_b, from_a}, {}).size(), 1u);
+  auto elsewhere = finding("races", "unintended-match", "r3", "routine_c (/b/case3_separated_hang.c:99)");
+  EXPECT_NE(fingerprint(finding_key(elsewhere)), fingerprint(finding_key(from_a)));
 }
 
 TEST(GroupFindings, SeverityIsTheWorstOccurrence) {

@@ -2,10 +2,13 @@
 // profile, repetition), with a readable, filesystem-safe, stable run id.
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "hashing.hpp"
 #include "input_limits.hpp"
@@ -50,10 +53,12 @@ struct Point {
   const char* role;
 };
 
+// A run before its id is final: its matrix coordinates (indices) and its
+// readable id. Kept small: a campaign may expand to a million runs.
 struct Draft {
-  RunSpec spec;
   std::string readable;
-  std::string canonical;  // every coordinate, unambiguous: the hash input
+  std::uint32_t point = 0, combo = 0, noise = 0;
+  int rep = 0;
   bool needs_hash = false;
 };
 
@@ -97,55 +102,62 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
                         std::to_string(kMaxRuns) + " runs; narrow scales, parameters or repetitions");
 
   const auto combos = parameter_combinations(c);
+  std::vector<std::string> noise_labels;
+  for (const auto& noise : c.noise) noise_labels.push_back(noise.label());
+  // Every coordinate, unambiguous: the hash input (built only when a hash is needed).
+  auto canonical = [&](const Draft& d) {
+    std::string text = std::string("np=") + std::to_string(points[d.point].nprocs) + '\n';
+    for (const auto& parameter : c.parameters) text += parameter.name + "=" + combos[d.combo].at(parameter.name) + '\n';
+    return text + "noise=" + noise_labels[d.noise] + "\nrep=" + std::to_string(d.rep) + '\n';
+  };
   std::vector<Draft> drafts;
   drafts.reserve(total);
-  for (const auto& point : points)
-    for (const auto& combo : combos)
-      for (const auto& noise : c.noise)
+  for (std::uint32_t p = 0; p < points.size(); ++p)
+    for (std::uint32_t k = 0; k < combos.size(); ++k)
+      for (std::uint32_t n = 0; n < c.noise.size(); ++n)
         for (int rep = 0; rep < c.repetitions; ++rep) {
-          Draft d;
-          d.readable = "np" + std::to_string(point.nprocs);
-          d.canonical = std::string("np=") + std::to_string(point.nprocs) + '\n';
-          for (const auto& parameter : c.parameters) {  // file order, not map order
-            const std::string& value = combo.at(parameter.name);
-            d.readable += "-" + parameter.name + id_safe(value, d.needs_hash);
-            d.canonical += parameter.name + "=" + value + '\n';
-          }
-          std::string noise_label = noise.label();
-          d.readable += "-" + id_safe(noise_label, d.needs_hash) + "-r" + std::to_string(rep);
-          d.canonical += "noise=" + noise_label + "\nrep=" + std::to_string(rep) + '\n';
+          Draft d{"np" + std::to_string(points[p].nprocs), p, k, n, rep, false};
+          for (const auto& parameter : c.parameters)  // file order, not map order
+            d.readable += "-" + parameter.name + id_safe(combos[k].at(parameter.name), d.needs_hash);
+          d.readable += "-" + id_safe(noise_labels[n], d.needs_hash) + "-r" + std::to_string(rep);
           if (d.readable.size() > kMaxReadableId) {
             d.readable.resize(kTruncatedId);
             while (!d.readable.empty() && d.readable.back() == '-') d.readable.pop_back();
             d.needs_hash = true;
           }
-          RunSpec& r = d.spec;
-          r.campaign = c.name;
-          r.nprocs = point.nprocs;
-          r.scale_role = point.role;
-          r.params = combo;
-          r.noise = noise;
-          r.repetition = rep;
           drafts.push_back(std::move(d));
         }
 
   // A hash suffix keeps lossy (sanitised or truncated) ids apart; ids that
   // still coincide after that get the suffix as well.
   for (auto& d : drafts)
-    d.spec.run_id = d.needs_hash ? d.readable + hash_suffix(d.canonical) : d.readable;
-  std::unordered_map<std::string, int> id_count;
-  for (const auto& d : drafts) ++id_count[d.spec.run_id];
+    if (d.needs_hash) d.readable += hash_suffix(canonical(d));
+  std::unordered_map<std::string_view, int> id_count;  // views into drafts: no copy of a million ids
+  id_count.reserve(drafts.size());
+  for (const auto& d : drafts) ++id_count[d.readable];
+  std::vector<std::uint8_t> collides(drafts.size());
+  for (std::size_t i = 0; i < drafts.size(); ++i)
+    collides[i] = !drafts[i].needs_hash && id_count[drafts[i].readable] > 1;
+  id_count = {};
 
+  const std::string stream = c.check.stream == ResultCheck::Stream::Stdout   ? "stdout"
+                             : c.check.stream == ResultCheck::Stream::Stderr ? "stderr"
+                                                                              : "output";
   std::vector<RunSpec> runs;
   runs.reserve(drafts.size());
-  for (auto& d : drafts) {
-    RunSpec& r = d.spec;
-    if (id_count[r.run_id] > 1 && !d.needs_hash) r.run_id += hash_suffix(d.canonical);
+  for (std::size_t i = 0; i < drafts.size(); ++i) {
+    Draft& d = drafts[i];
+    RunSpec r;
+    r.run_id = collides[i] ? d.readable + hash_suffix(canonical(d)) : std::move(d.readable);
+    std::string().swap(d.readable);
+    r.campaign = c.name;
+    r.nprocs = points[d.point].nprocs;
+    r.scale_role = points[d.point].role;
+    r.params = combos[d.combo];
+    r.noise = c.noise[d.noise];
+    r.repetition = d.rep;
     r.seed = derive_run_seed(c.seed, r.run_id);
     r.timeout = c.timeout;
-    const std::string stream = c.check.stream == ResultCheck::Stream::Stdout   ? "stdout"
-                               : c.check.stream == ResultCheck::Stream::Stderr ? "stderr"
-                                                                                : "output";
     switch (c.check.kind) {
       case ResultCheck::Kind::ExitCode: r.check = "exit-code"; break;
       case ResultCheck::Kind::StdoutRegex:
@@ -168,9 +180,11 @@ std::vector<RunSpec> expand_campaign(const Campaign& c) {
     if (c.stall.enabled) r.stall = stall_point(r.seed, r.nprocs, c.stall.calls);  // the launcher passes it on
     runs.push_back(std::move(r));
   }
-  std::unordered_map<std::string, int> final_count;
+  drafts = {};
+  std::unordered_set<std::string_view> final_ids;
+  final_ids.reserve(runs.size());
   for (const auto& r : runs)
-    if (++final_count[r.run_id] > 1) throw std::logic_error("run id collision: " + r.run_id);
+    if (!final_ids.insert(r.run_id).second) throw std::logic_error("run id collision: " + r.run_id);
   return runs;
 }
 

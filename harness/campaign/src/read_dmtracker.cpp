@@ -2,6 +2,7 @@
 // stored known-good runs the invariants come from.
 #include <algorithm>
 #include <system_error>
+#include <unordered_set>
 
 #include "scalefuzz/harness/run_store.hpp"
 #include "sections.hpp"
@@ -13,9 +14,10 @@ DmtrackerSection read_dmtracker(const YamlReader& reader, const YAML::Node& node
   DmtrackerSection section;
   for (const auto& e : reader.map(node, "dmtracker", {"ranks", "reference"})) {
     if (e.key == "ranks") {
+      std::unordered_set<int> listed;  // hashed: the list can be long
       for (const auto& item : reader.list(e.value, "dmtracker.ranks")) {
         int rank = static_cast<int>(reader.integer(item, "a rank in dmtracker.ranks", 0, 999999));
-        if (std::find(section.spec.ranks.begin(), section.spec.ranks.end(), rank) != section.spec.ranks.end())
+        if (!listed.insert(rank).second)
           reader.fail(item, "rank " + std::to_string(rank) + " appears twice in dmtracker.ranks");
         section.spec.ranks.push_back(rank);
         section.rank_nodes.push_back(item);

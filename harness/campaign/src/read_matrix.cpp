@@ -3,6 +3,7 @@
 #include <cctype>
 #include <optional>
 #include <regex>
+#include <unordered_map>
 
 #include "sections.hpp"
 #include "template.hpp"
@@ -20,21 +21,15 @@ const std::vector<std::string>& reserved_parameter_names() {
   return names;
 }
 
-struct SeenScale {
-  int nprocs;
-  YAML::Node node;
-};
+using SeenScales = std::unordered_map<int, int>;  // nprocs -> the 1-based line it is listed at
 
 void read_scale_list(const YamlReader& reader, const YAML::Node& node, const std::string& what,
-                     std::vector<int>& out, std::vector<SeenScale>& seen) {
+                     std::vector<int>& out, SeenScales& seen) {
   for (const auto& item : reader.list(node, what)) {
     int nprocs = static_cast<int>(reader.integer(item, "a scale in " + what, 1, kMaxScale));
-    for (const auto& earlier : seen)
-      if (earlier.nprocs == nprocs)
-        reader.fail(item, "duplicate scale " + std::to_string(nprocs) + " in " + what +
-                              " (already listed at line " +
-                              std::to_string(earlier.node.Mark().line + 1) + ")");
-    seen.push_back({nprocs, item});
+    if (const auto [it, fresh] = seen.emplace(nprocs, item.Mark().line + 1); !fresh)
+      reader.fail(item, "duplicate scale " + std::to_string(nprocs) + " in " + what + " (already listed at line " +
+                            std::to_string(it->second) + ")");
     out.push_back(nprocs);
   }
 }
@@ -43,7 +38,7 @@ void read_scale_list(const YamlReader& reader, const YAML::Node& node, const std
 
 ScaleSet read_scales(const YamlReader& reader, const YAML::Node& node) {
   ScaleSet scales;
-  std::vector<SeenScale> seen;
+  SeenScales seen;
   if (node.IsSequence()) {  // a plain list: test scales only
     read_scale_list(reader, node, "scales", scales.test, seen);
     return scales;
@@ -72,15 +67,13 @@ std::vector<Parameter> read_parameters(const YamlReader& reader, const YAML::Nod
                                       join(reserved, ", ") + ")");
     Parameter parameter{entry.key, {}};
     std::string what = "parameters." + entry.key;
-    std::vector<YAML::Node> seen;
+    std::unordered_map<std::string, int> line_of;  // value -> its 1-based line (hashed: lists can be long)
     for (const auto& item : reader.list(entry.value, what)) {
       std::string value = reader.scalar(item, "a value of " + what);
-      for (const auto& earlier : seen)
-        if (earlier.Scalar() == value)
-          reader.fail(item, "duplicate value '" + value + "' in " + what + " (already at line " +
-                                std::to_string(earlier.Mark().line + 1) + ")");
-      seen.push_back(item);
-      parameter.values.push_back(value);
+      if (const auto [it, fresh] = line_of.emplace(value, item.Mark().line + 1); !fresh)
+        reader.fail(item, "duplicate value '" + value + "' in " + what + " (already at line " +
+                              std::to_string(it->second) + ")");
+      parameter.values.push_back(std::move(value));
     }
     parameters.push_back(std::move(parameter));
   }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "scalefuzz/harness/campaign.hpp"
 #include "values.hpp"
@@ -33,15 +34,15 @@ std::vector<MapEntry> read_entries(const YamlReader& reader, const YAML::Node& n
                                    const std::string& what) {
   if (!node.IsMap()) reader.fail(node, "expected a map for " + what + ", got " + describe(node));
   std::vector<MapEntry> entries;
+  std::unordered_map<std::string, int> line_of;  // key -> its 1-based line (hashed: maps can be long)
   for (auto it = node.begin(); it != node.end(); ++it) {
     const YAML::Node key_node = it->first;
     if (!key_node.IsScalar())
       reader.fail(key_node, "expected a plain key in " + what + ", got " + describe(key_node));
     std::string key = key_node.Scalar();
-    for (const auto& earlier : entries)
-      if (earlier.key == key)
-        reader.fail(key_node, "duplicate key " + quote(key) + " in " + what + " (first at line " +
-                                  std::to_string(earlier.key_node.Mark().line + 1) + ")");
+    if (const auto [seen, fresh] = line_of.emplace(key, key_node.Mark().line + 1); !fresh)
+      reader.fail(key_node, "duplicate key " + quote(key) + " in " + what + " (first at line " +
+                                std::to_string(seen->second) + ")");
     // yaml-cpp marks an empty value at the next token, often the next line:
     // point at the key instead.
     if (it->second.IsNull()) reader.fail(key_node, quote(key) + " in " + what + " has no value");

@@ -74,6 +74,7 @@ BaselineOptions baseline_options(const ParsedArgs& args) {
     o.suppressions = *v;
     if (!fs::is_regular_file(o.suppressions)) throw UsageError("--suppressions: no such file " + *v);
   }
+  for (const auto& dir : args.values("--seen-in")) o.seen_in.emplace_back(dir);
   return o;
 }
 
@@ -86,12 +87,19 @@ int compare_outputs(const fs::path& old_out, const fs::path& new_out, const Base
       throw UsageError(e.what());
     }
   }
-  const auto diff =
-      bugs::diff_bugs(bugs_of_out(old_out), bugs_of_out(new_out), std::move(suppressions), today_utc());
+  std::vector<bugs::BugSummary> earlier;
+  for (const auto& dir : options.seen_in) {
+    auto more = bugs_of_out(dir);
+    earlier.insert(earlier.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
+  const auto diff = bugs::diff_bugs(bugs_of_out(old_out), bugs_of_out(new_out), std::move(suppressions), today_utc(),
+                                    earlier);
   const fs::path report = new_out / "diff.json";
   auto doc = bugs::diff_to_json(diff, options.fail_on);
   doc["old_out"] = fs::absolute(old_out).lexically_normal().string();
   doc["new_out"] = fs::absolute(new_out).lexically_normal().string();
+  doc["seen_in"] = nlohmann::json::array();
+  for (const auto& dir : options.seen_in) doc["seen_in"].push_back(fs::absolute(dir).lexically_normal().string());
   try {
     harness::write_file_atomic(report, harness::dump_json(doc) + "\n");
   } catch (const std::exception& e) {

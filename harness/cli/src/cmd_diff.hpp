@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <vector>
 #include <string>
 
 #include "args.hpp"
@@ -13,6 +14,7 @@ namespace scalefuzz::cli {
 struct BaselineOptions {
   harness::bugs::FailOn fail_on = harness::bugs::FailOn::New;
   std::filesystem::path suppressions;  // empty: none
+  std::vector<std::filesystem::path> seen_in;  // --seen-in: earlier nights whose bugs are not new
 };
 
 // --fail-on new|any|never, --suppressions FILE (both commands accept them;

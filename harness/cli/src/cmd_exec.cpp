@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <iostream>
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <map>
 #include <random>
 #include <regex>
@@ -25,6 +27,9 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_exec_interrupt(int) { g_stop = true; }
 
 // --check KIND=REGEX (or exit-code) into the spec; UsageError when bad.
 void apply_check_option(const std::string& text, harness::RunSpec& spec) {
@@ -168,10 +173,23 @@ int cmd_exec(const ParsedArgs& args) {
   if (ec) throw InfraError(options.run_dir.string() + ": cannot create the run directory: " + ec.message());
 
   harness::become_subreaper();
+  // Ctrl-C or SIGTERM: the run's processes are killed at once (options.cancel)
+  // and exec says so and exits 130, as run and reproduce do.
+  options.cancel = &g_stop;
+  std::signal(SIGINT, on_exec_interrupt);
+  std::signal(SIGTERM, on_exec_interrupt);
   // The launch step of `scalefuzz run` (an application run also gets the
   // system run's potential races); exec has no store and no analysis: its
   // --out is the run directory, read later by `scalefuzz analyze/trace`.
-  harness::Outcome outcome = engine::launch_run(spec, options, analysis);
+  harness::Outcome outcome;
+  try {
+    outcome = engine::launch_run(spec, options, analysis);
+  } catch (const harness::LaunchCancelled& e) {
+    std::cerr << "interrupted: " << terminal_safe(e.what()) << "; its processes were killed\n";
+    return kExitInterrupted;
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
 
   std::cout << "outcome: " << harness::to_string(outcome.kind);
   if (!outcome.detail.empty()) std::cout << " (" << terminal_safe(outcome.detail) << ")";
@@ -198,7 +216,7 @@ int cmd_exec(const ParsedArgs& args) {
               << (run_dir.stall_fired() ? ": fired" : ": never reached (the rank made fewer calls)")
               << "\n";
   std::cout << "seed: " << spec.seed << " (--seed " << spec.seed << " replays this run's noise decisions)\n";
-  const std::string exact = engine::replay_line(this_program(), options.run_dir);
+  const std::string exact = joined_for_shell(engine::replay_argv(this_program(), options.run_dir));
   if (!exact.empty()) std::cout << "replay (the recorded matches forced): " << terminal_safe(exact) << "\n";
   std::cout << (exact.empty() ? "replay: " : "or with its seed and noise: ") << terminal_safe(display_command(spec, options))
             << "\n";

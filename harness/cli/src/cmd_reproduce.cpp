@@ -1,6 +1,8 @@
 // scalefuzz reproduce CAMPAIGN.yaml --until race|hang|crash|any: reruns one
 // campaign point under escalating NINJA noise (reproduce_plan.hpp) until the
 // target manifests, analyses that run and prints the command that replays it.
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -31,6 +33,9 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_reproduce_interrupt(int) { g_stop = true; }
 
 // The campaign point to reproduce: the first run (after --filter).
 harness::RunSpec chosen_point(const harness::Campaign& campaign, const std::optional<std::string>& filter) {
@@ -83,20 +88,22 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
                          const harness::LaunchOptions& launch) {
   store.set_meta("finished_at", harness::utc_timestamp_now());
   analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
-  const fs::path replay_dir = fs::absolute(out / "replay");
+  // One directory per replayed run: replays of different tries never overwrite each other.
+  const fs::path replay_dir = fs::absolute(out / "replay" / hit.run.run_id);
   std::cout << "reproduced " << to_string(target) << " in try " << hit.attempt << " of " << max_runs << ": run "
             << hit.run.run_id << " (" << harness::to_string(hit.outcome.kind)
             << (hit.outcome.detail.empty() ? "" : ": " + terminal_safe(hit.outcome.detail)) << ")\n"
             << "run directory: " << fs::absolute(hit.run_dir).string() << "\n";
   if (!hit.analysis_dir.empty()) std::cout << "noise analysis (system-centric run): " << hit.analysis_dir << "\n";
-  const std::string exact = engine::replay_line(this_program(), fs::absolute(hit.run_dir));
+  const std::string exact = joined_for_shell(engine::replay_argv(this_program(), fs::absolute(hit.run_dir)));
   if (!exact.empty()) std::cout << "replay (the recorded matches forced):\n  " << terminal_safe(exact) << "\n";
   std::cout << (exact.empty() ? "replay:\n  " : "or with its seed and noise:\n  ")
             << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), hit.run, campaign.mpiexec,
                                                                harness::to_string(campaign.oversubscribe),
                                                                hit.analysis_dir, replay_dir.string(),
                                                                campaign.launcher)))
-            << "\n";
+            << "\n  (" << replay_timing_note(hit.run.noise.mode == noise::Mode::None) << "; these lines are also in "
+            << (fs::absolute(hit.run_dir) / "replay.txt").string() << ")\n";
   harness::LaunchOptions options = launch;
   if (!hit.analysis_dir.empty()) options.env[std::string(noise::kAnalysisEnv)] = hit.analysis_dir;
   options.run_dir = replay_dir;  // a replay must not overwrite the recorded run
@@ -161,7 +168,8 @@ int cmd_reproduce(const ParsedArgs& args) {
   harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
-  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
+  harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
+  launch.cancel = &g_stop;  // Ctrl-C or SIGTERM kills the try in flight at once
   if (find_program(campaign.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
 
@@ -172,6 +180,8 @@ int cmd_reproduce(const ParsedArgs& args) {
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();
+  std::signal(SIGINT, on_reproduce_interrupt);
+  std::signal(SIGTERM, on_reproduce_interrupt);
 
   std::cerr << "reproduce: " << analysis::campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
@@ -179,6 +189,11 @@ int cmd_reproduce(const ParsedArgs& args) {
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
   std::optional<Manifestation> quiet_hit;   // the first attempt without noise that manifested
   for (int attempt = 0; attempt < max_runs; ++attempt) {
+    if (g_stop) {
+      std::cerr << "interrupted: " << store->finished_count() << " tries are stored in " << out.string()
+                << "; run the same command again to resume\n";
+      return kExitInterrupted;
+    }
     harness::RunSpec run = attempt_run(campaign, point, attempt);
     fs::path run_dir;
     std::string analysis_dir;
@@ -197,10 +212,21 @@ int cmd_reproduce(const ParsedArgs& args) {
       outcome = *stored->outcome;  // resumed: this attempt already ran into OUT
       run_dir = stored->dir;
     } else {
-      outcome = engine::launch_and_store(*store, run, launch, analysis);
+      try {
+        outcome = engine::launch_and_store(*store, run, launch, analysis);
+      } catch (const harness::LaunchCancelled&) {
+        std::cerr << "interrupted: try " << attempt << " was killed; " << store->finished_count()
+                  << " tries are stored in " << out.string() << "; run the same command again to resume\n";
+        return kExitInterrupted;
+      }
       run_dir = store->run_dir(run.run_id);
     }
     if (outcome.kind == harness::OutcomeKind::LaunchError) throw InfraError(run.run_id + ": " + outcome.detail);
+    // Every try's directory carries its replay line (report.html, JUnit).
+    write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), fs::absolute(run_dir))),
+                      replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
+                                       analysis_dir, fs::absolute(out / "replay" / run.run_id).string(), campaign.launcher),
+                      run.noise.mode == noise::Mode::None);
     if (run.noise.mode == noise::Mode::System && engine::has_ninja_analysis(run_dir, run.nprocs))
       last_system_run = fs::absolute(run_dir);
 

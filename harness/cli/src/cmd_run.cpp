@@ -53,14 +53,9 @@ class ReplayWriter : public harness::RunListener {
       if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
                                        analysis, fs::absolute(out_ / "replay" / r.run_id).string(), campaign_.launcher);
-    try {
-      // First the exact replay from the decision log, then the seed-and-noise rerun.
-      const std::string exact = engine::replay_line(this_program(), fs::absolute(out_ / "runs" / r.run_id));
-      harness::write_file_atomic(out_ / "runs" / r.run_id / "replay.txt",
-                                 (exact.empty() ? "" : exact + "\n") + joined_for_shell(argv) + "\n");
-    } catch (const std::exception&) {
-      // The replay line is a convenience; the run is stored without it.
-    }
+    const fs::path run_dir = fs::absolute(out_ / "runs" / r.run_id);
+    write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), run_dir)), argv,
+                      r.noise.mode == noise::Mode::None);
   }
   void end() override {}
 
@@ -80,7 +75,9 @@ int cmd_run(const ParsedArgs& args) {
   if (campaign.scheduler.type != "local")
     throw UsageError((campaign.scheduler.type_origin.empty() ? campaign_file.string() : campaign.scheduler.type_origin) +
                      ": scheduler type '" + campaign.scheduler.type +
-                     "' cannot be run by 'scalefuzz run', which launches locally; use scheduler: {type: local}");
+                     "' is for 'scalefuzz submit " + shell_quote(campaign_file.string()) +
+                     "' (then 'scalefuzz collect OUT --wait'); 'scalefuzz run' launches locally "
+                     "(for that, use scheduler: {type: local})");
   check_detectors(campaign);
   const BaselineOptions baseline_opts = baseline_options(args);
   const std::optional<fs::path> baseline =
@@ -106,11 +103,12 @@ int cmd_run(const ParsedArgs& args) {
   launch.cancel = &g_stop;  // Ctrl-C kills the runs in flight at once
 
   if (dry_run) {
-    for (const auto& phase : engine::schedule_phases(runs))  // in the order they would start
+    const std::size_t count = runs.size();
+    for (const auto& phase : engine::schedule_phases(std::move(runs)))  // in the order they would start
       for (const auto& r : phase)
         std::cout << "# " << r.run_id << " (seed " << r.seed << ", timeout " << r.timeout.count() << " ms)\n"
                   << terminal_safe(display_command(r, launch)) << "\n";  // parameter values may hold control bytes
-    std::cout << "# " << runs.size() << " runs; nothing was launched (--dry-run)\n";
+    std::cout << "# " << count << " runs; nothing was launched (--dry-run)\n";
     return kExitOk;
   }
 

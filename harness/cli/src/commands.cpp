@@ -31,6 +31,12 @@ void declare_baseline_options(CLI::App& o) {
                "    - {fingerprint: 3f0c9a1b2d4e5f60, reason: \"ticket 12\", expires: 2026-12-31}\n"
                "expires (optional) is the last day it applies; an expired one fails with exit 2")
       ->type_name("FILE");
+  o.add_option("--seen-in",
+               "an earlier night's output directory, repeatable: a bug found there too is\n"
+               "'still there', not new (a bug that shows on some nights only does not\n"
+               "fail the job each time it comes back); 'gone' stays against OLD")
+      ->type_name("EARLIER_OUT")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 void declare_run(CLI::App& o) {

@@ -50,6 +50,24 @@ int write_reports(const harness::RunStore& store, harness::ConsoleProgress* prog
       std::cout << " (" << b.occurrences.size() << " findings in " << b.runs().size() << " runs)";
     std::cout << "\n";
   }
+  // A run that could not be launched (launcher, binary or injector missing,
+  // a result check the harness cannot apply) says nothing about the
+  // application: the campaign did not test what it should (exit 3, not 1).
+  std::size_t launch_errors = 0;
+  const harness::RunRecord* first_launch_error = nullptr;
+  for (const auto& r : data.runs)
+    if (r.outcome && r.outcome->kind == harness::OutcomeKind::LaunchError) {
+      ++launch_errors;
+      if (!first_launch_error) first_launch_error = &r;
+    }
+  if (first_launch_error) {
+    std::cerr << terminal_safe("scalefuzz: " + std::to_string(launch_errors) +
+                               " runs could not be launched (a problem of the harness or the setup, not of the "
+                               "application), first " + first_launch_error->spec.run_id + ": " +
+                               first_launch_error->outcome->detail)
+              << "\n";
+    return kExitInfra;
+  }
   return serious > 0 ? kExitFindings : kExitOk;
 }
 

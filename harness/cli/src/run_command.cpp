@@ -3,12 +3,33 @@
 #include <cctype>
 #include <filesystem>
 
+#include "scalefuzz/harness/atomic_file.hpp"
+
 namespace scalefuzz::cli {
 
 std::string joined_for_shell(const std::vector<std::string>& argv) {
   std::string line;
   for (const auto& w : argv) line += (line.empty() ? "" : " ") + shell_quote(w);
   return line;
+}
+
+std::string replay_timing_note(bool quiet_run) {
+  return quiet_run ? "timing-dependent: without noise the seed decides nothing; whether the outcome comes back "
+                     "depends on timing alone"
+                   : "timing-dependent: the seed fixes scalefuzz's injected noise, not the operating system's "
+                     "scheduling, so the outcome may need several tries to come back";
+}
+
+void write_replay_file(const std::filesystem::path& run_dir, const std::string& exact_line,
+                       const std::vector<std::string>& exec_argv, bool quiet_run) {
+  std::string text;
+  if (!exact_line.empty()) text = "# exact: the recorded matches forced (scalefuzz replay)\n" + exact_line + "\n";
+  text += "# same seed and noise; " + replay_timing_note(quiet_run) + "\n" + joined_for_shell(exec_argv) + "\n";
+  try {
+    harness::write_file_atomic(run_dir / "replay.txt", text);
+  } catch (const std::exception&) {
+    // The replay line is a convenience; the run is stored without it.
+  }
 }
 
 std::string this_program() {

@@ -2,6 +2,7 @@
 // replay instructions). Display only: launches always use argv vectors.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,17 @@ using harness::shell_quote;
 
 // The words joined with spaces, each shell-quoted where needed.
 std::string joined_for_shell(const std::vector<std::string>& argv);
+
+// Why a seed-and-noise replay may not bring the outcome back.
+std::string replay_timing_note(bool quiet_run);
+
+// Writes RUN_DIR/replay.txt: the exact replay `exact_line` (scalefuzz replay;
+// none when the run has no decision log), then the `scalefuzz exec` line
+// `exec_argv` (same seed and noise), each under a comment, the second saying
+// it is timing-dependent. report.html shows the file; JUnit's replay
+// property is its first command line. Best effort: a run is stored without it.
+void write_replay_file(const std::filesystem::path& run_dir, const std::string& exact_line,
+                       const std::vector<std::string>& exec_argv, bool quiet_run);
 
 // The path of this scalefuzz binary, so printed command lines run as shown.
 std::string this_program();

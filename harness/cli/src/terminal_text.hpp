@@ -1,14 +1,9 @@
-// Text from input files, argv or run directories shown on a terminal: control
-// characters (ESC, BEL, C1 codes...) and bytes that are not UTF-8 are shown as
-// \xNN escapes so they cannot retitle, recolour or garble the user's terminal.
+// The CLI's name for harness::terminal_safe (harness/report), which the
+// console progress line uses too.
 #pragma once
 
-#include <string>
-#include <string_view>
+#include "scalefuzz/harness/terminal_text.hpp"
 
 namespace scalefuzz::cli {
-
-// Newlines and tabs are kept (messages and listings span lines).
-std::string terminal_safe(std::string_view text);
-
+using harness::terminal_safe;
 }  // namespace scalefuzz::cli

@@ -1,6 +1,7 @@
 #include "scalefuzz/engine/ninja_dependency.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -43,8 +44,9 @@ std::vector<std::vector<harness::RunSpec>> schedule_phases(std::vector<harness::
   const auto first_app = std::find_if(runs.begin(), runs.end(),
                                       [](const harness::RunSpec& r) { return r.noise.mode == noise::Mode::Application; });
   std::vector<std::vector<harness::RunSpec>> phases(2);
-  phases[0].assign(runs.begin(), first_app);
-  phases[1].assign(first_app, runs.end());
+  // Moved, not copied: a campaign may hold a million runs.
+  phases[0].assign(std::make_move_iterator(runs.begin()), std::make_move_iterator(first_app));
+  phases[1].assign(std::make_move_iterator(first_app), std::make_move_iterator(runs.end()));
   return phases;
 }
 

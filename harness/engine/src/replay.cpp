@@ -153,10 +153,10 @@ harness::Outcome launch_with_logs(const harness::RunSpec& spec, harness::LaunchO
   return launch_run(spec, std::move(options), std::nullopt);
 }
 
-std::string replay_line(const fs::path& program, const fs::path& run_dir) {
+std::vector<std::string> replay_argv(const fs::path& program, const fs::path& run_dir) {
   std::error_code ec;
-  if (!fs::exists(trace::decision_log_file(run_dir, 0), ec)) return "";
-  return program.string() + " replay " + run_dir.string();
+  if (!fs::exists(trace::decision_log_file(run_dir, 0), ec)) return {};
+  return {program.string(), "replay", run_dir.string()};
 }
 
 ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {

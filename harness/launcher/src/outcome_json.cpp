@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <stdexcept>
 #include <thread>
 
@@ -65,7 +66,8 @@ void write_outcome_file(const std::filesystem::path& run_dir, const Outcome& out
   tmp_name << "outcome.json.tmp." << getpid() << "." << std::this_thread::get_id();
   auto tmp = run_dir / tmp_name.str();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  // std::system_error: the CLI tells a full disk from a bug by its errno.
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot write " + tmp.string());
   std::size_t done = 0;
   while (done < text.size()) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -74,7 +76,7 @@ void write_outcome_file(const std::filesystem::path& run_dir, const Outcome& out
       int err = errno;
       ::close(fd);
       ::unlink(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(err));
+      throw std::system_error(err, std::generic_category(), "cannot write " + tmp.string());
     }
     done += static_cast<std::size_t>(n);
   }
@@ -85,7 +87,7 @@ void write_outcome_file(const std::filesystem::path& run_dir, const Outcome& out
   std::filesystem::rename(tmp, RunDir(run_dir).outcome_file(), ec);
   if (ec) {
     std::filesystem::remove(tmp);
-    throw std::runtime_error("cannot rename " + tmp.string() + " to outcome.json: " + ec.message());
+    throw std::system_error(ec, "cannot rename " + tmp.string() + " to outcome.json");
   }
 }
 

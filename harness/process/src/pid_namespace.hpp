@@ -4,10 +4,9 @@
 // SIGKILLs everything left in the namespace. Combined with PR_SET_PDEATHSIG
 // this also holds when the harness itself is SIGKILLed.
 //
-// Needs CAP_SYS_ADMIN (root, as in CI). Elsewhere spawn_child falls back to
-// an ordinary child: the run's processes are then found by parent chains and
-// the SCALEFUZZ_LAUNCH_ID marker (harness/launcher/README.md), which catches
-// them at a timeout but not when the harness is SIGKILLed.
+// Needs CAP_SYS_ADMIN (root, as in CI). Elsewhere spawn_child starts the
+// run under a subreaper keeper instead (child_process.cpp), which takes the
+// run's processes down when the harness dies, even by SIGKILL.
 #pragma once
 
 namespace scalefuzz::harness {

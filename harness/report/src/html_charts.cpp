@@ -11,10 +11,21 @@ namespace scalefuzz::harness::html {
 
 namespace {
 
-// JSON inside <script>: "</" would end the element early.
-std::string script_safe(std::string text) {
-  for (std::size_t at = 0; (at = text.find("</", at)) != std::string::npos; at += 3) text.replace(at, 2, "<\\/");
-  return text;
+// JSON inside <script>: not only "</script" ends the element early, "<!--"
+// followed by "<script" puts the parser into the double-escaped state, where
+// the element's own "</script>" no longer closes it and the rest of the page
+// becomes script text (HTML Living Standard, "script data double escaped state"). In JSON, < > and &
+// appear only inside strings, where their \u escapes mean the same.
+std::string script_safe(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '<') out += "\\u003c";
+    else if (c == '>') out += "\\u003e";
+    else if (c == '&') out += "\\u0026";
+    else out += c;
+  }
+  return out;
 }
 
 // Draws every chart; a chart that fails is replaced by a note instead of

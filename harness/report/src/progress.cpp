@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "scalefuzz/harness/terminal_text.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness {
@@ -71,7 +72,7 @@ void ConsoleProgress::clear_status() {
 
 void ConsoleProgress::redraw() {
   if (!tty_ || finished_) return;
-  std::string line = status_line();
+  std::string line = terminal_safe(status_line());  // the phase may name a file
   const auto width = terminal_width(out_);
   if (line.size() >= width) line.resize(width - 1);  // a wrapped line could not be rewritten in place
   std::fputs("\r\x1b[K", out_);
@@ -83,7 +84,9 @@ void ConsoleProgress::redraw() {
 void ConsoleProgress::print_note(const std::string& line) {
   std::lock_guard lock(mutex_);
   clear_status();
-  std::fprintf(out_, "%s\n", line.c_str());
+  // Notes and run lines carry program output, paths and run ids: control
+  // bytes in them must not retitle or recolour the terminal.
+  std::fprintf(out_, "%s\n", terminal_safe(line).c_str());
   if (tty_) redraw();
   else std::fflush(out_);
 }
@@ -125,6 +128,7 @@ void ConsoleProgress::run_finished(const RunSpec& spec, const Outcome& outcome) 
   ++counts_[label];
   std::string line = counter() + " " + spec.run_id + " " + label + " " + text::human_seconds(outcome.wall_seconds);
   if (outcome.kind != OutcomeKind::Ok && !outcome.detail.empty()) line += "  " + outcome.detail;
+  line = terminal_safe(line);
   if (tty_) {
     if (outcome.kind != OutcomeKind::Ok) {
       clear_status();

@@ -1,9 +1,11 @@
 #include <cctype>
+#include <fstream>
 #include <string_view>
 #include <set>
 
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/harness/terminal_text.hpp"
 #include "scalefuzz/trace/decision_log.hpp"
 
 namespace scalefuzz::harness {
@@ -56,18 +58,56 @@ std::vector<bugs::Bug> report_bugs(const ReportData& data) {
 
 std::string shell_quote(const std::string& word) {
   bool safe = !word.empty();
-  for (unsigned char c : word)
+  bool control = false;  // a byte a terminal would act on, or one that is not UTF-8
+  for (std::size_t i = 0; i < word.size();) {
+    const auto c = static_cast<unsigned char>(word[i]);
+    if (c >= 0x80) {
+      const std::size_t n = printable_utf8_length(word, i);
+      control = control || n == 0;
+      safe = false;
+      i += n == 0 ? 1 : n;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7F) control = true;
     if (!(std::isalnum(c) || std::string_view("@%+=:,./_-{}").find(static_cast<char>(c)) != std::string_view::npos))
       safe = false;
+    ++i;
+  }
   if (safe) return word;
+  if (control) {
+    // bash's $'...': the escapes are printable, so the line survives being
+    // shown (terminal, HTML, XML) and a shell turns them back into the bytes.
+    static const char* const hex = "0123456789abcdef";
+    std::string out = "$'";
+    for (std::size_t i = 0; i < word.size();) {
+      const auto c = static_cast<unsigned char>(word[i]);
+      const std::size_t n = c >= 0x80 ? printable_utf8_length(word, i) : 0;
+      if (n > 0) {
+        out.append(word, i, n);
+        i += n;
+        continue;
+      }
+      if (c == '\\' || c == '\'') out += std::string("\\") + static_cast<char>(c);
+      else if (c < 0x20 || c >= 0x7F) out += std::string("\\x") + hex[c >> 4] + hex[c & 0xF];
+      else out += static_cast<char>(c);
+      ++i;
+    }
+    return out + "'";
+  }
   std::string out = "'";
   for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
 
 std::string replay_command(const ReportData& data, const RunRecord& run) {
-  // A run with a decision log replays exactly (scalefuzz replay, issue 29);
-  // the campaign rerun with its seed and noise is the fallback.
+  // The first line `run` and `reproduce` left in replay.txt: the exact replay
+  // (scalefuzz replay, issue 29) when the run has a decision log, else the
+  // seed-and-noise line, which carries what the run needs (an
+  // application-centric run's system run) and works for a reproduce try.
+  std::ifstream in(run.dir / "replay.txt");
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line.front() != '#') return line;
+  // Without it (a store from an older scalefuzz, a SLURM task): the same order.
   std::error_code ec;
   if (!run.dir.empty() && std::filesystem::exists(trace::decision_log_file(run.dir, 0), ec))
     return "scalefuzz replay " + shell_quote(std::filesystem::absolute(run.dir).string());

@@ -77,19 +77,42 @@ TEST(JunitReporter, NamesCarryNoCountsIndicesOrDottedValuesInClassnames) {
 
 // A run with a decision log (ranks/0.decisions) replays exactly: its replay
 // property is `scalefuzz replay RUN_DIR`, the campaign rerun the fallback.
-TEST(JunitReporter, RunWithADecisionLogIsReplayedFromIt) {
+// The replay property of the failing point (np4-none-r2) after `file`
+// (relative to the run's own directory) is written with `content`.
+std::string replay_property_with(const std::string& file, const std::string& content, std::filesystem::path* run_dir) {
   testing::TempDir tmp;
   auto data = testing::make_report_data(tmp.path());
   data.campaign_file = "/work/configs/ring.yaml";
   auto& run = data.runs[2];
   run.dir = tmp.path() / "runs" / run.spec.run_id;
-  std::filesystem::create_directories(run.dir / "ranks");
-  scalefuzz::testing::write_file(run.dir / "ranks" / "0.decisions", "");
+  *run_dir = run.dir;
+  std::filesystem::create_directories((run.dir / file).parent_path());
+  scalefuzz::testing::write_file(run.dir / file, content);
   JunitReporter().write(data);
   const auto doc = parse_junit(tmp.path() / "junit.xml");
   const json* point = find_case(doc, "np4 count=64 noise=none");
-  ASSERT_NE(point, nullptr);
-  EXPECT_EQ(point->at("properties").at("replay"), "scalefuzz replay " + run.dir.string());
+  return point ? point->at("properties").at("replay").get<std::string>() : "(no testcase)";
+}
+
+TEST(JunitReporter, RunWithADecisionLogIsReplayedFromIt) {
+  std::filesystem::path run_dir;
+  const std::string replay = replay_property_with("ranks/0.decisions", "", &run_dir);
+  EXPECT_EQ(replay, "scalefuzz replay " + run_dir.string());
+}
+
+// The run's replay.txt (written by run and reproduce) comes first: its first
+// command line is the replay a person pastes (issue 34 item 3, issue 36
+// item 4: it carries an application-centric run's system run and works for
+// a reproduce try, where `run --filter` finds no such run).
+TEST(JunitReporter, ReplayIsTheFirstCommandLineOfTheRunsReplayTxt) {
+  std::filesystem::path run_dir;
+  const std::string replay = replay_property_with(
+      "replay.txt",
+      "# same seed and noise; timing-dependent\n"
+      "/bin/scalefuzz exec --noise application --noise-set analysis=/out/runs/sys -- x\n"
+      "/bin/scalefuzz exec --other\n",
+      &run_dir);
+  EXPECT_EQ(replay, "/bin/scalefuzz exec --noise application --noise-set analysis=/out/runs/sys -- x");
 }
 
 TEST(JunitReporter, FailingPointHasShortMessagePropertiesAndDetailsInSystemOut) {

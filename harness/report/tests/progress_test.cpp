@@ -158,5 +158,30 @@ TEST(ConsoleProgress, ThreadSafeLinesNeverInterleave) {
   EXPECT_EQ(n, kThreads * kEach);
 }
 
+// Issue 34 item 7: a program's output reaches the progress line through the
+// outcome's detail ("last stderr line: ..."), notes and the phase; its
+// control bytes (title, colour, bell) must not reach the terminal.
+TEST(ConsoleProgress, ControlBytesFromProgramOutputNeverReachTheTerminal) {
+  const std::string hostile = "last stderr line: \x1b]0;owned title\x07\x1b[31mred\x1b[0m\x9b" "2J\r";
+  for (bool tty : {false, true}) {
+    Capture cap;
+    {
+      ConsoleProgress p(2, cap.file(), tty, std::chrono::hours(1));
+      p.set_phase("analysing \x1b[5mblink");
+      p.run_started(spec("np2-none-r0"));
+      p.run_finished(spec("np2-none-r0"), outcome(OutcomeKind::Failed, 1, hostile));
+      p.notes() << "note from a trace \x1b[2J\n";
+    }
+    std::string out = cap.text();
+    // The status line's own rewrite sequence is the only escape allowed.
+    for (std::size_t at; (at = out.find("\r\x1b[K")) != std::string::npos;) out.erase(at, 4);
+    EXPECT_EQ(out.find('\x1b'), std::string::npos) << (tty ? "tty: " : "plain: ") << out;
+    EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x9b'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+    EXPECT_THAT(out, ::testing::HasSubstr("\\x1B]0;owned title\\x07")) << "shown, escaped";
+  }
+}
+
 }  // namespace
 }  // namespace scalefuzz::harness

@@ -3,6 +3,9 @@
 #include <fstream>
 
 #include "report_fixture.hpp"
+#include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/harness/terminal_text.hpp"
+#include "subprocess.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness::text {
@@ -43,6 +46,26 @@ TEST(Text, HumanSeconds) {
   EXPECT_EQ(human_seconds(125), "2m05s");
   EXPECT_EQ(human_seconds(3720), "1h02m");
   EXPECT_EQ(fixed3(1.5), "1.500");
+}
+
+// Issue 36 item 3: a replay line is shown through terminal_safe (--dry-run,
+// exec, reproduce) or xml_escape (report.html, junit.xml); an argument with
+// control bytes must come out as text a shell turns back into those bytes.
+TEST(Text, ShellQuotedControlBytesSurviveDisplayAndComeBackFromBash) {
+  const std::vector<std::string> words = {"plain", "two words", "it's",
+                                          "\x1b]0;title\x07", "tab\tnew\nline", "del\x7f", "\\x1b literal",
+                                          "caf\xc3\xa9 \xe2\x82\xac", "bad \xff utf8", "c1 \xc2\x9b" "2J", "quote ' \\ $'x'"};
+  for (const auto& word : words) {
+    const std::string quoted = shell_quote(word);
+    // xml_escape (report.html, junit.xml) rewrites only control bytes into
+    // \xNN text; markup characters become entities shown as themselves.
+    for (unsigned char c : quoted) EXPECT_TRUE(c >= 0x20 && c != 0x7F) << "control byte in " << terminal_safe(quoted);
+    const std::string shown = terminal_safe(quoted);
+    EXPECT_EQ(shown, quoted) << "the quoted form of '" << terminal_safe(word) << "' changes when shown";
+    const auto r = run_process({"bash", "-c", "printf %s " + shown}, "", std::chrono::seconds(30));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, word) << "bash does not give back '" << terminal_safe(word) << "' from " << shown;
+  }
 }
 
 }  // namespace

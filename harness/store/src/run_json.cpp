@@ -36,9 +36,11 @@ void to_json(json& j, const RunSpec& spec) {
            {"timeout_ms", spec.timeout.count()},
            {"check", spec.check},
            {"wrong_result_regex", nullptr},
+           {"expected_stdout_regex", nullptr},
            {"stall", nullptr}};
   if (spec.stall) j["stall"] = json{{"rank", spec.stall->rank}, {"call", spec.stall->call}};
   if (spec.wrong_result_regex) j["wrong_result_regex"] = *spec.wrong_result_regex;
+  if (spec.expected_stdout_regex) j["expected_stdout_regex"] = *spec.expected_stdout_regex;
 }
 
 void from_json(const json& j, RunSpec& spec) {
@@ -68,6 +70,9 @@ void from_json(const json& j, RunSpec& spec) {
   spec.wrong_result_regex.reset();
   if (auto it = j.find("wrong_result_regex"); it != j.end() && !it->is_null())
     spec.wrong_result_regex = it->get<std::string>();
+  spec.expected_stdout_regex.reset();
+  if (auto it = j.find("expected_stdout_regex"); it != j.end() && !it->is_null())
+    spec.expected_stdout_regex = it->get<std::string>();
 }
 
 void to_json(json& j, const RankStack& stack) {

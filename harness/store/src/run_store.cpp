@@ -24,8 +24,11 @@ namespace scalefuzz::harness {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-StoreError::StoreError(fs::path path, std::string reason)
-    : std::runtime_error(path.string() + ": " + reason), path_(std::move(path)), reason_(std::move(reason)) {}
+StoreError::StoreError(fs::path path, std::string reason, bool out_of_space)
+    : std::runtime_error(path.string() + ": " + reason),
+      path_(std::move(path)),
+      reason_(std::move(reason)),
+      out_of_space_(out_of_space) {}
 
 namespace {
 

@@ -19,7 +19,7 @@ Db::~Db() { sqlite3_close_v2(db_); }
 
 void Db::fail(const std::string& what) const {
   last_failure_ = sqlite3_errcode(db_) & 0xff;
-  throw StoreError(file_, what + ": " + sqlite3_errmsg(db_));
+  throw StoreError(file_, what + ": " + sqlite3_errmsg(db_), last_failure_ == SQLITE_FULL);
 }
 
 void Db::exec(const char* sql) {
@@ -28,7 +28,7 @@ void Db::exec(const char* sql) {
     std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
     last_failure_ = sqlite3_errcode(db_) & 0xff;
-    throw StoreError(file_, std::string("SQL failed (") + sql + "): " + msg);
+    throw StoreError(file_, std::string("SQL failed (") + sql + "): " + msg, last_failure_ == SQLITE_FULL);
   }
 }
 

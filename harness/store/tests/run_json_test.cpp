@@ -24,6 +24,8 @@ void expect_same_spec(const RunSpec& a, const RunSpec& b) {
   EXPECT_EQ(a.timeout, b.timeout);
   EXPECT_EQ(a.check, b.check);
   EXPECT_EQ(a.wrong_result_regex, b.wrong_result_regex);
+  EXPECT_EQ(a.expected_stdout_regex, b.expected_stdout_regex);
+  EXPECT_EQ(a.stall, b.stall);
 }
 
 TEST(RunJson, SpecRoundTripsThroughText) {
@@ -50,6 +52,19 @@ TEST(RunJson, SpecWithoutRegexRoundTrips) {
   const auto j = json(spec);
   EXPECT_TRUE(j.at("wrong_result_regex").is_null());
   expect_same_spec(spec, j.get<RunSpec>());
+}
+
+// Issue 34 item 1: a SLURM task reads its spec back from runs.json; a
+// must-match check without its regex became a launch error in every run.
+TEST(RunJson, MustMatchRegexRoundTrips) {
+  auto spec = testing::sample_spec("ring");
+  spec.wrong_result_regex.reset();
+  spec.check = "stdout-must-match";
+  spec.expected_stdout_regex = "^ring ok after [0-9]+ laps$";
+  const auto back = json::parse(json(spec).dump()).get<RunSpec>();
+  expect_same_spec(spec, back);
+  ASSERT_TRUE(back.expected_stdout_regex.has_value());
+  EXPECT_EQ(*back.expected_stdout_regex, "^ring ok after [0-9]+ laps$");
 }
 
 TEST(RunJson, OutcomeRoundTripsWithStacks) {

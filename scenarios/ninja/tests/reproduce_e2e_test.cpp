@@ -2,6 +2,7 @@
 // hang within its run budget, and the replay command it prints hangs again
 // (or shows the wrong match) when run as printed. The seed replays the noise
 // decisions, not the OS scheduler: the replay gets three tries.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -45,7 +46,10 @@ TEST(ReproduceE2E, Case3HangIsFoundAndItsReplayCommandReproducesIt) {
   EXPECT_NE(line.find("--races"), std::string::npos);
 
   std::vector<std::string> args(argv.begin() + 1, argv.end());
-  const fs::path replay_dir = out / "replay";
+  // Each try replays into its own directory: the line's --out.
+  const auto out_at = std::find(args.begin(), args.end(), "--out");
+  ASSERT_NE(out_at, args.end()) << line;
+  const fs::path replay_dir = *(out_at + 1);
   std::string log;
   bool reproduced = false;
   for (int attempt = 0; attempt < 3 && !reproduced; ++attempt) {

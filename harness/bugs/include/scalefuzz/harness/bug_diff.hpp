@@ -63,8 +63,12 @@ struct BugDiff {
 };
 
 // Compares the bugs of two nights; `today` is YYYY-MM-DD (UTC).
+// `earlier_bugs` are those of the nights before the old one (`--seen-in`): a
+// bug among them is "still there", not new (one that shows on some nights
+// only), yet never "gone" (gone compares with the old night alone).
 BugDiff diff_bugs(const std::vector<BugSummary>& old_bugs, const std::vector<BugSummary>& new_bugs,
-                  std::vector<Suppression> suppressions, const std::string& today);
+                  std::vector<Suppression> suppressions, const std::string& today,
+                  const std::vector<BugSummary>& earlier_bugs = {});
 
 // The bugs of a findings.json document (format_version 2); throws
 // std::invalid_argument saying what is wrong (an older format: rewrite it

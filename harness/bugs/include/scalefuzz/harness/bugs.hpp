@@ -36,7 +36,12 @@ struct BugKey {
   bool operator==(const BugKey&) const = default;
 };
 
-// 16 lowercase hex digits (FNV-1a 64 of the key's canonical text).
+// 16 lowercase hex digits (FNV-1a 64 of the key's canonical text). The
+// canonical text holds what identifies the bug: the detector, the kind and
+// the locations, except that a hang is identified by the source file of its
+// location alone (its localizers land on whichever frame of the blocked
+// stacks they pick) and a message race by its receive alone (the sending
+// routine is whichever competing message the run's receive took).
 std::string fingerprint(const BugKey& key);
 // "outcome/hang at send_then_receive deadlock_cycle.c:42": the key, readable.
 std::string signature(const BugKey& key);

@@ -70,9 +70,10 @@ ReplayResult replay_run(const ReplayRequest& request, std::ostream& log);
 harness::Outcome launch_with_logs(const harness::RunSpec& spec, harness::LaunchOptions options,
                                   const std::filesystem::path& logs_dir);
 
-// "scalefuzz replay DIR": the command that replays a run, or "" when the run
-// has no decision log (the seed-and-noise command is then the only replay).
-std::string replay_line(const std::filesystem::path& program, const std::filesystem::path& run_dir);
+// {PROGRAM, "replay", DIR}: the command that replays a run, or {} when the
+// run has no decision log (the seed-and-noise command is then the only
+// replay). Words, for the caller to quote: a directory may hold spaces.
+std::vector<std::string> replay_argv(const std::filesystem::path& program, const std::filesystem::path& run_dir);
 
 // The launcher words a run was started with (RUN_DIR/launch.json, written by
 // launch_run) and the file's writer.

@@ -60,11 +60,14 @@ ReportSummary summarize(const ReportData& data);
 // runs' finish times and campaign-wide findings by the campaign's.
 std::vector<bugs::Bug> report_bugs(const ReportData& data);
 
-// POSIX shell single-quoting where needed (commands shown, never run).
+// POSIX shell single-quoting where needed (commands shown, never run); a word
+// holding control bytes or bytes that are not UTF-8 as bash's $'...' with \xNN
+// escapes, so the line stays printable and a shell gives back the bytes.
 std::string shell_quote(const std::string& word);
 
-// The command that reruns exactly this run (same run id, hence same seed):
-// `scalefuzz run CAMPAIGN --filter id=RUN --out OUT/replay/RUN`.
+// The command that reruns exactly this run: the first command line of its
+// replay.txt (written by run and reproduce), else (runs of stores written
+// before, SLURM tasks) `scalefuzz run CAMPAIGN --filter id=RUN --out OUT/replay/RUN`.
 std::string replay_command(const ReportData& data, const RunRecord& run);
 
 // True when a run's findings mark its failed outcome as expected: an

@@ -26,13 +26,16 @@ namespace scalefuzz::harness {
 // "<path>: <reason>".
 class StoreError : public std::runtime_error {
  public:
-  StoreError(std::filesystem::path path, std::string reason);
+  StoreError(std::filesystem::path path, std::string reason, bool out_of_space = false);
   const std::filesystem::path& path() const { return path_; }
   const std::string& reason() const { return reason_; }
+  // SQLite said the disk is full (SQLITE_FULL): the machine's problem.
+  bool out_of_space() const { return out_of_space_; }
 
  private:
   std::filesystem::path path_;
   std::string reason_;
+  bool out_of_space_ = false;
 };
 
 struct RunRecord {

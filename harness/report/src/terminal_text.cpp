@@ -1,8 +1,8 @@
-#include "terminal_text.hpp"
+#include "scalefuzz/harness/terminal_text.hpp"
 
 #include <cstdio>
 
-namespace scalefuzz::cli {
+namespace scalefuzz::harness {
 
 namespace {
 
@@ -12,8 +12,9 @@ void append_escape(std::string& out, unsigned char byte) {
   out += buf;
 }
 
-// Length of the valid UTF-8 sequence starting at text[i] (2..4), 0 if none.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+}  // namespace
+
+std::size_t printable_utf8_length(std::string_view text, std::size_t i) {
   const auto b0 = static_cast<unsigned char>(text[i]);
   std::size_t n = 0;
   if (b0 >= 0xC2 && b0 <= 0xDF)
@@ -34,8 +35,6 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   return n;
 }
 
-}  // namespace
-
 std::string terminal_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -44,7 +43,7 @@ std::string terminal_safe(std::string_view text) {
     if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7F)) {
       out += static_cast<char>(c);
       ++i;
-    } else if (std::size_t n = c >= 0x80 ? utf8_sequence_length(text, i) : 0; n > 0) {
+    } else if (std::size_t n = c >= 0x80 ? printable_utf8_length(text, i) : 0; n > 0) {
       out.append(text.substr(i, n));
       i += n;
     } else {
@@ -55,4 +54,4 @@ std::string terminal_safe(std::string_view text) {
   return out;
 }
 
-}  // namespace scalefuzz::cli
+}  // namespace scalefuzz::harness
