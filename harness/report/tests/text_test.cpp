@@ -5,7 +5,7 @@
 #include "report_fixture.hpp"
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/terminal_text.hpp"
-#include "subprocess.hpp"
+#include "scalefuzz/harness/child_process.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness::text {
