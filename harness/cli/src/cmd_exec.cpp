@@ -4,8 +4,6 @@
 #include <filesystem>
 #include <iostream>
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <map>
 #include <random>
 #include <regex>
@@ -14,6 +12,7 @@
 #include "commands.hpp"
 #include "paths.hpp"
 #include "run_command.hpp"
+#include "stop_signals.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/campaign.hpp"
@@ -27,9 +26,6 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_exec_interrupt(int) { g_stop = true; }
 
 // --check KIND=REGEX (or exit-code) into the spec; UsageError when bad.
 void apply_check_option(const std::string& text, harness::RunSpec& spec) {
@@ -175,9 +171,8 @@ int cmd_exec(const ParsedArgs& args) {
   harness::become_subreaper();
   // Ctrl-C or SIGTERM: the run's processes are killed at once (options.cancel)
   // and exec says so and exits 130, as run and reproduce do.
-  options.cancel = &g_stop;
-  std::signal(SIGINT, on_exec_interrupt);
-  std::signal(SIGTERM, on_exec_interrupt);
+  options.cancel = &stop_requested();
+  stop_on_signals();
   // The launch step of `scalefuzz run` (an application run also gets the
   // system run's potential races); exec has no store and no analysis: its
   // --out is the run directory, read later by `scalefuzz analyze/trace`.
@@ -188,8 +183,7 @@ int cmd_exec(const ParsedArgs& args) {
     std::cerr << "interrupted: " << terminal_safe(e.what()) << "; its processes were killed\n";
     return kExitInterrupted;
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  default_signals();
 
   std::cout << "outcome: " << harness::to_string(outcome.kind);
   if (!outcome.detail.empty()) std::cout << " (" << terminal_safe(outcome.detail) << ")";

@@ -1,8 +1,6 @@
 // scalefuzz reproduce CAMPAIGN.yaml --until race|hang|crash|any: reruns one
 // campaign point under escalating NINJA noise (reproduce_plan.hpp) until the
 // target manifests, analyses that run and prints the command that replays it.
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,6 +14,7 @@
 #include "paths.hpp"
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
+#include "stop_signals.hpp"
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/explore_runs.hpp"
@@ -33,9 +32,6 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_reproduce_interrupt(int) { g_stop = true; }
 
 // The campaign point to reproduce: the first run (after --filter).
 harness::RunSpec chosen_point(const harness::Campaign& campaign, const std::optional<std::string>& filter) {
@@ -169,7 +165,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
   harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
-  launch.cancel = &g_stop;  // Ctrl-C or SIGTERM kills the try in flight at once
+  launch.cancel = &stop_requested();  // Ctrl-C or SIGTERM kills the try in flight at once
   if (find_program(campaign.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
 
@@ -180,8 +176,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   std::optional<harness::RunStore> store;
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
   harness::become_subreaper();
-  std::signal(SIGINT, on_reproduce_interrupt);
-  std::signal(SIGTERM, on_reproduce_interrupt);
+  stop_on_signals();
 
   std::cerr << "reproduce: " << analysis::campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
@@ -189,7 +184,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
   std::optional<Manifestation> quiet_hit;   // the first attempt without noise that manifested
   for (int attempt = 0; attempt < max_runs; ++attempt) {
-    if (g_stop) {
+    if (stop_requested()) {
       std::cerr << "interrupted: " << store->finished_count() << " tries are stored in " << out.string()
                 << "; run the same command again to resume\n";
       return kExitInterrupted;

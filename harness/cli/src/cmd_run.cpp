@@ -1,7 +1,5 @@
 // scalefuzz run: expand a campaign, launch every run locally, store, analyse, report.
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -17,6 +15,7 @@
 #include "paths.hpp"
 #include "reproduce_plan.hpp"
 #include "run_command.hpp"
+#include "stop_signals.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/explore_runs.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
@@ -35,9 +34,6 @@ namespace scalefuzz::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_interrupt(int) { g_stop = true; }
 
 // Leaves runs/<id>/replay.txt: the `scalefuzz exec` line that replays a
 // finished run (seed, noise, stall, timeout) into OUT/replay/<id>; the
@@ -100,7 +96,7 @@ int cmd_run(const ParsedArgs& args) {
     }
   }
   harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector);
-  launch.cancel = &g_stop;  // Ctrl-C kills the runs in flight at once
+  launch.cancel = &stop_requested();  // Ctrl-C kills the runs in flight at once
 
   if (dry_run) {
     const std::size_t count = runs.size();
@@ -122,8 +118,7 @@ int cmd_run(const ParsedArgs& args) {
   store.emplace(open_campaign_store(out, campaign, campaign_file, build_dir, command_line));
 
   harness::become_subreaper();
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  stop_on_signals();
 
   const std::vector<harness::RunSpec> todo = engine::unfinished_runs(*store, runs);
   if (todo.size() < runs.size())
@@ -136,10 +131,9 @@ int cmd_run(const ParsedArgs& args) {
   // findings.json and junit.xml after every finished run: a killed campaign leaves readable reports.
   harness::ReportStream reports(*store, harness::default_reporters(), &progress.notes());
   reports.begin(runs);
-  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays, &reports}, g_stop);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  if (g_stop) {
+  engine::execute_runs(*store, todo, launch, scheduler, {&progress, &replays, &reports}, stop_requested());
+  default_signals();
+  if (stop_requested()) {
     progress.finish();
     std::cerr << "interrupted: " << store->finished_count() << " runs are stored in " << out.string()
               << "; run the same command again to resume\n";
