@@ -2,6 +2,7 @@
 #include "hooks.hpp"
 #include "oversub.hpp"
 #include "record.hpp"
+#include "scalefuzz/trace/ops.hpp"
 #include "types.hpp"
 
 namespace scalefuzz::inject {
@@ -152,6 +153,17 @@ SCALEFUZZ_HANDLER(comm_new) {
   Event e = blank_event();
   e.comm = trace::kCommNull;
   e.root = parent != nullptr ? static_cast<std::int32_t>(parent->id) : trace::kNoPeer;
+  // Arguments MPICH accepts and the standard forbids (format.hpp: kColorUndefined).
+  if (c.has_color) e.tag = c.color == MPI_UNDEFINED ? trace::kColorUndefined : c.color;
+  if (c.dims != nullptr && c.ndims > 0) {
+    e.count = c.ndims;
+    e.tag = c.dims[0];
+    for (int i = 1; i < c.ndims && i < 64; ++i)
+      if (c.dims[i] < e.tag) e.tag = c.dims[i];
+  } else if (c.op == trace::ops::Cart_create) {
+    e.tag = 0;
+    e.count = c.ndims;
+  }
   Active a = begin_call(c, e, 0);
   int rc = call();
   if (rc == MPI_SUCCESS && parent != nullptr && *c.newcomm != MPI_COMM_NULL) {
