@@ -575,6 +575,154 @@ TEST(UsageBuffering, SendBeforeACollectiveTheReceiverEntersFirst) {
   EXPECT_TRUE(check_run(b.run, hung).empty() || kinds(check_run(b.run, hung)) != std::vector<std::string>{"potential-deadlock"});
 }
 
+TEST(UsageBuffering, RelyingOnANonSynchronizingCollective) {
+  // Rank 0 receives, then joins a Bcast rooted at 1; rank 1 broadcasts,
+  // then sends: completes only if the root leaves MPI_Bcast early.
+  Builder b(2);
+  b.recv(0, 1, kInt, 1, 4);
+  b.coll(0, ops::Bcast, kInt, 4, 1);
+  b.coll(1, ops::Bcast, kInt, 4, 1);
+  b.send(1, 0, kInt, 1, 4);
+  b.finalize();
+  auto issues = check_run(b.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);  // the collective first
+  EXPECT_EQ(issues[0].sides[0].role, "blocked in a collective");
+  EXPECT_NE(issues[0].section.find("§6.14"), std::string::npos);
+  // Twin: rank 0 joins the Bcast before it receives.
+  Builder ok(2);
+  ok.coll(0, ops::Bcast, kInt, 4, 1);
+  ok.recv(0, 1, kInt, 1, 4);
+  ok.coll(1, ops::Bcast, kInt, 4, 1);
+  ok.send(1, 0, kInt, 1, 4);
+  ok.finalize();
+  EXPECT_EQ(kinds(check_run(ok.run)), std::vector<std::string>{});
+}
+
+TEST(UsageArguments, NegativeColorAndNegativeDims) {
+  Builder b(2);
+  Event& split = b.add(0, ops::Comm_split, OpClass::CommMgmt);
+  split.tag = -1;  // meant MPI_UNDEFINED
+  Event& undefined = b.add(1, ops::Comm_split, OpClass::CommMgmt);
+  undefined.tag = trace::kColorUndefined;
+  Event& cart = b.add(1, ops::Cart_create, OpClass::CommMgmt);
+  cart.tag = -1;
+  cart.count = 2;
+  Event& good = b.add(0, ops::Cart_create, OpClass::CommMgmt);
+  good.tag = 1;
+  std::vector<Issue> out;
+  check_arguments(b.run, out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"invalid-argument", "invalid-argument"}));
+  EXPECT_EQ(out[0].sides[0].rank, 0);
+  EXPECT_NE(out[0].rule.find("color"), std::string::npos);
+  EXPECT_EQ(out[1].sides[0].rank, 1);
+  EXPECT_NE(out[1].rule.find("dims"), std::string::npos);
+}
+
+// A nonblocking collective record of rank 0 with its request.
+Event& icoll(Builder& b, std::uint16_t op, std::uint64_t send, std::uint64_t recv, int count, std::uint64_t request) {
+  Event& e = b.add(0, op, OpClass::Icollective);
+  e.comm = trace::kCommWorld;
+  e.dtype = kInt;
+  e.scount_arg = count;
+  e.buffer = send;
+  e.rbuffer = recv;
+  e.request = request;
+  return e;
+}
+void complete(Builder& b, std::uint64_t request) {
+  b.add(0, ops::Wait, OpClass::Completion);
+  Event& d = b.add(0, ops::Wait, OpClass::RequestDone);
+  d.flags = trace::kFlagChild;
+  d.request = request;
+}
+
+TEST(UsageBuffers, PendingNonblockingCollectiveBuffersUsedByOtherCalls) {
+  Builder b(1);
+  icoll(b, ops::Iallreduce, 0x1000, 0x2000, 4, 5);  // reads [0x1000,+16), writes [0x2000,+16)
+  Event& s = b.send(0, 0, kInt, 4);                   // reads the pending receive buffer
+  s.buffer = 0x2004;
+  Event& r = b.recv(0, 0, kInt, 4);                   // writes the pending send buffer
+  r.buffer = 0x1008;
+  Event& fine = b.send(0, 0, kInt, 4);               // reads the send buffer: allowed
+  fine.buffer = 0x1000;
+  complete(b, 5);
+  Event& after = b.send(0, 0, kInt, 4);              // after the Wait: allowed
+  after.buffer = 0x2000;
+  std::vector<Issue> out;
+  check_collective_concurrency(b.run, out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"overlapping-buffers", "overlapping-buffers"}));
+  EXPECT_EQ(out[0].sides[0].event, 2u);
+  EXPECT_EQ(out[0].sides[1].event, 1u);
+  EXPECT_EQ(out[1].sides[0].event, 3u);
+  // A second nonblocking collective into the pending one's receive buffer.
+  Builder two(1);
+  icoll(two, ops::Iallreduce, 0x1000, 0x2000, 4, 5);
+  icoll(two, ops::Ibcast, 0x2000, 0x2000, 4, 6).root = trace::kNoPeer;  // non-root: receives
+  std::vector<Issue> out2;
+  check_collective_concurrency(two.run, out2);
+  EXPECT_EQ(kinds(out2), std::vector<std::string>{"overlapping-buffers"});
+  // Point-to-point pairs stay check_arguments' (no double report).
+  Builder p2p(1);
+  Event& r1 = p2p.post(0, false, 0, 1, 1);
+  r1.buffer = 0x3000;
+  r1.dtype = kInt;
+  r1.scount_arg = 4;
+  Event& r2 = p2p.post(0, false, 0, 1, 2);
+  r2.buffer = 0x3000;
+  r2.dtype = kInt;
+  r2.scount_arg = 4;
+  std::vector<Issue> out3;
+  check_collective_concurrency(p2p.run, out3);
+  EXPECT_TRUE(out3.empty());
+}
+
+TEST(UsageArguments, SendrecvWithOverlappingBuffers) {
+  Builder b(1);
+  Event& e = b.add(0, ops::Sendrecv, OpClass::Sendrecv);
+  e.peer = 0;
+  e.dtype = kDouble;
+  e.scount_arg = 8;
+  e.buffer = 0x1000;
+  Event& half = b.add(0, ops::Sendrecv, OpClass::Recv);
+  half.flags = trace::kFlagChild;
+  half.dtype = kDouble;
+  half.scount_arg = 8;
+  half.buffer = 0x1008;  // one element in: overlaps 56 bytes
+  Event& ok = b.add(0, ops::Sendrecv, OpClass::Sendrecv);
+  ok.dtype = kDouble;
+  ok.scount_arg = 8;
+  ok.buffer = 0x1000;
+  Event& ok_half = b.add(0, ops::Sendrecv, OpClass::Recv);
+  ok_half.flags = trace::kFlagChild;
+  ok_half.dtype = kDouble;
+  ok_half.scount_arg = 8;
+  ok_half.buffer = 0x1040;  // right after: disjoint
+  std::vector<Issue> out;
+  check_collective_concurrency(b.run, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"aliased-buffers"});
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_NE(out[0].message.find("56 bytes"), std::string::npos);
+}
+
+TEST(UsageBuffers, NonblockingCollectiveBuffersWrittenWhilePending) {
+  Builder b(1);
+  icoll(b, ops::Ireduce, 0x1000, 0x2000, 4, 5);  // seq 2
+  complete(b, 5);                                 // seq 3, 4
+  ModifiedSends sends(1), receives(1);
+  sends[0] = {{2, 4}};
+  receives[0] = {{2, 4}};
+  std::vector<Issue> out;
+  check_modified_sends(b.run, sends, out);
+  check_written_collectives(b.run, receives, out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-modified", "receive-buffer-written"}));
+  EXPECT_NE(out[0].section.find("§6.12"), std::string::npos);
+  EXPECT_NE(out[1].section.find("§6.12"), std::string::npos);
+  ASSERT_EQ(out[1].sides.size(), 2u);
+  EXPECT_EQ(out[1].sides[0].event, 1u);
+  EXPECT_EQ(out[1].sides[1].event, 2u);  // the Wait, not its child record
+}
+
 TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
   Builder b(2);
   b.coll(0, ops::Reduce, kDouble, -1, 0);
