@@ -679,25 +679,18 @@ TEST(UsageBuffers, PendingNonblockingCollectiveBuffersUsedByOtherCalls) {
 
 TEST(UsageArguments, SendrecvWithOverlappingBuffers) {
   Builder b(1);
-  Event& e = b.add(0, ops::Sendrecv, OpClass::Sendrecv);
-  e.peer = 0;
-  e.dtype = kDouble;
-  e.scount_arg = 8;
-  e.buffer = 0x1000;
-  Event& half = b.add(0, ops::Sendrecv, OpClass::Recv);
-  half.flags = trace::kFlagChild;
-  half.dtype = kDouble;
-  half.scount_arg = 8;
-  half.buffer = 0x1008;  // one element in: overlaps 56 bytes
-  Event& ok = b.add(0, ops::Sendrecv, OpClass::Sendrecv);
-  ok.dtype = kDouble;
-  ok.scount_arg = 8;
-  ok.buffer = 0x1000;
-  Event& ok_half = b.add(0, ops::Sendrecv, OpClass::Recv);
-  ok_half.flags = trace::kFlagChild;
-  ok_half.dtype = kDouble;
-  ok_half.scount_arg = 8;
-  ok_half.buffer = 0x1040;  // right after: disjoint
+  // An MPI_Sendrecv of 8 doubles from 0x1000 into `into` (its Recv child record).
+  auto sendrecv = [&](std::uint64_t into) {
+    for (OpClass c : {OpClass::Sendrecv, OpClass::Recv}) {
+      Event& e = b.add(0, ops::Sendrecv, c);
+      e.flags = c == OpClass::Recv ? trace::kFlagChild : 0;
+      e.dtype = kDouble;
+      e.scount_arg = 8;
+      e.buffer = c == OpClass::Recv ? into : 0x1000;
+    }
+  };
+  sendrecv(0x1008);  // one element in: overlaps 56 bytes
+  sendrecv(0x1040);  // right after: disjoint
   std::vector<Issue> out;
   check_collective_concurrency(b.run, out);
   ASSERT_EQ(kinds(out), std::vector<std::string>{"aliased-buffers"});
