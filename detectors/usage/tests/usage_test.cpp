@@ -619,22 +619,28 @@ TEST(UsageArguments, NegativeColorAndNegativeDims) {
   EXPECT_NE(out[1].rule.find("dims"), std::string::npos);
 }
 
+Event& receive_done(Builder& b, int r, int from, std::uint64_t request, std::uint64_t buffer, int bytes,
+                    std::uint32_t sum) {
+  b.add(r, ops::Wait, OpClass::Completion);
+  Event& d = b.add(r, ops::Wait, OpClass::RequestDone);
+  d.flags = trace::kFlagChild;
+  d.request = request;
+  d.peer = from;
+  d.buffer = buffer;
+  d.bytes = bytes;
+  d.status_source = from;
+  d.status_tag = 0;
+  d.status_bytes = bytes;
+  trace::set_payload_sum(d, sum);
+  return d;
+}
+
 // A nonblocking collective record of rank 0 with its request.
 Event& icoll(Builder& b, std::uint16_t op, std::uint64_t send, std::uint64_t recv, int count, std::uint64_t request) {
   Event& e = b.add(0, op, OpClass::Icollective);
-  e.comm = trace::kCommWorld;
-  e.dtype = kInt;
-  e.scount_arg = count;
-  e.buffer = send;
-  e.rbuffer = recv;
-  e.request = request;
+  std::tie(e.comm, e.dtype, e.scount_arg) = std::make_tuple(trace::kCommWorld, kInt, count);
+  std::tie(e.buffer, e.rbuffer, e.request) = std::make_tuple(send, recv, request);
   return e;
-}
-void complete(Builder& b, std::uint64_t request) {
-  b.add(0, ops::Wait, OpClass::Completion);
-  Event& d = b.add(0, ops::Wait, OpClass::RequestDone);
-  d.flags = trace::kFlagChild;
-  d.request = request;
 }
 
 TEST(UsageBuffers, PendingNonblockingCollectiveBuffersUsedByOtherCalls) {
@@ -646,7 +652,7 @@ TEST(UsageBuffers, PendingNonblockingCollectiveBuffersUsedByOtherCalls) {
   r.buffer = 0x1008;
   Event& fine = b.send(0, 0, kInt, 4);               // reads the send buffer: allowed
   fine.buffer = 0x1000;
-  complete(b, 5);
+  receive_done(b, 0, trace::kNoPeer, 5, 0, 0, 0);
   Event& after = b.send(0, 0, kInt, 4);              // after the Wait: allowed
   after.buffer = 0x2000;
   std::vector<Issue> out;
@@ -701,7 +707,7 @@ TEST(UsageArguments, SendrecvWithOverlappingBuffers) {
 TEST(UsageBuffers, NonblockingCollectiveBuffersWrittenWhilePending) {
   Builder b(1);
   icoll(b, ops::Ireduce, 0x1000, 0x2000, 4, 5);  // seq 2
-  complete(b, 5);                                 // seq 3, 4
+  receive_done(b, 0, trace::kNoPeer, 5, 0, 0, 0);                                 // seq 3, 4
   ModifiedSends sends(1), receives(1);
   sends[0] = {{2, 4}};
   receives[0] = {{2, 4}};
@@ -739,21 +745,6 @@ TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
 }
 
 // A receive's RequestDone (the Wait's child) with its status and buffer hash.
-Event& receive_done(Builder& b, int r, int from, std::uint64_t request, std::uint64_t buffer, int bytes,
-                    std::uint32_t sum) {
-  b.add(r, ops::Wait, OpClass::Completion);
-  Event& d = b.add(r, ops::Wait, OpClass::RequestDone);
-  d.flags = trace::kFlagChild;
-  d.request = request;
-  d.peer = from;
-  d.buffer = buffer;
-  d.bytes = bytes;
-  d.status_source = from;
-  d.status_tag = 0;
-  d.status_bytes = bytes;
-  trace::set_payload_sum(d, sum);
-  return d;
-}
 
 TEST(UsageBuffers, ReceiveBufferWrittenWhilePending) {
   Builder b(2);
