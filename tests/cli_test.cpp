@@ -132,6 +132,44 @@ TEST(CliDryRun, FilterSelectsByScaleNoiseAndParameter) {
 
 // ------------------------------------------------------ outcomes and codes
 
+// Issue 32: the application-centric run of a point whose system-centric run
+// hung cannot start (no NINJA analysis); it is skipped, said once (info), and
+// neither the exit code, the JUnit failures nor the bugs count it.
+TEST(CliCampaign, ApplicationRunAfterAHungSystemRunIsSkippedNotAFailure) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml";
+  write_file(file,
+             "campaign: skipped_after_hang\n"
+             "app: { command: [\"{build}/scenarios/deadlock_cycle\", \"--warmup\", \"0\"] }\n"
+             "scales: [2]\n"
+             "noise:\n  - { mode: system }\n  - { mode: application }\n"
+             "repetitions: 2\n"
+             "timeout: 4s\n"
+             "detectors: []\n");
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_scalefuzz({"run", file.string(), "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;  // the hangs
+  EXPECT_THAT(r.err, Not(HasSubstr("needs a finished system-centric run")));
+  const auto findings = nlohmann::json::parse(read_file(out / "findings.json"));
+  int hangs = 0, skipped = 0;
+  for (const auto& f : findings.at("findings")) {
+    if (f.at("detector") != "outcome") continue;
+    if (f.at("kind") == "hang") ++hangs;
+    if (f.at("kind") == "skipped") {
+      ++skipped;
+      EXPECT_EQ(f.at("severity"), "info");
+    }
+    EXPECT_NE(f.at("kind"), "launch-error");
+  }
+  EXPECT_EQ(hangs, 2);
+  EXPECT_EQ(skipped, 1);  // two skipped runs, one point
+  for (const auto& b : findings.at("bugs")) EXPECT_NE(b.at("kind"), "skipped");
+  const std::string junit = read_file(out / "junit.xml");
+  EXPECT_THAT(junit, Not(HasSubstr("launch-error")));
+  EXPECT_EQ(count_lines_matching(junit, std::regex("<error ")), 0);
+  EXPECT_THAT(junit, HasSubstr("hang"));
+}
+
 TEST(CliCampaign, HangsAndCrashesAreFindingsWithExitOne) {
   TempDir tmp;
   const fs::path file = tmp.path() / "c.yaml";

@@ -63,6 +63,12 @@ struct Call {
   int tag = 0, rtag = 0;
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm* newcomm = nullptr;
+  // Communicator constructors (roles color, ndims, dims): MPI_Comm_split's
+  // color, MPI_Cart_create's dims.
+  int color = 0;
+  bool has_color = false;
+  int ndims = 0;
+  const int* dims = nullptr;
   int root = -1;
   MPI_Request* req = nullptr;
   MPI_Request* reqs = nullptr;

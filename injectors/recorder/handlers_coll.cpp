@@ -1,7 +1,9 @@
 // Collectives (blocking and nonblocking) and communicator management.
 #include "hooks.hpp"
 #include "oversub.hpp"
+#include "receive_guard.hpp"
 #include "record.hpp"
+#include "scalefuzz/trace/ops.hpp"
 #include "types.hpp"
 
 namespace scalefuzz::inject {
@@ -92,7 +94,62 @@ void fill_coll(Event& e, const Call& c, const CommInfo& ci, const Volumes& v) {
   if (c.has_rop) e.reduce_op = reduce_op_code(c.rop);
 }
 
+// Local concurrency of nonblocking collectives (MPI-4.0 §6.12: send buffers
+// must not be modified and receive buffers not accessed until completion).
+// The receive buffers being watched (handlers_usage_buffers.cpp explains);
+// their RequestInfo in the request table holds the hash.
+struct Watched {
+  MPI_Request handle;
+  std::uint64_t id;
+};
+constexpr int kWatchMax = 16;  // pending nonblocking collectives watched at once (a pipeline's depth)
+Watched g_watched[kWatchMax];
+int g_nwatched = 0;
+
+// At a nonblocking collective's entry: compares the watched buffers (and
+// drops the completed ones). Under the state lock.
+void check_watched(std::uint64_t used) {
+  int k = 0;
+  for (int i = 0; i < g_nwatched; ++i) {
+    RequestInfo* p = g_state->requests.find(g_watched[i].handle, g_watched[i].id);
+    if (p == nullptr) continue;  // completed or freed
+    check_collective_receive(*p, used);
+    g_watched[k++] = g_watched[i];
+  }
+  g_nwatched = k;
+}
+
+// After the post returned: every watched buffer not yet found written is
+// hashed again (this call may have progressed it); `used` marks the post.
+void rehash_watched(std::uint64_t used) {
+  for (int i = 0; i < g_nwatched; ++i) {
+    RequestInfo* p = g_state->requests.find(g_watched[i].handle, g_watched[i].id);
+    if (p == nullptr || p->rwritten) continue;
+    p->rchecksum = buffer_checksum(reinterpret_cast<const void*>(p->rbuffer), p->rbytes);
+    p->rmark = used;
+  }
+}
+
+// The receive side of a nonblocking collective on this rank: its buffer and
+// bytes when they are one contiguous block (vector variants: no).
+bool receive_block(const Call& c, const Volumes& v, std::uint64_t& buffer, std::int64_t& bytes) {
+  if (v.received <= 0 || c.rbuf == nullptr || c.rbuf == MPI_IN_PLACE || (c.rcounts != nullptr && !c.rcounts_mine) ||
+      c.rtypes != nullptr || !type_info(c.rtype).contiguous)
+    return false;
+  buffer = reinterpret_cast<std::uintptr_t>(c.rbuf);
+  bytes = v.received;
+  return true;
+}
+
 }  // namespace
+
+void check_collective_receive(RequestInfo& info, std::uint64_t used) {
+  if (info.rchecksum == 0 || info.rwritten || info.rmark != used) return;
+  const std::uint64_t h = buffer_checksum(reinterpret_cast<const void*>(info.rbuffer), info.rbytes);
+  if (h == info.rchecksum) return;
+  info.rwritten = true;
+  info.rentry = h;
+}
 
 SCALEFUZZ_HANDLER(coll) {
   before_collective(c);
@@ -117,7 +174,14 @@ SCALEFUZZ_HANDLER(icoll) {
   {
     StateLock lock;
     request = g_state->next_request_id++;
+    if (g_nwatched > 0) check_watched(g_state->events.used());
   }
+  // The send buffer as posted (not in place: MPI writes that one; vector
+  // send sides may have gaps the application may use).
+  const bool send_block = ci != nullptr && g_send_checksums && v.sent > 0 && c.sbuf != nullptr &&
+                          c.sbuf != MPI_IN_PLACE && c.scounts == nullptr && c.stypes == nullptr &&
+                          type_info(c.stype).contiguous;
+  const std::uint64_t checksum = send_block ? buffer_checksum(c.sbuf, v.sent) : 0;
   Active a = begin_call_in_place(
       c,
       [&](Event& e) {
@@ -130,8 +194,19 @@ SCALEFUZZ_HANDLER(icoll) {
     RequestInfo info{request,        ci,           v.count, v.sent, ci != nullptr ? coll_buffer(c) : 0,
                      trace::kNoPeer, trace::kNoTag, a.site,  OpClass::Icollective};
     info.slot = reinterpret_cast<std::uintptr_t>(c.req);
+    info.checksum = checksum;
+    info.post_seq = a.seq;
+    const bool receive = ci != nullptr && receive_block(c, v, info.rbuffer, info.rbytes);
     StateLock lock;
+    const std::uint64_t used = g_state->events.used();
+    if (g_nwatched > 0) rehash_watched(used);
+    if (receive && g_icoll_receive_sums && g_nwatched < kWatchMax) {
+      info.rchecksum = buffer_checksum(reinterpret_cast<const void*>(info.rbuffer), info.rbytes);
+      info.rmark = used;
+      g_watched[g_nwatched++] = Watched{*c.req, request};
+    }
     g_state->requests.add(*c.req, info);
+    if (receive && guarding_receives()) guard_receive(request, a.seq, reinterpret_cast<const void*>(info.rbuffer), info.rbytes);
     LiveWrite w;
     pending_add(info, OpClass::Icollective);
   }
@@ -152,6 +227,17 @@ SCALEFUZZ_HANDLER(comm_new) {
   Event e = blank_event();
   e.comm = trace::kCommNull;
   e.root = parent != nullptr ? static_cast<std::int32_t>(parent->id) : trace::kNoPeer;
+  // Arguments MPICH accepts and the standard forbids (format.hpp: kColorUndefined).
+  if (c.has_color) e.tag = c.color == MPI_UNDEFINED ? trace::kColorUndefined : c.color;
+  if (c.dims != nullptr && c.ndims > 0) {
+    e.count = c.ndims;
+    e.tag = c.dims[0];
+    for (int i = 1; i < c.ndims && i < 64; ++i)
+      if (c.dims[i] < e.tag) e.tag = c.dims[i];
+  } else if (c.op == trace::ops::Cart_create) {
+    e.tag = 0;
+    e.count = c.ndims;
+  }
   Active a = begin_call(c, e, 0);
   int rc = call();
   if (rc == MPI_SUCCESS && parent != nullptr && *c.newcomm != MPI_COMM_NULL) {

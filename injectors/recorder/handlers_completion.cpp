@@ -74,6 +74,9 @@ void capture(const MPI_Request* slots, int n, Known* out, std::uint64_t* ids) {
     if (h == MPI_REQUEST_NULL) continue;
     bool shared = table.shared(h);
     if (RequestInfo* p = table.pick(h, reinterpret_cast<std::uintptr_t>(&slots[i]), shared ? ids : nullptr, shared ? i : 0)) {
+      // A nonblocking collective's receive buffer, compared at this entry.
+      if (p->rchecksum != 0) [[unlikely]]
+        check_collective_receive(*p, g_state->events.used());
       out[i].info = *p;
       out[i].found = true;
       ids[i] = p->id;
@@ -118,6 +121,11 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
     if (info.checksum != 0 && !info.cancelled && err == MPI_SUCCESS &&
         buffer_checksum(reinterpret_cast<const void*>(info.buffer), info.bytes) != info.checksum)
       note_modified_buffer(info.post_seq, a.seq);
+    // Written while pending and overwritten by the completion (not a late
+    // write by the network: that would leave the completion's bytes).
+    if (info.rwritten && !info.cancelled && err == MPI_SUCCESS &&
+        buffer_checksum(reinterpret_cast<const void*>(info.rbuffer), info.rbytes) != info.rentry)
+      note_modified_buffer(info.post_seq, a.seq, true);
     if (info.cancelled) {
       int cancelled = 0;
       if (PMPI_Test_cancelled(&st, &cancelled) == MPI_SUCCESS && cancelled) {
@@ -137,7 +145,8 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
       p->active = false;
     }
     if (e.status_bytes > 0) add_received(info.site, e.status_bytes);
-    if (is_receive(info.cls) || info.cls == OpClass::Rma) release_receive_guard(info.id);  // Rget's buffer too
+    // Rget's buffer and a nonblocking collective's receive buffer are guarded too.
+    if (is_receive(info.cls) || info.cls == OpClass::Rma || info.cls == OpClass::Icollective) release_receive_guard(info.id);
     LiveWrite w;
     pending_remove(info.id);
     if (e.status_bytes > 0) s.live->bytes_received += static_cast<std::uint64_t>(e.status_bytes);

@@ -20,6 +20,17 @@
 // first and last 2 KiB (the cost stays bounded per call; halo and boundary
 // writes, the usual culprits, touch the ends).
 //
+// Nonblocking collectives: the send buffer is hashed at the post and at the
+// completion like a nonblocking send's. The receive buffer cannot be
+// compared with a sender's payload, so it is hashed right after the post
+// (and after every later nonblocking-collective post while it is pending)
+// and again at the entry of the rank's next MPI call: without a progress
+// thread MPI writes it only inside MPI calls, so a difference with no MPI
+// call in between is the application's write ("<post> <completion> recv";
+// reported only when the completion then overwrote it, i.e. the hash at the
+// completion differs from the entry's too). Off with a noise send thread or
+// MPI_THREAD_MULTIPLE.
+//
 // Pending receives: a receive buffer written by the application while the
 // receive is pending holds, at completion, bytes other than the ones sent.
 // Sends store 24 bits of the payload's hash in their record and nonblocking
@@ -69,6 +80,7 @@ std::uintptr_t stack_hi() {
 
 bool g_send_checksums = false;
 bool g_payload_sums = false;
+bool g_icoll_receive_sums = false;
 
 void open_frames_file(const char* path) {
   // SCALEFUZZ_FRAMES=0 / SCALEFUZZ_SEND_CHECKSUMS=0: off (to measure their
@@ -107,11 +119,11 @@ std::uint64_t buffer_checksum_large(const void* buffer, std::int64_t bytes) {
   return h | 1;  // 0 means "no checksum taken"
 }
 
-void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq) {
+void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq, bool receive) {
   if (fd_modified < 0) return;
   char line[64];
-  const int n = std::snprintf(line, sizeof line, "%llu %llu\n", static_cast<unsigned long long>(post_seq),
-                              static_cast<unsigned long long>(completion_seq));
+  const int n = std::snprintf(line, sizeof line, "%llu %llu%s\n", static_cast<unsigned long long>(post_seq),
+                              static_cast<unsigned long long>(completion_seq), receive ? " recv" : "");
   if (n > 0) (void)!::write(fd_modified, line, static_cast<std::size_t>(n));
 }
 

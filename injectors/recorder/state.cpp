@@ -306,6 +306,7 @@ SCALEFUZZ_HANDLER(init) {
   // Zero-buffer mode: the noise knob zero_buffer (the recorder owns the send wrappers).
   if (const char* zb = std::getenv(noise::find_knob("zero_buffer")->env.data())) g_zero_buffer = zb[0] == '1';
   if (g_state->recording) setup_receive_guard(g_state->ranks_dir.c_str(), g_state->rank, level < 0 && !g_state->threaded);
+  g_icoll_receive_sums = g_state->recording && g_send_checksums && level < 0 && !g_state->threaded;
   g_enabled = true;
   g_recording = g_state->recording;
   noise_start();

@@ -61,6 +61,15 @@ struct RequestInfo {
   // The buffer is count x size contiguous bytes: a persistent send is hashed
   // at each MPI_Start, a receive at its completion (trace Event::payload_sum).
   bool contiguous = false;
+  // Nonblocking collectives (local concurrency of the receive side): the
+  // receive buffer (contiguous receive datatype), its hash taken right after
+  // the rank's MPI call numbered `rmark` (events used then), and, once the
+  // hash at a later MPI call's entry differed with no MPI call in between
+  // (`rwritten`), that entry's hash (handlers_coll.cpp).
+  std::uint64_t rbuffer = 0;
+  std::int64_t rbytes = 0;
+  std::uint64_t rchecksum = 0, rmark = 0, rentry = 0;
+  bool rwritten = false;
   // Decision log: the wildcard ordinal of a receive posted with
   // MPI_ANY_SOURCE/MPI_ANY_TAG (0: not one; persistent: of the current
   // Start), whether its tag was MPI_ANY_TAG, and (persistent) whether the

@@ -100,7 +100,19 @@ inline std::uint64_t buffer_checksum(const void* buffer, std::int64_t bytes) {
   h = (h ^ (h >> 29) ^ b) * 0x9E3779B97F4A7C15ull;
   return (h ^ (h >> 32)) | 1;
 }
-void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq);
+// `receive`: a nonblocking collective's receive buffer written between two
+// MPI calls of the rank while the collective was pending (the line gets a
+// third field, "recv").
+void note_modified_buffer(std::uint64_t post_seq, std::uint64_t completion_seq, bool receive = false);
+// Receive buffers of nonblocking collectives are hashed at the post and
+// compared at the next MPI call's entry: only sound while no other thread
+// (a noise send thread, MPI_THREAD_MULTIPLE) can make MPI progress meanwhile.
+extern bool g_icoll_receive_sums;
+struct RequestInfo;
+// At an MPI call's entry (`used`: the rank's records so far): a watched
+// receive buffer hashed right after the rank's previous call and different
+// now was written by the application (handlers_coll.cpp).
+void check_collective_receive(RequestInfo& info, std::uint64_t used);
 // Receive-buffer check: sends record the payload's hash and nonblocking
 // receives the buffer's hash at completion (Event::payload_sum, 24 bits of
 // buffer_checksum()); the usage detector compares the matched pair.

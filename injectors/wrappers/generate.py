@@ -15,7 +15,7 @@ ROLES = {
     "scounts", "rcounts", "rcounts_mine", "stypes", "rtypes", "dest", "source",
     "tag", "rtag", "comm", "newcomm", "root", "req", "reqs", "nreq", "index",
     "indices", "outcount", "flag", "status", "statuses", "message", "provided",
-    "rop", "hout", "hin", "position",
+    "rop", "hout", "hin", "position", "color", "ndims", "dims",
     # one-sided communication (RmaCall, recorder/handlers_rma.cpp)
     "win", "winout", "target", "tdisp", "tcount", "ttype", "base", "baseout",
     "wsize", "dispunit", "locktype", "assertion", "group",
@@ -82,6 +82,8 @@ def role_assignments(params):
             out += [f"c_.rop = {n};", "c_.has_rop = true;"]
         elif r in ("hout", "hin"):
             out.append(f"c_.{r} = static_cast<void*>({n});")
+        elif r == "color":
+            out += [f"c_.color = {n};", "c_.has_color = true;"]
         elif r == "rcounts_mine":
             out += [f"c_.rcounts = {n};", "c_.rcounts_mine = true;"]
         else:

@@ -186,11 +186,11 @@ OPS = [
     # ---- communicators ---------------------------------------------------
     ("int MPI_Comm_dup(MPI_Comm comm@comm, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Comm_dup_with_info(MPI_Comm comm@comm, MPI_Info info, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
-    ("int MPI_Comm_split(MPI_Comm comm@comm, int color, int key, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Comm_split(MPI_Comm comm@comm, int color@color, int key, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Comm_split_type(MPI_Comm comm@comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Comm_create(MPI_Comm comm@comm, MPI_Group group, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Comm_create_group(MPI_Comm comm@comm, MPI_Group group, int tag, MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
-    ("int MPI_Cart_create(MPI_Comm comm_old@comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart@newcomm)", "comm_new", dict(cls="CommMgmt")),
+    ("int MPI_Cart_create(MPI_Comm comm_old@comm, int ndims@ndims, const int dims[]@dims, const int periods[], int reorder, MPI_Comm *comm_cart@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Cart_sub(MPI_Comm comm@comm, const int remain_dims[], MPI_Comm *newcomm@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Graph_create(MPI_Comm comm_old@comm, int nnodes, const int indx[], const int edges[], int reorder, MPI_Comm *comm_graph@newcomm)", "comm_new", dict(cls="CommMgmt")),
     ("int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old@comm, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph@newcomm)", "comm_new", dict(cls="CommMgmt")),

@@ -43,7 +43,7 @@ class RmaDetector : public analysis::Detector {
     options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
                             (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
     const auto& dir = run.record().dir;
-    const usage::ModifiedSends modified = usage::read_modified(dir, run.trace());
+    const usage::ModifiedSends modified = usage::read_modified(dir, run.trace()).sends;
     const usage::ReceiveAccesses accessed = usage::read_accessed(dir, run.trace());
     const WindowAccesses windows = read_window_accesses(dir, run.trace());
     options.modified = &modified;

@@ -26,14 +26,23 @@ PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const st
   return out;
 }
 
-// ranks/N.modified: "<post seq> <completion seq>" per nonblocking send whose
-// buffer changed before it completed (injectors/recorder/handlers_usage_buffers.cpp).
-ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
-  ModifiedSends out(trace.ranks.size());
+// ranks/N.modified: "<post seq> <completion seq>" per nonblocking send (or
+// nonblocking collective's send buffer) whose buffer changed before it
+// completed, "<post seq> <completion seq> recv" per nonblocking collective
+// whose receive buffer the application wrote while it was pending
+// (injectors/recorder/handlers_usage_buffers.cpp).
+ModifiedBuffers read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
+  ModifiedBuffers out{ModifiedSends(trace.ranks.size()), ModifiedSends(trace.ranks.size())};
   for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
     std::ifstream in(run_dir / "ranks" / (std::to_string(r) + ".modified"));
-    std::uint64_t post = 0, done = 0;
-    for (std::size_t n = 0; n < 4096 && in >> post >> done; ++n) out[r].emplace_back(post, done);
+    std::string line;
+    for (std::size_t n = 0; n < 4096 && std::getline(in, line); ++n) {
+      std::istringstream fields(line);
+      std::uint64_t post = 0, done = 0;
+      std::string side;
+      if (!(fields >> post >> done)) continue;
+      (fields >> side && side == "recv" ? out.receives : out.sends)[r].emplace_back(post, done);
+    }
   }
   return out;
 }
@@ -134,8 +143,9 @@ class UsageDetector : public analysis::Detector {
     const auto kind = run.outcome().kind;
     options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
                             (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
-    const ModifiedSends modified = read_modified(run.record().dir, run.trace());
-    options.modified = &modified;
+    const ModifiedBuffers modified = read_modified(run.record().dir, run.trace());
+    options.modified = &modified.sends;
+    options.written_collectives = &modified.receives;
     options.run_hung = kind == harness::OutcomeKind::Hang;
     const ReceiveAccesses accessed = read_accessed(run.record().dir, run.trace());
     options.accessed = &accessed;

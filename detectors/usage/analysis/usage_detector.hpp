@@ -15,8 +15,13 @@ namespace scalefuzz::detectors::usage {
 
 // The injector's side files the usage checks read, shared with detectors/rma
 // (one-sided operations use the same hashing and guarded pages).
-// ranks/N.modified: "<post seq> <completion seq>" per buffer that changed.
-ModifiedSends read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace);
+// ranks/N.modified: "<post seq> <completion seq>" per buffer that changed
+// (sends), with a third field "recv" for a nonblocking collective's receive
+// buffer written while pending (receives).
+struct ModifiedBuffers {
+  ModifiedSends sends, receives;
+};
+ModifiedBuffers read_modified(const std::filesystem::path& run_dir, const trace::RunTrace& trace);
 // ranks/N.accessed: "<post seq> <read|write> <last seq> <address-hex> <frames...>".
 ReceiveAccesses read_accessed(const std::filesystem::path& run_dir, const trace::RunTrace& trace);
 // A stack a rank captured itself, symbolized: every frame, the innermost

@@ -7,7 +7,10 @@
 // blocking collective synchronizing (§6.14: a portable program must not rely
 // on either). When the replay gets stuck with a rank blocked in a send, the
 // program deadlocks on an MPI that does not buffer (or once the message is
-// above the eager limit): the stuck calls are the finding.
+// above the eager limit): the stuck calls are the finding. Stuck with no
+// send but a rank in a collective, it completed only because the collective
+// did not synchronize (a root leaving MPI_Bcast/MPI_Scatter early): also
+// unportable (§6.14).
 //
 // Calls the replay does not model (probes, persistent and nonblocking
 // collective requests, one-sided ...) never block in it, so they can only
@@ -36,6 +39,8 @@ struct Step {
 struct Block {
   bool send = false;  // waiting for a receive to be posted (buffering would have let it go)
   std::string what;   // "MPI_Send to rank 1 waits for its receive"
+  bool collective = false;  // waiting for the other members to call the collective
+  int waits_for = -1;        // collective: a member that has not called it yet but calls it later
 };
 
 class Replay {
@@ -46,6 +51,7 @@ class Replay {
     pc_.assign(n, 0);
     reach_.assign(n, -1);
     colls_.resize(n);
+    totals_.resize(n);
     ordinal_.resize(n);
     for (const auto& m : matching.messages) {
       send_to_recv_[{m.send.rank, m.send.index}] = m.recv_post;
@@ -59,6 +65,7 @@ class Replay {
         const Event& e = rt.events[i];
         const OpClass c = op_class(e);
         if ((c == OpClass::Isend || c == OpClass::Irecv) && e.request != 0) posts[e.request] = i;
+        if (c == OpClass::Collective && (e.flags & trace::kFlagChild) == 0) ++totals_[static_cast<std::size_t>(rt.rank)][e.comm];
         if (c == OpClass::RequestDone && (e.flags & trace::kFlagTestFailed) == 0)
           if (auto it = posts.find(e.request); it != posts.end()) done_post_[{rt.rank, i}] = it->second;
         if ((e.flags & trace::kFlagChild) == 0 || steps.empty()) steps.push_back({i, i});
@@ -149,9 +156,13 @@ class Replay {
         for (int m : members->second) {
           if (m < 0 || m >= static_cast<int>(colls_.size())) return std::nullopt;
           auto it = colls_[m].find(e.comm);
-          if (it == colls_[m].end() || it->second <= ordinal_[r])
+          if (it == colls_[m].end() || it->second <= ordinal_[r]) {
+            // A member that never calls it is collective-missing, not this.
+            auto total = totals_[m].find(e.comm);
+            const bool later = total != totals_[m].end() && total->second > ordinal_[r];
             return Block{false, std::string(trace::op_name(e.op)) + " waits for rank " + std::to_string(m) +
-                                    " to call it"};
+                                    " to call it", later, later ? m : -1};
+          }
         }
         return std::nullopt;
       }
@@ -166,6 +177,7 @@ class Replay {
   std::vector<std::size_t> pc_;
   std::vector<std::int64_t> reach_;                         // last record a rank has entered
   std::vector<std::map<std::uint32_t, std::size_t>> colls_;  // collectives entered per communicator
+  std::vector<std::map<std::uint32_t, std::size_t>> totals_;  // collectives called per communicator in the run
   std::vector<std::size_t> ordinal_;                        // of the collective a rank is in
   std::map<std::pair<int, std::size_t>, EventRef> send_to_recv_, recv_to_send_;
   std::map<std::pair<int, std::size_t>, std::size_t> done_post_;  // RequestDone -> its Isend/Irecv
@@ -180,23 +192,40 @@ void check_buffering(const trace::RunTrace& run, const trace::Matching& matching
     if (rt.rank < 0 || rt.events.empty() || rt.events_capped) return;
   Replay replay(run, matching);
   auto stuck = replay.stuck();
-  bool on_send = false;
-  for (const auto& [r, b] : stuck) on_send = on_send || b.send;
-  if (!on_send) return;
+  bool on_send = false, in_collective = false;
+  for (const auto& [r, b] : stuck) {
+    on_send = on_send || b.send;
+    // The member it waits for is stuck elsewhere (a receive, another
+    // collective) and would call it later: a cycle through the collective.
+    for (const auto& [other, ob] : stuck)
+      in_collective = in_collective || (b.collective && other == b.waits_for);
+  }
+  if (!on_send && !in_collective) return;
   Issue is;
   is.kind = "potential-deadlock";
-  is.section = "MPI-4.0 §3.5 (a program that relies on the buffering of standard-mode sends is unsafe), §6.14";
-  is.rule = "a program must complete when standard-mode sends do not buffer (they may complete only once the "
-            "matching receive is posted)";
-  is.message = "completed only because MPI buffered the sends; without buffering";
+  if (on_send) {
+    is.section = "MPI-4.0 §3.5 (a program that relies on the buffering of standard-mode sends is unsafe), §6.14";
+    is.rule = "a program must complete when standard-mode sends do not buffer (they may complete only once the "
+              "matching receive is posted)";
+    is.message = "completed only because MPI buffered the sends; without buffering";
+  } else {
+    // No send is stuck: the run completed only because a collective let a
+    // member leave before the others called it (MPICH's Bcast/Scatter root,
+    // Gather non-roots, eager trees). MPI-4.0 §6.14: a portable program must
+    // not depend on whether a collective synchronizes.
+    is.section = "MPI-4.0 §6.14 (a correct, portable program must not depend on whether collectives synchronize)";
+    is.rule = "a program must complete whether or not a collective operation synchronizes its members";
+    is.message = "completed only because a collective did not synchronize; with a synchronizing collective";
+  }
   for (const auto& [r, b] : stuck) {
     is.message += (is.sides.empty() ? " " : "; ") + std::string("rank ") + std::to_string(r) + ": " + b.what;
-    is.sides.push_back({r, replay.call_of(r), b.send ? "blocked in a send" : "blocked"});
+    is.sides.push_back({r, replay.call_of(r), b.send ? "blocked in a send" : b.collective ? "blocked in a collective" : "blocked"});
   }
-  // Blocked sends first: that is where buffering was relied on.
+  // Blocked sends first: that is where buffering was relied on (without
+  // one, the collective the program assumed not to synchronize).
   std::stable_partition(is.sides.begin(), is.sides.end(), [&](const Side& s) {
     for (const auto& [r, b] : stuck)
-      if (r == s.rank) return b.send;
+      if (r == s.rank) return on_send ? b.send : b.collective;
     return false;
   });
   out.push_back(std::move(is));

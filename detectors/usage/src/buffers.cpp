@@ -376,13 +376,20 @@ void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modif
       const trace::Event& p = rt.events[*post];
       Issue is;
       is.kind = "buffer-modified";
-      is.section = "MPI-4.0 §3.7.2 (the send buffer must not be modified until the nonblocking send completes)";
-      is.rule = "a nonblocking send's buffer must stay unchanged from the post until the request completes";
-      // MPI_Startall's own record stands for all its sends (no single peer).
-      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
-                   (p.peer >= 0 ? " to rank " + std::to_string(p.peer) + ": its buffer"
-                                : ": the buffer of a send it started") +
-                   " changed before the request completed";
+      if (op_class(p) == OpClass::Icollective) {
+        is.section = "MPI-4.0 §6.12 (the send buffers of a nonblocking collective must not be modified until it completes)";
+        is.rule = "a nonblocking collective's send buffer must stay unchanged from the post until the request completes";
+        is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
+                     ": its send buffer changed before the collective completed";
+      } else {
+        is.section = "MPI-4.0 §3.7.2 (the send buffer must not be modified until the nonblocking send completes)";
+        is.rule = "a nonblocking send's buffer must stay unchanged from the post until the request completes";
+        // MPI_Startall's own record stands for all its sends (no single peer).
+        is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
+                     (p.peer >= 0 ? " to rank " + std::to_string(p.peer) + ": its buffer"
+                                  : ": the buffer of a send it started") +
+                     " changed before the request completed";
+      }
       is.sides.push_back({rt.rank, *post, "send posted here"});
       if (auto done = index_of(done_seq)) {
         is.message += " in " + std::string(trace::op_name(rt.events[*done].op));
@@ -470,6 +477,9 @@ std::uint64_t posted_request(const trace::RankTrace& rt, std::size_t post, std::
     return e.request != 0 && address >= e.buffer && address < e.buffer + static_cast<std::uint64_t>(std::max<std::int64_t>(e.bytes, 1));
   };
   if (holds(rt.events[post])) return rt.events[post].request;
+  // A nonblocking collective's record names its send buffer; the guard
+  // watched its receive buffer.
+  if (op_class(rt.events[post]) == OpClass::Icollective) return rt.events[post].request;
   for (std::size_t k = post + 1; k < rt.events.size() && (rt.events[k].flags & trace::kFlagChild) != 0; ++k)
     if (op_class(rt.events[k]) == OpClass::Start && holds(rt.events[k])) return rt.events[k].request;
   return 0;
@@ -492,9 +502,12 @@ void check_accessed_receives(const trace::RunTrace& run, const ReceiveAccesses& 
       is.kind = "receive-buffer-accessed";
       is.section = "MPI-4.0 §3.7.2, §3.7.3 (the receive buffer must not be accessed until the receive completes)";
       is.rule = "a pending receive's buffer must not be read or written until a Wait or Test completes the request";
+      const bool coll = op_class(p) == OpClass::Icollective;
+      if (coll) is.section = "MPI-4.0 §6.12 (the receive buffers of a nonblocking collective must not be accessed until it completes)";
       is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
                    (p.peer >= 0 ? " from rank " + std::to_string(p.peer) : std::string()) + ": the application " +
-                   (a.write ? "wrote" : "read") + " its buffer while the receive was pending";
+                   (a.write ? "wrote" : "read") + (coll ? " its receive buffer while the collective was pending"
+                                                        : " its buffer while the receive was pending");
       is.sides.push_back({rt.rank, *post, "receive posted here"});
       for (std::size_t k = *post + 1; request != 0 && k < rt.events.size(); ++k) {
         const trace::Event& e = rt.events[k];
@@ -509,6 +522,127 @@ void check_accessed_receives(const trace::RunTrace& run, const ReceiveAccesses& 
       is.stack_rank = rt.rank;
       is.stack = a.frames;
       out.push_back(std::move(is));
+    }
+  }
+}
+
+void check_written_collectives(const trace::RunTrace& run, const ModifiedSends& written, std::vector<Issue>& out) {
+  for (std::size_t r = 0; r < written.size() && r < run.ranks.size(); ++r) {
+    const auto& rt = run.ranks[r];
+    if (rt.rank < 0) continue;
+    std::set<std::uint32_t> reported;  // post call sites
+    for (const auto& [post_seq, done_seq] : written[r]) {
+      const auto post = record_at(rt, post_seq);
+      if (!post || !reported.insert(rt.events[*post].callsite).second) continue;
+      const trace::Event& p = rt.events[*post];
+      Issue is;
+      is.kind = "receive-buffer-written";
+      is.section = "MPI-4.0 §6.12 (the receive buffers of a nonblocking collective must not be accessed until it completes)";
+      is.rule = "a pending nonblocking collective's receive buffer must not be written until the request completes";
+      is.message = std::string(trace::op_name(p.op)) + " on rank " + std::to_string(rt.rank) +
+                   ": the application wrote its receive buffer while the collective was pending (the completion "
+                   "then overwrote it)";
+      is.sides.push_back({rt.rank, *post, "collective posted here"});
+      if (auto done = record_at(rt, done_seq)) {
+        std::size_t parent = *done;
+        while (parent > 0 && (rt.events[parent].flags & trace::kFlagChild) != 0) --parent;
+        is.message += "; completed by " + std::string(trace::op_name(rt.events[parent].op));
+        is.sides.push_back({rt.rank, parent, "completed here"});
+      }
+      out.push_back(std::move(is));
+    }
+  }
+}
+
+void check_collective_concurrency(const trace::RunTrace& run, std::vector<Issue>& out) {
+  const Comms comms = comms_of(run);
+  struct Range {
+    std::uint64_t lo, hi;
+    bool writes;
+    bool collective;
+    std::size_t post;
+    std::uint64_t request;
+  };
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    std::vector<Range> pending;
+    std::set<std::uint32_t> reported;  // call sites of the later call
+    for (std::size_t i = 0; i < rt.events.size(); ++i) {
+      const trace::Event& e = rt.events[i];
+      const OpClass c = op_class(e);
+      if ((c == OpClass::RequestDone && !(e.flags & trace::kFlagTestFailed)) ||
+          (c == OpClass::RequestFree && e.op != ops::Cancel)) {
+        pending.erase(std::remove_if(pending.begin(), pending.end(),
+                                     [&](const Range& r) { return r.request == e.request; }),
+                      pending.end());
+        continue;
+      }
+      if ((e.flags & trace::kFlagChild) != 0 || e.error != 0) continue;
+      const bool collective = c == OpClass::Collective || c == OpClass::Icollective;
+      const bool posts = (c == OpClass::Isend || c == OpClass::Irecv || c == OpClass::Icollective) && e.request != 0;
+      if (!collective && !posts && c != OpClass::Sendrecv &&
+          (pending.empty() || (c != OpClass::Send && c != OpClass::Recv)))
+        continue;
+      auto cs = comms.members.find(e.comm);
+      const std::int64_t comm_size =
+          cs != comms.members.end() && comms.inter.count(e.comm) == 0 ? static_cast<std::int64_t>(cs->second.size()) : 0;
+      std::vector<Range> mine;
+      for (const Use& u : uses(e, rt.rank, comm_size)) {
+        const trace::TypeEntry* t = trace::find_type(rt, u.type);
+        if (t == nullptr || t->lb != 0 || t->extent <= 0) continue;
+        mine.push_back({u.address, u.address + static_cast<std::uint64_t>(u.count) * static_cast<std::uint64_t>(t->extent),
+                        u.receive, collective, i, e.request});
+      }
+      for (const Range& m : mine) {
+        const Range* hit = nullptr;
+        for (const Range& q : pending)
+          // Two pending point-to-point requests: check_arguments' pair.
+          if ((q.collective || m.collective) && (q.writes || m.writes) && m.lo < q.hi && q.lo < m.hi) {
+            hit = &q;
+            break;
+          }
+        if (hit == nullptr || !reported.insert(e.callsite).second) continue;
+        const trace::Event& q = rt.events[hit->post];
+        Issue is;
+        is.kind = "overlapping-buffers";
+        // Two receives into exactly the same buffer: the scratch idiom (see check_arguments).
+        if (m.writes && hit->writes && m.lo == hit->lo && m.hi == hit->hi) is.severity = Severity::Info;
+        is.section = hit->collective ? "MPI-4.0 §6.12 (buffers of a pending nonblocking collective must not be "
+                                       "accessed or modified until it completes)"
+                                     : "MPI-4.0 §3.7.2 (the buffer of a pending request must not be accessed)";
+        is.rule = "no call may write a buffer of a pending nonblocking operation, nor read one the operation writes, "
+                  "before the operation completes";
+        is.message = std::string(trace::op_name(e.op)) + " on rank " + std::to_string(rt.rank) + " " +
+                     (m.writes ? "writes" : "reads") + " a buffer that overlaps the " +
+                     (hit->writes ? "receive" : "send") + " buffer of the pending " + trace::op_name(q.op) +
+                     " (not completed yet)";
+        is.sides = {{rt.rank, i, "this call"}, {rt.rank, hit->post, "pending request"}};
+        out.push_back(std::move(is));
+        break;
+      }
+      if (posts)
+        for (const Range& m : mine) pending.push_back(m);
+      // MPI_Sendrecv whose receive buffer overlaps its send buffer without
+      // being the same (that is aliased-buffers in check_arguments) (§3.10).
+      if (c == OpClass::Sendrecv && e.op == ops::Sendrecv && !mine.empty() && i + 1 < rt.events.size() &&
+          op_class(rt.events[i + 1]) == OpClass::Recv && (rt.events[i + 1].flags & trace::kFlagChild) != 0) {
+        const trace::Event& r = rt.events[i + 1];
+        const trace::TypeEntry* t = trace::find_type(rt, r.dtype);
+        if (t == nullptr || t->lb != 0 || t->extent <= 0 || r.buffer == 0 || r.scount_arg <= 0 || r.buffer == e.buffer)
+          continue;
+        const std::uint64_t lo = r.buffer, hi = r.buffer + static_cast<std::uint64_t>(r.scount_arg) * static_cast<std::uint64_t>(t->extent);
+        if (!(lo < mine[0].hi && mine[0].lo < hi) || !reported.insert(e.callsite).second) continue;
+        Issue is;
+        is.kind = "aliased-buffers";
+        is.section = "MPI-4.0 §3.10 (the send and receive buffers of MPI_SENDRECV must be disjoint)";
+        is.rule = "the send and receive buffers of one call must not overlap";
+        is.message = "MPI_Sendrecv on rank " + std::to_string(rt.rank) + ": the receive buffer (" +
+                     describe_type(rt, r.dtype, r.scount_arg) + ") overlaps the send buffer (" +
+                     describe_type(rt, e.dtype, e.scount_arg) + ") by " +
+                     std::to_string(std::min(hi, mine[0].hi) - std::max(lo, mine[0].lo)) + " bytes";
+        is.sides.push_back({rt.rank, i, "call"});
+        out.push_back(std::move(is));
+      }
     }
   }
 }

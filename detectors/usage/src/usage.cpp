@@ -680,6 +680,24 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
     for (std::size_t i = 0; i < rt.events.size(); ++i) {
       const Event& e = rt.events[i];
       const OpClass c = cls(e);
+      // Communicator constructors' arguments MPICH accepts (trace/format.hpp:
+      // kColorUndefined): a negative color other than MPI_UNDEFINED (§7.4.2),
+      // a negative entry of a Cartesian topology's dims (§8.5.1).
+      const bool bad_color = e.op == ops::Comm_split && e.tag < 0 && e.tag != trace::kColorUndefined;
+      const bool bad_dims = e.op == ops::Cart_create && e.tag < 0;
+      if (c == OpClass::CommMgmt && e.error == 0 && (bad_color || bad_dims)) {
+        Issue is;
+        is.kind = "invalid-argument";
+        is.section = bad_color ? "MPI-4.0 §7.4.2 (MPI_COMM_SPLIT: color must be non-negative or MPI_UNDEFINED)"
+                               : "MPI-4.0 §8.5.1 (MPI_CART_CREATE: dims are the positive number of processes per dimension)";
+        is.rule = bad_color ? "the color of MPI_Comm_split must be non-negative or MPI_UNDEFINED"
+                            : "every entry of MPI_Cart_create's dims must be positive";
+        is.message = op(e) + " on " + rank_text(rt.rank) +
+                     (bad_color ? " passes color " + std::to_string(e.tag) + " (negative, not MPI_UNDEFINED)"
+                                : " passes dims with the negative entry " + std::to_string(e.tag));
+        is.sides.push_back({rt.rank, i, "call"});
+        out.push_back(std::move(is));
+      }
       // Aliased send and receive buffers (not MPI_IN_PLACE).
       if ((c == OpClass::Collective || c == OpClass::Icollective || c == OpClass::Sendrecv) && e.buffer != 0 &&
           e.buffer == e.rbuffer && !(e.flags & trace::kFlagInPlace) && e.bytes > 0 && e.op != ops::Sendrecv_replace &&
@@ -745,6 +763,8 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   const ModifiedSends& modified = options.modified != nullptr ? *options.modified : none;
   check_modified_sends(run, modified, out);
   check_written_receives(run, matching, modified, out);
+  if (options.written_collectives != nullptr) check_written_collectives(run, *options.written_collectives, out);
+  check_collective_concurrency(run, out);
   if (options.accessed != nullptr) check_accessed_receives(run, *options.accessed, out);
   if (options.run_hung) check_finalized_waits(run, matching, out);
   if (options.run_completed) {

@@ -626,6 +626,153 @@ TEST(UsageBuffering, SendBeforeACollectiveTheReceiverEntersFirst) {
   EXPECT_TRUE(check_run(b.run, hung).empty() || kinds(check_run(b.run, hung)) != std::vector<std::string>{"potential-deadlock"});
 }
 
+TEST(UsageBuffering, RelyingOnANonSynchronizingCollective) {
+  // Rank 0 receives, then joins a Bcast rooted at 1; rank 1 broadcasts,
+  // then sends: completes only if the root leaves MPI_Bcast early.
+  Builder b(2);
+  b.recv(0, 1, kInt, 1, 4);
+  b.coll(0, ops::Bcast, kInt, 4, 1);
+  b.coll(1, ops::Bcast, kInt, 4, 1);
+  b.send(1, 0, kInt, 1, 4);
+  b.finalize();
+  auto issues = check_run(b.run);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);  // the collective first
+  EXPECT_EQ(issues[0].sides[0].role, "blocked in a collective");
+  EXPECT_NE(issues[0].section.find("§6.14"), std::string::npos);
+  // Twin: rank 0 joins the Bcast before it receives.
+  Builder ok(2);
+  ok.coll(0, ops::Bcast, kInt, 4, 1);
+  ok.recv(0, 1, kInt, 1, 4);
+  ok.coll(1, ops::Bcast, kInt, 4, 1);
+  ok.send(1, 0, kInt, 1, 4);
+  ok.finalize();
+  EXPECT_EQ(kinds(check_run(ok.run)), std::vector<std::string>{});
+}
+
+TEST(UsageArguments, NegativeColorAndNegativeDims) {
+  Builder b(2);
+  Event& split = b.add(0, ops::Comm_split, OpClass::CommMgmt);
+  split.tag = -1;  // meant MPI_UNDEFINED
+  Event& undefined = b.add(1, ops::Comm_split, OpClass::CommMgmt);
+  undefined.tag = trace::kColorUndefined;
+  Event& cart = b.add(1, ops::Cart_create, OpClass::CommMgmt);
+  cart.tag = -1;
+  cart.count = 2;
+  Event& good = b.add(0, ops::Cart_create, OpClass::CommMgmt);
+  good.tag = 1;
+  std::vector<Issue> out;
+  check_arguments(b.run, out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"invalid-argument", "invalid-argument"}));
+  EXPECT_EQ(out[0].sides[0].rank, 0);
+  EXPECT_NE(out[0].rule.find("color"), std::string::npos);
+  EXPECT_EQ(out[1].sides[0].rank, 1);
+  EXPECT_NE(out[1].rule.find("dims"), std::string::npos);
+}
+
+Event& receive_done(Builder& b, int r, int from, std::uint64_t request, std::uint64_t buffer, int bytes,
+                    std::uint32_t sum) {
+  b.add(r, ops::Wait, OpClass::Completion);
+  Event& d = b.add(r, ops::Wait, OpClass::RequestDone);
+  d.flags = trace::kFlagChild;
+  d.request = request;
+  d.peer = from;
+  d.buffer = buffer;
+  d.bytes = bytes;
+  d.status_source = from;
+  d.status_tag = 0;
+  d.status_bytes = bytes;
+  trace::set_payload_sum(d, sum);
+  return d;
+}
+
+// A nonblocking collective record of rank 0 with its request.
+Event& icoll(Builder& b, std::uint16_t op, std::uint64_t send, std::uint64_t recv, int count, std::uint64_t request) {
+  Event& e = b.add(0, op, OpClass::Icollective);
+  std::tie(e.comm, e.dtype, e.scount_arg) = std::make_tuple(trace::kCommWorld, kInt, count);
+  std::tie(e.buffer, e.rbuffer, e.request) = std::make_tuple(send, recv, request);
+  return e;
+}
+
+TEST(UsageBuffers, PendingNonblockingCollectiveBuffersUsedByOtherCalls) {
+  Builder b(1);
+  icoll(b, ops::Iallreduce, 0x1000, 0x2000, 4, 5);  // reads [0x1000,+16), writes [0x2000,+16)
+  Event& s = b.send(0, 0, kInt, 4);                   // reads the pending receive buffer
+  s.buffer = 0x2004;
+  Event& r = b.recv(0, 0, kInt, 4);                   // writes the pending send buffer
+  r.buffer = 0x1008;
+  Event& fine = b.send(0, 0, kInt, 4);               // reads the send buffer: allowed
+  fine.buffer = 0x1000;
+  receive_done(b, 0, trace::kNoPeer, 5, 0, 0, 0);
+  Event& after = b.send(0, 0, kInt, 4);              // after the Wait: allowed
+  after.buffer = 0x2000;
+  std::vector<Issue> out;
+  check_collective_concurrency(b.run, out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"overlapping-buffers", "overlapping-buffers"}));
+  EXPECT_EQ(out[0].sides[0].event, 2u);
+  EXPECT_EQ(out[0].sides[1].event, 1u);
+  EXPECT_EQ(out[1].sides[0].event, 3u);
+  // A second nonblocking collective into the pending one's receive buffer.
+  Builder two(1);
+  icoll(two, ops::Iallreduce, 0x1000, 0x2000, 4, 5);
+  icoll(two, ops::Ibcast, 0x2000, 0x2000, 4, 6).root = trace::kNoPeer;  // non-root: receives
+  std::vector<Issue> out2;
+  check_collective_concurrency(two.run, out2);
+  EXPECT_EQ(kinds(out2), std::vector<std::string>{"overlapping-buffers"});
+  // Point-to-point pairs stay check_arguments' (no double report).
+  Builder p2p(1);
+  Event& r1 = p2p.post(0, false, 0, 1, 1);
+  r1.buffer = 0x3000;
+  r1.dtype = kInt;
+  r1.scount_arg = 4;
+  Event& r2 = p2p.post(0, false, 0, 1, 2);
+  r2.buffer = 0x3000;
+  r2.dtype = kInt;
+  r2.scount_arg = 4;
+  std::vector<Issue> out3;
+  check_collective_concurrency(p2p.run, out3);
+  EXPECT_TRUE(out3.empty());
+}
+
+TEST(UsageArguments, SendrecvWithOverlappingBuffers) {
+  Builder b(1);
+  // An MPI_Sendrecv of 8 doubles from 0x1000 into `into` (its Recv child record).
+  auto sendrecv = [&](std::uint64_t into) {
+    for (OpClass c : {OpClass::Sendrecv, OpClass::Recv}) {
+      Event& e = b.add(0, ops::Sendrecv, c);
+      e.flags = c == OpClass::Recv ? trace::kFlagChild : 0;
+      e.dtype = kDouble;
+      e.scount_arg = 8;
+      e.buffer = c == OpClass::Recv ? into : 0x1000;
+    }
+  };
+  sendrecv(0x1008);  // one element in: overlaps 56 bytes
+  sendrecv(0x1040);  // right after: disjoint
+  std::vector<Issue> out;
+  check_collective_concurrency(b.run, out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"aliased-buffers"});
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_NE(out[0].message.find("56 bytes"), std::string::npos);
+}
+
+TEST(UsageBuffers, NonblockingCollectiveBuffersWrittenWhilePending) {
+  Builder b(1);
+  icoll(b, ops::Ireduce, 0x1000, 0x2000, 4, 5);  // seq 2
+  receive_done(b, 0, trace::kNoPeer, 5, 0, 0, 0);                                 // seq 3, 4
+  ModifiedSends sends(1), receives(1);
+  sends[0] = {{2, 4}};
+  receives[0] = {{2, 4}};
+  std::vector<Issue> out;
+  check_modified_sends(b.run, sends, out);
+  check_written_collectives(b.run, receives, out);
+  ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-modified", "receive-buffer-written"}));
+  EXPECT_NE(out[0].section.find("§6.12"), std::string::npos);
+  EXPECT_NE(out[1].section.find("§6.12"), std::string::npos);
+  ASSERT_EQ(out[1].sides.size(), 2u);
+  EXPECT_EQ(out[1].sides[0].event, 1u);
+  EXPECT_EQ(out[1].sides[1].event, 2u);  // the Wait, not its child record
+}
+
 TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
   Builder b(2);
   b.coll(0, ops::Reduce, kDouble, -1, 0);
@@ -649,21 +796,6 @@ TEST(UsageFinalize, ExitInsideAnMpiCallIsAnArgumentError) {
 }
 
 // A receive's RequestDone (the Wait's child) with its status and buffer hash.
-Event& receive_done(Builder& b, int r, int from, std::uint64_t request, std::uint64_t buffer, int bytes,
-                    std::uint32_t sum) {
-  b.add(r, ops::Wait, OpClass::Completion);
-  Event& d = b.add(r, ops::Wait, OpClass::RequestDone);
-  d.flags = trace::kFlagChild;
-  d.request = request;
-  d.peer = from;
-  d.buffer = buffer;
-  d.bytes = bytes;
-  d.status_source = from;
-  d.status_tag = 0;
-  d.status_bytes = bytes;
-  trace::set_payload_sum(d, sum);
-  return d;
-}
 
 TEST(UsageBuffers, ReceiveBufferWrittenWhilePending) {
   Builder b(2);

@@ -1,6 +1,7 @@
 #include "scalefuzz/analysis/engine.hpp"
 
 #include <memory>
+#include <set>
 #include <optional>
 #include <ostream>
 
@@ -33,7 +34,7 @@ Finding outcome_finding(const RunRecord& run) {
     if (s.rank >= 0) f.ranks.push_back(s.rank);
   // Cancelled or lost to a node failure: nothing about the application
   // (shown; `scalefuzz submit --resume` reruns it).
-  if (harness::is_rerunnable(o.kind)) f.severity = detectors::Severity::Info;
+  if (harness::is_rerunnable(o.kind) || o.kind == OutcomeKind::Skipped) f.severity = detectors::Severity::Info;
   // A hang the campaign caused on purpose is expected; whether it was
   // localized is judged by the stall evaluation.
   if (expected_stall_hang(run)) {
@@ -84,10 +85,14 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
     if (options.detectors.count(info.name)) enabled.push_back({&info, info.make(context)});
 
   std::vector<Finding> findings;
+  std::set<std::string> skipped_points;
   StallEvaluation stall;
   for (const auto& run : runs) {
     if (!run.finished()) continue;
-    if (run.outcome->kind != OutcomeKind::Ok) findings.push_back(outcome_finding(run));
+    // A skipped run is said once per point (its detail names the point).
+    if (run.outcome->kind != OutcomeKind::Ok &&
+        (run.outcome->kind != OutcomeKind::Skipped || skipped_points.insert(run.outcome->detail).second))
+      findings.push_back(outcome_finding(run));
     if (!harness::RunDir(run.dir).has_traces()) {
       stall.add(run, {});
       continue;

@@ -236,6 +236,9 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (absorbed[i]) continue;
     const Finding& f = findings[i];
+    // A run that never started (issue 32: skipped because the run it needed
+    // hung or crashed) is no bug of its own: that run's outcome is.
+    if (f.detector == "outcome" && f.kind == "skipped") continue;
     BugKey key = finding_key(f);
     const auto loc = localizers.find(i);
     if (loc != localizers.end() && key.locations.empty())

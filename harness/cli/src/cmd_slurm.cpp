@@ -432,7 +432,8 @@ int cmd_status(const ParsedArgs& args) {
     if (v.outcome && !active(v)) {
       outcome = harness::to_string(v.outcome->kind);
       if (!v.outcome->detail.empty()) outcome += ": " + v.outcome->detail;
-      bad_outcome = bad_outcome || (v.outcome->kind != harness::OutcomeKind::Ok && !harness::is_rerunnable(v.outcome->kind));
+      bad_outcome = bad_outcome || (v.outcome->kind != harness::OutcomeKind::Ok && v.outcome->kind != harness::OutcomeKind::Skipped &&
+                                    !harness::is_rerunnable(v.outcome->kind));
       rerunnable = rerunnable || harness::is_rerunnable(v.outcome->kind);
     } else if (v.status && !active(v)) {
       if (auto o = slurm::outcome_without_result(*v.status)) {

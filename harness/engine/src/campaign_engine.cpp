@@ -54,7 +54,10 @@ harness::Outcome launch_and_store(harness::RunStore& store, const harness::RunSp
   if (application && !analysis) analysis = ninja_analysis_for(store, run);
   options.run_dir = store.prepare_run(run);
   harness::Outcome outcome;
-  if (application && !analysis) {
+  if (application && !analysis && system_run_did_not_finish_cleanly(run, store.runs())) {
+    outcome.kind = harness::OutcomeKind::Skipped;
+    outcome.detail = skipped_message(run);
+  } else if (application && !analysis) {
     outcome.kind = harness::OutcomeKind::LaunchError;
     outcome.detail = missing_analysis_message(run);
     std::cerr << "error: " << outcome.detail << "\n";

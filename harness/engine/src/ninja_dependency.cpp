@@ -50,11 +50,31 @@ std::vector<std::vector<harness::RunSpec>> schedule_phases(std::vector<harness::
   return phases;
 }
 
-std::string missing_analysis_message(const harness::RunSpec& app) {
+namespace {
+std::string point_text(const harness::RunSpec& app) {
   std::string point = "np" + std::to_string(app.nprocs);
   for (const auto& [k, v] : app.params) point += " " + k + "=" + v;
+  return point;
+}
+}  // namespace
+
+std::string missing_analysis_message(const harness::RunSpec& app) {
+  const std::string point = point_text(app);
   return "application-centric run " + app.run_id + " needs a finished system-centric run of the same point (" +
          point + ") that wrote ninja/N.analysis; add a {mode: system} noise profile (or it hung or crashed)";
+}
+
+bool system_run_did_not_finish_cleanly(const harness::RunSpec& app, const std::vector<harness::RunRecord>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [&](const harness::RunRecord& r) {
+    return r.finished() && r.spec.noise.mode == noise::Mode::System && r.spec.nprocs == app.nprocs &&
+           r.spec.params == app.params && !has_ninja_analysis(r.dir, r.spec.nprocs);
+  });
+}
+
+std::string skipped_message(const harness::RunSpec& app) {
+  return "application-centric runs of " + point_text(app) +
+         " skipped: the system-centric run of that point hung or crashed, so there is no NINJA analysis to "
+         "drive them (its outcome is the finding)";
 }
 
 void write_potential_unsafe(const fs::path& system_run) {

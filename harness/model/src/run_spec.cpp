@@ -20,7 +20,8 @@ constexpr EnumName<OutcomeKind> kOutcomeNames[] = {
     {OutcomeKind::WrongResult, "wrong-result"},
     {OutcomeKind::LaunchError, "launch-error"},
     {OutcomeKind::Cancelled, "cancelled"},
-    {OutcomeKind::Infrastructure, "infrastructure"}};
+    {OutcomeKind::Infrastructure, "infrastructure"},
+    {OutcomeKind::Skipped, "skipped"}};
 
 const char* to_string(OutcomeKind k) { return name_of(kOutcomeNames, k); }
 

@@ -8,6 +8,7 @@ constexpr OutcomeStyle kStyles[] = {
     {"launch-error", "#455a64", "#e6ebee", 2}, {"failed", "#c25e00", "#fff0dc", 3},
     {"mpi-abort", "#7b1fa2", "#f4e6f8", 4}, {"wrong-result", "#ad1457", "#fce4ee", 5},
     {"crashed", "#d84315", "#fde7e1", 6},   {"hang", "#b71c1c", "#fde2e2", 7},
+    {"skipped", "#6b6b6b", "#f0f0f0", 1},
 };
 }  // namespace
 

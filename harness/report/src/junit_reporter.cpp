@@ -72,7 +72,8 @@ RunVerdict judge(const RunRecord& r, const std::vector<const detectors::Finding*
   RunVerdict v;
   v.run = &r;
   if (!r.outcome) return v;
-  v.bad_outcome = r.outcome->kind != OutcomeKind::Ok;
+  // A skipped run never ran: the run that kept it from starting is the failure.
+  v.bad_outcome = r.outcome->kind != OutcomeKind::Ok && r.outcome->kind != OutcomeKind::Skipped;
   // A hang the campaign caused on purpose (stall injection) comes with an
   // informational outcome finding: it passes unless a finding is serious.
   v.expected = v.bad_outcome && outcome_expected(findings);

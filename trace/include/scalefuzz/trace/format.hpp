@@ -145,6 +145,11 @@ inline constexpr std::int32_t kProcNull = -2;
 inline constexpr std::int32_t kNoPeer = -3;
 inline constexpr std::int32_t kAnyTag = -1;
 inline constexpr std::int32_t kNoTag = -3;
+// Communicator constructors' arguments the standard restricts (usage
+// checks, issue 32): an MPI_Comm_split record's tag is the color passed,
+// MPI_UNDEFINED written as kColorUndefined; an MPI_Cart_create record's
+// tag is the smallest entry of dims (0 without dims) and its count ndims.
+inline constexpr std::int32_t kColorUndefined = INT32_MIN;
 
 // Communicator ids are equal on every member rank: world is 0, self is 1,
 // others are derived at creation from the parent id and creation ordinal.

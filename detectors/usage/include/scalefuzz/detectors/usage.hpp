@@ -56,6 +56,9 @@ struct Options {
   bool run_completed = true;
   // ranks/N.modified of the run (buffer-modified, receive-buffer-written); null: none.
   const ModifiedSends* modified = nullptr;
+  // Its "recv" lines: nonblocking collectives whose receive buffer the
+  // application wrote while they were pending (receive-buffer-written); null: none.
+  const ModifiedSends* written_collectives = nullptr;
   // The run hung (stopped by the harness): wait-for edges are judged.
   bool run_hung = false;
   // ranks/N.accessed of the run (receive-buffer-accessed); null: none.
@@ -120,6 +123,17 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
 // its completion (MPI-4.0 §3.7.2). `modified[rank]` holds the (post seq,
 // completion seq) pairs the injector noted in ranks/N.modified.
 void check_modified_sends(const trace::RunTrace& run, const ModifiedSends& modified, std::vector<Issue>& out);
+// receive-buffer-written for nonblocking collectives: `written[rank]` holds
+// the (post seq, completion seq) of the "recv" lines of ranks/N.modified —
+// the receive buffer changed between two MPI calls of the rank while the
+// collective was pending, and the completion overwrote it (MPI-4.0 §6.12).
+void check_written_collectives(const trace::RunTrace& run, const ModifiedSends& written, std::vector<Issue>& out);
+// overlapping-buffers of nonblocking collectives: a buffer of a pending
+// nonblocking collective that a later call (before its completion) writes,
+// or reads while the collective writes it; or a pending nonblocking
+// operation's buffer a nonblocking collective's post uses likewise (§6.12,
+// §3.7.2). Pairs of pending point-to-point requests are check_arguments'.
+void check_collective_concurrency(const trace::RunTrace& run, std::vector<Issue>& out);
 // waits-for-finalized: in a hung run, a rank blocked in a receive, send or
 // Wait whose peer already called MPI_Finalize (or exited) without the
 // matching send/receive; waits-for-rank-outside-mpi: its only peer was

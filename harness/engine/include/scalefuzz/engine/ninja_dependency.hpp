@@ -33,6 +33,10 @@ std::vector<std::vector<harness::RunSpec>> schedule_phases(std::vector<harness::
 
 // Why an application run cannot start, naming it.
 std::string missing_analysis_message(const harness::RunSpec& app);
+// True when a system-centric run of `app`'s point finished but wrote no NINJA
+// analysis (it hung or crashed): `app` is then skipped, not a launch error.
+bool system_run_did_not_finish_cleanly(const harness::RunSpec& app, const std::vector<harness::RunRecord>& runs);
+std::string skipped_message(const harness::RunSpec& app);
 
 // Potential races of the system run (races detector, vector clocks) as
 // application-centric noise's extra unsafe message ids: writes

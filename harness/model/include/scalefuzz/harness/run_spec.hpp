@@ -63,7 +63,10 @@ struct RunSpec {
 // Cancelled and Infrastructure come from a batch scheduler (harness/slurm):
 // the run was cancelled, or its node failed or it was preempted; both are
 // about the run's circumstances, not the application, and are resubmittable.
-enum class OutcomeKind { Ok, Failed, Crashed, MpiAbort, Hang, WrongResult, LaunchError, Cancelled, Infrastructure };
+// Skipped: never started because the run it depends on did not finish
+// cleanly (an application-centric run whose system-centric run of the same
+// point hung or crashed): says nothing about the application.
+enum class OutcomeKind { Ok, Failed, Crashed, MpiAbort, Hang, WrongResult, LaunchError, Cancelled, Infrastructure, Skipped };
 // Whether the outcome says nothing about the application (rerun it).
 bool is_rerunnable(OutcomeKind k);
 const char* to_string(OutcomeKind k);
