@@ -304,6 +304,26 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
                    (a.minimal_schedule.size() > 1 ? " (and " + std::to_string(a.minimal_schedule.size() - 1) + " more)"
                                                   : "");
       }
+    } else if (first.base_outcome != "ok" && taken > 0) {
+      // The base already failed and every alternative forced alone failed
+      // the same way: a race struck at several receives (a depth-1 forced run
+      // fixes one, the next strikes again) or the failure is not this race.
+      // Not benign: nothing is downgraded.
+      f.kind = "undecided-race";
+      f.severity = Severity::Warning;
+      f.run_id = first.base_run_id;
+      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) + "): run " +
+                first.base_run_id + " ended " + first.base_outcome + " and each of " + std::to_string(taken) +
+                " alternative" + (taken == 1 ? "" : "s") +
+                " forced alone ended the same: undecided (the failure may need several receives forced together: "
+                "depth > 1, or a base run that ended ok)";
+      f.ranks = {r.recv_rank};
+      f.details = {{"campaign_point", first.point},
+                   {"receive_routine", recv_name},
+                   {"receiving_rank", r.recv_rank},
+                   {"alternatives_explored", taken},
+                   {"alternatives_not_taken", list.size() - taken},
+                   {"outcome", first.base_outcome}};
     } else {
       f.kind = "benign-nondeterminism";
       f.severity = Severity::Info;
