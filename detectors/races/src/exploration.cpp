@@ -304,33 +304,23 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
                    (a.minimal_schedule.size() > 1 ? " (and " + std::to_string(a.minimal_schedule.size() - 1) + " more)"
                                                   : "");
       }
-    } else if (first.base_outcome != "ok" && taken > 0) {
-      // The base already failed and every alternative forced alone failed
-      // the same way: a race struck at several receives (a depth-1 forced run
-      // fixes one, the next strikes again) or the failure is not this race.
-      // Not benign: nothing is downgraded.
-      f.kind = "undecided-race";
-      f.severity = Severity::Warning;
-      f.run_id = first.base_run_id;
-      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) + "): run " +
-                first.base_run_id + " ended " + first.base_outcome + " and each of " + std::to_string(taken) +
-                " alternative" + (taken == 1 ? "" : "s") +
-                " forced alone ended the same: undecided (the failure may need several receives forced together: "
-                "depth > 1, or a base run that ended ok)";
-      f.ranks = {r.recv_rank};
-      f.details = {{"campaign_point", first.point},
-                   {"receive_routine", recv_name},
-                   {"receiving_rank", r.recv_rank},
-                   {"alternatives_explored", taken},
-                   {"alternatives_not_taken", list.size() - taken},
-                   {"outcome", first.base_outcome}};
     } else {
-      f.kind = "benign-nondeterminism";
-      f.severity = Severity::Info;
+      // A base that had already failed, every alternative forced alone
+      // failing the same way, is not benign: a race struck at several
+      // receives (a depth-1 forced run fixes one, the next strikes again)
+      // or the failure is not this race; nothing is downgraded.
+      const bool undecided = first.base_outcome != "ok" && taken > 0;
+      f.kind = undecided ? "undecided-race" : "benign-nondeterminism";
+      f.severity = undecided ? Severity::Warning : Severity::Info;
       f.run_id = first.base_run_id;
-      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) +
-                "): benign nondeterminism: " + std::to_string(taken) + " alternative" + (taken == 1 ? "" : "s") +
-                " explored, outcome " + first.base_outcome + " unchanged" +
+      const std::string explored_text = std::to_string(taken) + " alternative" + (taken == 1 ? "" : "s");
+      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) + "): " +
+                (undecided ? "run " + first.base_run_id + " ended " + first.base_outcome + " and each of " +
+                                 explored_text +
+                                 " forced alone ended the same: undecided (the failure may need several receives "
+                                 "forced together: depth > 1, or a base run that ended ok)"
+                           : "benign nondeterminism: " + explored_text + " explored, outcome " + first.base_outcome +
+                                 " unchanged") +
                 (taken < list.size() ? " (" + std::to_string(list.size() - taken) + " forced runs did not take the forced send)"
                                      : "");
       f.ranks = {r.recv_rank};
