@@ -42,7 +42,9 @@ TEST(ExploreE2E, CampaignKeyExploresEachPointAndDowngradesTheBenignTwinsWarnings
   for (const auto& f : findings) {
     if (f.value("detector", "") != "races") continue;
     const std::string point = f.at("details").value("campaign_point", "");
-    if (point.find("--safe") != std::string::npos) EXPECT_EQ(f.value("severity", ""), "info") << f.dump();
+    if (point.find("--safe") != std::string::npos) {
+      EXPECT_EQ(f.value("severity", ""), "info") << f.dump();
+    }
     if (f.value("kind", "") == "harmful-race" && point.find("--races") != std::string::npos) ++harmful_racy;
   }
   EXPECT_EQ(harmful_racy, 1) << findings.dump(1);
