@@ -18,6 +18,7 @@ not run.
 usage: corrbench.py SCALEFUZZ WORK_DIR [--corrbench DIR] [--subset N] [--only REGEX]
        [--min-recall X] [--no-false-alarms] [--json FILE] [--timeout S] [--jobs N]
        [--detectors 'usage, rma, mpipd, pdg'] [--max-ranks N] [--zero-buffer] [--guard-receives] [--guard-windows]
+       [--explore BUDGET]
 Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall or
 --no-false-alarms), 2 usage,
 77 when the corrbench folder is absent (ctest SKIP_RETURN_CODE).
@@ -124,7 +125,7 @@ def compile_all(progs, bindir):
 
 
 def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False, guard_receives=False,
-                  guard_windows=False, name_prefix="corrbench"):
+                  guard_windows=False, name_prefix="corrbench", explore_budget=0):
     """One `scalefuzz run` per rank count (programs: dicts with id "p123",
     ranks, built); returns id -> findings. bench/rma/rmaracebench.py uses it too."""
     findings = {}
@@ -150,7 +151,8 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=
                 # oversubscribed: startup and collectives slow down with the rank count
                 f"timeout: {max(timeout, timeout * ranks // 4)}s",
                 f"detectors: [{detectors}]",
-                f"scheduler: {{ type: local, jobs: {jobs} }}", ""]))
+                f"scheduler: {{ type: local, jobs: {jobs} }}",
+                *([f"explore: {{ budget: {explore_budget} }}"] if explore_budget else []), ""]))
         out = os.path.join(work, name)
         # The bench's own scratch store: a store of another program list or
         # build would be refused as a changed campaign (no resume here).
@@ -246,6 +248,9 @@ def main():
                          "(pending receive buffers page-protected)")
     ap.add_argument("--guard-windows", action="store_true",
                     help="run every program with guard_windows: true (window memory and Get buffers page-protected)")
+    ap.add_argument("--explore", type=int, default=0, metavar="BUDGET",
+                    help="schedule exploration after each point's run (explore: {budget: BUDGET}; adds the races "
+                         "detector): its race verdicts count as findings like the others")
     ap.add_argument("--no-false-alarms", action="store_true",
                     help="exit 1 when any correct program got an error or warning finding")
     a = ap.parse_args()
@@ -261,8 +266,11 @@ def main():
         if a.max_ranks and p["ranks"] > a.max_ranks:
             p["skip"] = f"needs {p['ranks']} ranks (> --max-ranks {a.max_ranks})"
     compile_all(progs, os.path.join(work, "bin"))
-    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, a.detectors, a.zero_buffer, a.guard_receives,
-                             a.guard_windows)
+    detectors = a.detectors
+    if a.explore and "races" not in [d.strip() for d in detectors.split(",")]:
+        detectors += ", races"
+    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, detectors, a.zero_buffer, a.guard_receives,
+                             a.guard_windows, explore_budget=a.explore)
     rows, details = score(progs, findings)
     print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
     tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}

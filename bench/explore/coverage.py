@@ -41,6 +41,9 @@ PROGRAMS = {
     "cross_iteration_race": (3, ["--iterations", "6"]),
     "task_pool": (3, ["--iterations", "6"]),
     "benign_wildcard": (3, ["--iterations", "6"]),
+    # many wildcard receives (8 rounds x 3 answers), arrival order skewed by
+    # 2 ms per worker: the first receive takes worker 1 unless forced
+    "first_answer": (4, ["--iterations", "8"]),
 }
 # benign_wildcard's default program is the wildcard one whose order never
 # matters (--safe receives in rank order): a correct program, not a race.

@@ -305,12 +305,22 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
                                                   : "");
       }
     } else {
-      f.kind = "benign-nondeterminism";
-      f.severity = Severity::Info;
+      // A base that had already failed, every alternative forced alone
+      // failing the same way, is not benign: a race struck at several
+      // receives (a depth-1 forced run fixes one, the next strikes again)
+      // or the failure is not this race; nothing is downgraded.
+      const bool undecided = first.base_outcome != "ok" && taken > 0;
+      f.kind = undecided ? "undecided-race" : "benign-nondeterminism";
+      f.severity = undecided ? Severity::Warning : Severity::Info;
       f.run_id = first.base_run_id;
-      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) +
-                "): benign nondeterminism: " + std::to_string(taken) + " alternative" + (taken == 1 ? "" : "s") +
-                " explored, outcome " + first.base_outcome + " unchanged" +
+      const std::string explored_text = std::to_string(taken) + " alternative" + (taken == 1 ? "" : "s");
+      f.title = "wildcard receive in " + recv_name + " (rank " + std::to_string(r.recv_rank) + "): " +
+                (undecided ? "run " + first.base_run_id + " ended " + first.base_outcome + " and each of " +
+                                 explored_text +
+                                 " forced alone ended the same: undecided (the failure may need several receives "
+                                 "forced together: depth > 1, or a base run that ended ok)"
+                           : "benign nondeterminism: " + explored_text + " explored, outcome " + first.base_outcome +
+                                 " unchanged") +
                 (taken < list.size() ? " (" + std::to_string(list.size() - taken) + " forced runs did not take the forced send)"
                                      : "");
       f.ranks = {r.recv_rank};

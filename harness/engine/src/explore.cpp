@@ -44,6 +44,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
                       const ExploreLimits& limits, races::MatchCoverage& coverage) {
   ExploreResult result;
   std::vector<ExploreBase> level = bases;
+  std::size_t cap = limits.budget;  // lowered by the shrink reserve at the first changed outcome
   for (const auto& b : bases) {
     coverage.add_seen(b.run_id, b.matches);
     coverage.add_potential(b.run_id, b.wildcards);
@@ -78,7 +79,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       return best;
     };
     while (Candidate* c = pick()) {
-      if (result.runs >= limits.budget) {
+      if (result.runs >= cap) {
         result.budget_exhausted = true;
         break;
       }
@@ -89,6 +90,8 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       const ForcedSchedule schedule = forced_schedule(base, w, a);
       ForcedRun run = runner.run(schedule, base.run_id + "-x" + std::to_string(result.runs));
       ++result.runs;
+      if (run.took_forced && run.outcome != base.outcome && cap == limits.budget)
+        cap = std::max(result.runs, limits.budget - std::min(limits.shrink_reserve, limits.budget));
       ++forced_per_tuple[c->tuple];
       coverage.mark_tried(c->tuple);
       for (const auto& m : run.as_base.matches)

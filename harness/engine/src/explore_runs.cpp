@@ -193,19 +193,22 @@ std::string describe(analysis::SiteNames& names, const fs::path& run_dir, const 
          " takes rank " + std::to_string(d.source) + "'s message" + instead;
 }
 
-// Delta debugging of one failing forced run: its schedule's Match entries
-// (every rank's) shrunk to those the failure needs, the rest free.
-void shrink(MpiScheduleRunner& runner, races::ExploredAlternative& failing, const fs::path& out_dir,
-            const std::string& scalefuzz, std::size_t budget, std::size_t& runs) {
-  const fs::path forced_dir = races::forced_run_dir(out_dir, failing.run_id);
-  std::vector<DecisionLog> schedule;
-  for (int r = 0;; ++r) {
-    const fs::path file = trace::replay_log_file(forced_dir / "schedule", r);
-    if (!fs::exists(file)) break;
-    schedule.push_back(trace::read_decision_log(file));
-  }
+struct Shrunk {
+  std::vector<std::string> schedule;  // one line per decision the failure needs
+  std::vector<std::string> replay_argv;
+};
+
+// Delta debugging of one failing run with a schedule: its Match entries
+// (every rank's) shrunk to those the failure needs, the rest free, with the
+// run as oracle (same outcome kind = fails). `schedule` is a forced run's
+// schedule/ or a failing base's own recorded logs; `check_rank` >= 0 names
+// the rank whose last Match in `schedule` is the forced one (-1: a base, no
+// forced decision), `base_source` the sender it took in the base.
+Shrunk shrink(MpiScheduleRunner& runner, const fs::path& failing_dir, const std::vector<DecisionLog>& schedule,
+              const std::string& name, const std::string& failing_outcome, int check_rank, int check_source,
+              int base_source, const std::string& scalefuzz, std::size_t budget, std::size_t& runs) {
+  Shrunk out;
   std::vector<std::pair<int, std::size_t>> items;  // (rank, entry)
-  int check_rank = failing.receive.recv_rank;
   std::uint64_t check_ordinal = 0;
   for (std::size_t r = 0; r < schedule.size(); ++r)
     for (std::size_t i = 0; i < schedule[r].decisions.size(); ++i)
@@ -213,8 +216,8 @@ void shrink(MpiScheduleRunner& runner, races::ExploredAlternative& failing, cons
         items.push_back({static_cast<int>(r), i});
         if (static_cast<int>(r) == check_rank) check_ordinal = schedule[r].decisions[i].ordinal;  // the last: forced
       }
-  if (items.empty()) return;
-  fs::path last_failing = forced_dir;
+  if (items.empty()) return out;
+  fs::path last_failing = failing_dir;
   std::size_t k = 0;
   auto oracle = [&](const std::vector<std::size_t>& subset) {
     std::vector<std::set<std::size_t>> keep(schedule.size());
@@ -223,6 +226,7 @@ void shrink(MpiScheduleRunner& runner, races::ExploredAlternative& failing, cons
     for (std::size_t r = 0; r < schedule.size(); ++r) {
       DecisionLog l = schedule[r];
       l.decisions.clear();
+      l.truncated = false;
       std::uint64_t last = 0;
       for (std::size_t i = 0; i < schedule[r].decisions.size(); ++i)
         if (keep[r].count(i)) {
@@ -232,28 +236,38 @@ void shrink(MpiScheduleRunner& runner, races::ExploredAlternative& failing, cons
       l.decisions.push_back(free_entry(last));
       logs.push_back(std::move(l));
     }
-    const std::string name = failing.run_id + "-min" + std::to_string(k++);
-    ForcedRun run = runner.run_logs(forced_dir, logs, name, check_rank, check_ordinal, failing.forced.send_rank);
+    ForcedRun run = runner.run_logs(failing_dir, logs, name + "-min" + std::to_string(k++), check_rank, check_ordinal,
+                                    check_source);
     ++runs;
-    if (run.outcome != failing.outcome) return TestResult::Pass;
+    if (run.outcome != failing_outcome) return TestResult::Pass;
     last_failing = run.run_dir;
     return TestResult::Fail;
   };
   const DdminResult result = ddmin(items.size(), oracle, budget);
   trace::Symbolizer symbols;
   analysis::SiteNames names(symbols);
-  const trace::RunTrace base_trace = trace::read_run(forced_dir);
-  const auto calls = call_numbers(base_trace);
+  const trace::RunTrace failing_trace = trace::read_run(failing_dir);
+  const auto calls = call_numbers(failing_trace);
   for (std::size_t s : result.minimal) {
     const auto& [rank, entry] = items[s];
     const Decision& d = schedule[static_cast<std::size_t>(rank)].decisions[entry];
     const bool forced = rank == check_rank && d.ordinal == check_ordinal;
-    failing.minimal_schedule.push_back(
-        describe(names, forced_dir, base_trace, calls, rank, d,
-                 forced ? " instead of rank " + std::to_string(failing.receive.send_rank) + "'s" : ""));
+    out.schedule.push_back(describe(names, failing_dir, failing_trace, calls, rank, d,
+                                    forced ? " instead of rank " + std::to_string(base_source) + "'s" : ""));
   }
-  if (result.exhausted) failing.minimal_schedule.push_back("(shrinking stopped at its run budget: maybe not minimal)");
-  failing.minimal_replay_argv = {scalefuzz, "replay", fs::absolute(last_failing).string()};
+  if (result.exhausted) out.schedule.push_back("(shrinking stopped at its run budget: maybe not minimal)");
+  out.replay_argv = {scalefuzz, "replay", fs::absolute(last_failing).string()};
+  return out;
+}
+
+std::vector<DecisionLog> schedule_of(const fs::path& forced_dir) {
+  std::vector<DecisionLog> schedule;
+  for (int r = 0;; ++r) {
+    const fs::path file = trace::replay_log_file(forced_dir / "schedule", r);
+    if (!fs::exists(file)) break;
+    schedule.push_back(trace::read_decision_log(file));
+  }
+  return schedule;
 }
 
 }  // namespace
@@ -263,18 +277,42 @@ races::ExplorationRecord explore_point(const std::string& point, const std::vect
   MpiScheduleRunner runner(options.launch, options.out_dir, options.scalefuzz_program);
   std::vector<ExploreBase> bases;
   for (const auto& dir : base_dirs) bases.push_back(read_explore_base(dir, runner.base(dir).spec.run_id));
-  ExploreResult result = explore(point, bases, runner, options.limits, coverage);
+  ExploreLimits limits = options.limits;
+  limits.shrink_reserve = std::min(options.shrink_budget, limits.budget / 2);
+  ExploreResult result = explore(point, bases, runner, limits, coverage);
   races::ExplorationRecord record;
   record.point = point;
   record.runs = result.runs;
   record.budget_exhausted = result.budget_exhausted;
   std::set<std::tuple<int, std::uint64_t>> shrunk;  // receive sites with a shrunk schedule
+  auto left = [&] { return std::min(options.limits.budget > record.runs ? options.limits.budget - record.runs : 0,
+                                    options.shrink_budget); };
   for (auto& e : result.explored) {
     if (!e.took_alternative || !races::changes_outcome(e) || e.outcome == "ok") continue;
     if (!shrunk.insert({e.receive.recv_rank, e.receive.recv_site_hash}).second) continue;
-    const std::size_t left = options.limits.budget > record.runs ? options.limits.budget - record.runs : 0;
-    if (left == 0) break;
-    shrink(runner, e, options.out_dir, options.scalefuzz_program, std::min(left, options.shrink_budget), record.runs);
+    if (left() == 0) break;
+    const fs::path dir = races::forced_run_dir(options.out_dir, e.run_id);
+    const Shrunk s = shrink(runner, dir, schedule_of(dir), e.run_id, e.outcome, e.receive.recv_rank,
+                            e.forced.send_rank, e.receive.send_rank, options.scalefuzz_program, left(), record.runs);
+    e.minimal_schedule = s.schedule;
+    e.minimal_replay_argv = s.replay_argv;
+  }
+  // A base that failed and an alternative that ends ok (the race is its
+  // root cause): the base's own failure is shrunk too, once per base, so
+  // the root-cause finding carries the minimal schedule of the failure.
+  std::map<std::string, Shrunk> shrunk_bases;
+  for (auto& e : result.explored) {
+    if (!e.root_cause || !e.minimal_schedule.empty()) continue;
+    auto it = shrunk_bases.find(e.base_run_id);
+    if (it == shrunk_bases.end()) {
+      const auto base = std::find_if(bases.begin(), bases.end(), [&](const ExploreBase& b) { return b.run_id == e.base_run_id; });
+      if (base == bases.end() || left() == 0) continue;  // a forced run as base (depth > 1): not shrunk
+      it = shrunk_bases.emplace(e.base_run_id, shrink(runner, base->run_dir, runner.base(base->run_dir).logs,
+                                                      e.base_run_id, e.base_outcome, -1, -1, -1,
+                                                      options.scalefuzz_program, left(), record.runs)).first;
+    }
+    e.minimal_schedule = it->second.schedule;
+    e.minimal_replay_argv = it->second.replay_argv;
   }
   record.explored = std::move(result.explored);
   record.tried.assign(coverage.tried_tuples().begin(), coverage.tried_tuples().end());
@@ -310,6 +348,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     std::vector<fs::path> bases;
     std::set<races::MatchTuple> seen;
     std::size_t noise_bases = 0;
+    bool main_base_ok = false;
     for (const auto& run : runs) {
       ExploreBase b;
       try {
@@ -323,8 +362,14 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
       std::size_t fresh = 0;
       for (const auto& m : b.matches) fresh += seen.insert(races::tuple_of(m)).second ? 1 : 0;
       const bool quiet = run.spec.noise.mode == noise::Mode::None;
-      if (!bases.empty() && (quiet || fresh == 0 || noise_bases == kMaxNoiseBases)) continue;
-      if (!bases.empty()) ++noise_bases;
+      // The first run that ended ok joins a failing main base: forced alone
+      // from a run wrong at several receives, no alternative changes its
+      // outcome (the next receive goes wrong again); from an ok run one does.
+      const bool first_ok = !bases.empty() && !main_base_ok && b.outcome == "ok";
+      if (bases.empty()) main_base_ok = b.outcome == "ok";
+      if (first_ok) main_base_ok = true;
+      if (!bases.empty() && !first_ok && (quiet || fresh == 0 || noise_bases == kMaxNoiseBases)) continue;
+      if (!bases.empty() && !quiet) ++noise_bases;
       bases.push_back(run.dir);
     }
     if (bases.empty()) continue;

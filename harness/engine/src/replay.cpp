@@ -204,7 +204,11 @@ ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
     options.run_dir = a.dir;
     a.outcome = launch_with_logs(spec, options, harness::RunDir(run_dir).ranks_dir());
     a.notes = read_notes(a.dir, spec.nprocs);
-    a.fingerprints = fingerprints_of(a.dir, spec, a.outcome);
+    // Analysed as the run it replays: with the recorded spec (its noise),
+    // since the races detector judges quiet and noisy runs apart (a quiet
+    // run is a baseline) and a replay without noise would otherwise read as
+    // another kind of run (same_site_race under system noise: 0/10).
+    a.fingerprints = fingerprints_of(a.dir, result.spec, a.outcome);
     a.order_hash = order_hash_of(a.dir);
     a.same_outcome = a.outcome.kind == result.original.kind;
     a.same_bugs = a.fingerprints == result.original_fingerprints;

@@ -128,6 +128,48 @@ TEST(Explore, AHangingAlternativeIsAnErrorRaceAndTheOthersAreCounted) {
   EXPECT_EQ(findings[0].details["outcome"], "hang");
 }
 
+// Exploration spent the whole budget before, leaving nothing to shrink the
+// failure it found with (bench/explore/minimal_replay.py: no minimal
+// schedule at budget 20); the reserve stops it at budget - reserve.
+TEST(Explore, AChangedOutcomeKeepsTheShrinkReserveOfTheBudget) {
+  FakeRunner runner;
+  runner.harmful_source = 2;
+  runner.harmful_ordinal = 0;
+  sr::MatchCoverage coverage;
+  se::ExploreLimits limits{1, 10};
+  limits.shrink_reserve = 4;
+  auto result = se::explore("np4", {base(4, 20)}, runner, limits, coverage);
+  EXPECT_EQ(result.runs, 6u);  // 40 alternatives; the first forced run hangs
+  EXPECT_TRUE(result.budget_exhausted);
+  EXPECT_EQ(result.explored[0].outcome, "hang");
+  // Without a changed outcome the whole budget is exploration's.
+  FakeRunner quiet;
+  sr::MatchCoverage coverage2;
+  EXPECT_EQ(se::explore("np4", {base(4, 20)}, quiet, limits, coverage2).runs, 10u);
+}
+
+// A base that failed, and every alternative forced alone failed too (the
+// fake runner's forced runs end "hang" like the base): not benign (before,
+// benign-nondeterminism Info, downgrading the site's race findings).
+TEST(Explore, AFailingBaseWhoseAlternativesAllFailIsUndecidedNotBenign) {
+  struct AllFail : FakeRunner {
+    se::ForcedRun run(const se::ForcedSchedule& s, const std::string& n) override {
+      auto r = FakeRunner::run(s, n);
+      r.outcome = "hang";
+      return r;
+    }
+  } runner;
+  auto died = base(3, 2);
+  died.outcome = "hang";
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np3", {died}, runner, {1, 100}, coverage);
+  auto findings = sr::exploration_findings(result.explored, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "undecided-race");
+  EXPECT_EQ(findings[0].severity, scalefuzz::detectors::Severity::Warning);
+  EXPECT_TRUE(sr::benign_sites(findings).empty());
+}
+
 TEST(Explore, ARunThatDiedGetsTheRaceThatSavesItAsRootCause) {
   FakeRunner runner;  // every forced run finishes
   auto died = base(3, 2);

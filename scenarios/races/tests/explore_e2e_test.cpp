@@ -33,19 +33,38 @@ TEST(ExploreE2E, CampaignKeyExploresEachPointAndDowngradesTheBenignTwinsWarnings
                        "\", \"--iterations\", \"4\", \"--on-wrong\", \"count\", \"{variant}\"]\n"
                        "  check: { stderr-regex: \"wrong match at loop\" }\n"
                        "scales: [3]\nparameters: { variant: [\"--races\", \"--safe\"] }\ntimeout: 30s\n"
-                       "detectors: [races]\nexplore: { budget: 8 }\n");
+                       "repetitions: 3\ndetectors: [races]\nexplore: { budget: 12 }\n");
   auto r = run_scalefuzz({"run", file.string(), "--out", out.string()}, std::chrono::seconds(600));
   ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto findings = nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
-  int harmful_racy = 0;
+  int harmful_racy = 0, undecided_racy = 0;
   for (const auto& f : findings) {
     if (f.value("detector", "") != "races") continue;
     const std::string point = f.at("details").value("campaign_point", "");
-    if (point.find("--safe") != std::string::npos) EXPECT_EQ(f.value("severity", ""), "info") << f.dump();
+    if (point.find("--safe") != std::string::npos) {
+      EXPECT_EQ(f.value("severity", ""), "info") << f.dump();
+    }
     if (f.value("kind", "") == "harmful-race" && point.find("--races") != std::string::npos) ++harmful_racy;
+    if (f.value("kind", "") == "undecided-race" && point.find("--races") != std::string::npos) ++undecided_racy;
+    if (f.value("kind", "") == "benign-nondeterminism") {
+      EXPECT_EQ(point.find("--races"), std::string::npos) << f.dump();
+    }
   }
-  EXPECT_EQ(harmful_racy, 1) << findings.dump(1);
+  // The racy point's first run that ended ok is a base: forcing from it
+  // changes the outcome. When all three quiet runs went wrong (a loaded
+  // machine: each forced run fixes one receive and the next goes wrong),
+  // the verdict is undecided, never benign.
+  int racy_ok_runs = 0;
+  for (const auto& run : fs::directory_iterator(out / "runs"))
+    if (run.path().filename().string().find("--races") != std::string::npos &&
+        read_file(run.path() / "outcome.json").find("\"kind\": \"ok\"") != std::string::npos)
+      ++racy_ok_runs;
+  if (racy_ok_runs > 0) {
+    EXPECT_EQ(harmful_racy, 1) << findings.dump(1);
+  } else {
+    EXPECT_EQ(harmful_racy + undecided_racy, 1) << findings.dump(1);
+  }
   for (const auto& f : of_kind(findings, "harmful-race")) {
     const auto& d = f.at("details");
     EXPECT_EQ(f.value("severity", ""), "error");

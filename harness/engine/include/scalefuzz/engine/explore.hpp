@@ -29,6 +29,10 @@ namespace scalefuzz::engine {
 struct ExploreLimits {
   int depth = 1;            // alternatives forced together
   std::size_t budget = 100; // forced runs at most (shrinking included)
+  // Runs of the budget kept for shrinking once a forced run changed the
+  // outcome: from then on exploration stops at budget - reserve, so a
+  // failure found late still gets its minimal schedule.
+  std::size_t shrink_reserve = 0;
 };
 
 // What a base run offers: its wildcard receives and their alternatives
