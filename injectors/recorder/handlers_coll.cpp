@@ -131,7 +131,7 @@ SCALEFUZZ_HANDLER(icoll) {
                      trace::kNoPeer, trace::kNoTag, a.site,  OpClass::Icollective};
     info.slot = reinterpret_cast<std::uintptr_t>(c.req);
     StateLock lock;
-    g_state->requests.add(*c.req, info);
+    g_state->requests.add(handle_key(*c.req), info);
     LiveWrite w;
     pending_add(info, OpClass::Icollective);
   }

@@ -161,7 +161,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
-  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
+  const harness::LaunchOptions launch = engine::campaign_launch_options(campaign, campaign_injector(campaign, {point}));
   if (find_program(campaign.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");
 

@@ -10,6 +10,10 @@ namespace scalefuzz::harness {
 // Defined in the generated registered_launchers.cpp.
 std::vector<const MpiLauncher*> registered_mpi_launchers();
 
+std::string_view to_string(MpiImplementation mpi) {
+  return mpi == MpiImplementation::OpenMpi ? "Open MPI" : "MPICH";
+}
+
 std::vector<std::string> MpiLauncher::process_count_args(int nprocs) const { return {"-n", std::to_string(nprocs)}; }
 
 int MpiLauncher::parse_count(std::string_view word) {
