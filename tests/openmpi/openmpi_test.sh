@@ -16,8 +16,9 @@ scalefuzz=$1 src=$2 work=$3
 build=$(dirname "$scalefuzz")
 rm -rf "$work" && mkdir -p "$work"
 source "$(dirname "$0")/../check.sh"  # check FILE WHAT EXPR, $fail
-# Open MPI refuses root without these (mpirun's own environment).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# As root (CI) the launcher's --allow-run-as-root is what lets mpirun start:
+# Open MPI's OMPI_ALLOW_RUN_AS_ROOT* must not come from the environment here.
+unset OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 
 # --- exec on an Open MPI application
 "$scalefuzz" exec --out "$work/exec" -- mpirun.openmpi -n 4 "$build/scenarios/openmpi/ring" --iterations 50 \

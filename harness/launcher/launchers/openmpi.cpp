@@ -17,19 +17,26 @@
 namespace scalefuzz::harness {
 namespace {
 
-// "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD" then "with errorcode 7."
-const std::regex kAbortInvoked(R"(MPI_ABORT was invoked on rank (\d+) in communicator (\S+))");
-const std::regex kAbortCode(R"(^with errorcode (-?\d+)\.)");
-// "mpirun.openmpi noticed that process rank 1 with PID 0 on node vm exited on signal 11 (Segmentation fault)."
-const std::regex kExitedOnSignal(R"(noticed that process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))");
-// Open MPI's signal handler in the rank: "[vm:16873] *** Process received signal ***"
-const std::regex kReceivedSignal(R"(^\[[^:\]]*:(\d+)\] \*\*\* Process received signal \*\*\*)");
-// A rank that exited non-zero: "  Exit code:    3" in the "detected that one or
-// more processes exited with non-zero status" banner.
-const std::regex kExitCode(R"(^\s+Exit code:\s+(\d+))");
-// "mpirun was unable to launch the specified application as it could not access
-// or execute an executable:" ... "Executable: ./nope"
-const std::regex kExecutable(R"(^Executable: (.*))");
+// Open MPI 4.1.4's lines about a failed job, each with an example.
+struct FailureLines {
+  // "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD", then "with errorcode 7."
+  std::regex abort_invoked{R"(MPI_ABORT was invoked on rank (\d+) in communicator (\S+))"};
+  std::regex abort_code{R"(^with errorcode (-?\d+)\.)"};
+  // "mpirun.openmpi noticed that process rank 1 with PID 0 on node vm exited on signal 11 (Segmentation fault)."
+  std::regex exited_on_signal{R"(noticed that process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))"};
+  // Open MPI's signal handler in the rank: "[vm:16873] *** Process received signal ***"
+  std::regex received_signal{R"(^\[[^:\]]*:(\d+)\] \*\*\* Process received signal \*\*\*)"};
+  // A rank that exited non-zero: "  Exit code:    3" in the "detected that
+  // one or more processes exited with non-zero status" banner.
+  std::regex exit_code{R"(^\s+Exit code:\s+(\d+))"};
+  // "mpirun was unable to launch the specified application as it could not
+  // access or execute an executable:" ... "Executable: ./nope"
+  std::regex executable{R"(^Executable: (.*))"};
+};
+const FailureLines& failure_lines() {
+  static const FailureLines lines;
+  return lines;
+}
 
 class OpenMpiLauncher final : public MpiLauncher {
  public:
@@ -67,9 +74,10 @@ class OpenMpiLauncher final : public MpiLauncher {
   const char* rank_variable() const override { return "OMPI_COMM_WORLD_RANK"; }
 
   bool scan_failure_line(const std::string& line, FailureReport& report) const override {
+    const FailureLines& re = failure_lines();
     std::smatch m;
     // Cheap substring tests first: output can be large.
-    if (line.find("MPI_ABORT was invoked") != std::string::npos && std::regex_search(line, m, kAbortInvoked)) {
+    if (line.find("MPI_ABORT was invoked") != std::string::npos && std::regex_search(line, m, re.abort_invoked)) {
       if (!report.mpi_abort) {
         report.mpi_abort = true;
         report.abort_rank = std::stoi(m[1].str());
@@ -77,21 +85,21 @@ class OpenMpiLauncher final : public MpiLauncher {
       }
       return true;
     }
-    if (report.mpi_abort && line.rfind("with errorcode", 0) == 0 && std::regex_search(line, m, kAbortCode)) {
+    if (report.mpi_abort && line.rfind("with errorcode", 0) == 0 && std::regex_search(line, m, re.abort_code)) {
       if (report.abort_call.back() == ')' && report.abort_call.find(',') == std::string::npos)
         report.abort_call.insert(report.abort_call.size() - 1, ", " + m[1].str());
       return true;
     }
-    if (line.find("exited on signal") != std::string::npos && std::regex_search(line, m, kExitedOnSignal)) {
+    if (line.find("exited on signal") != std::string::npos && std::regex_search(line, m, re.exited_on_signal)) {
       if (report.signal == 0) report.signal = std::stoi(m[2].str());
       return true;
     }
     if (report.signalled_pid == 0 && line.find("Process received signal") != std::string::npos &&
-        std::regex_search(line, m, kReceivedSignal)) {
+        std::regex_search(line, m, re.received_signal)) {
       report.signalled_pid = std::stol(m[1].str());
       return true;
     }
-    if (line.find("Exit code:") != std::string::npos && std::regex_search(line, m, kExitCode)) {
+    if (line.find("Exit code:") != std::string::npos && std::regex_search(line, m, re.exit_code)) {
       if (report.banner_exit_code == 0) report.banner_exit_code = std::stoi(m[1].str());
       return true;
     }
@@ -99,7 +107,7 @@ class OpenMpiLauncher final : public MpiLauncher {
       if (!report.exec_error) report.exec_error = "the executable could not be accessed or executed";
       return true;
     }
-    if (report.exec_error && line.rfind("Executable: ", 0) == 0 && std::regex_search(line, m, kExecutable)) {
+    if (report.exec_error && line.rfind("Executable: ", 0) == 0 && std::regex_search(line, m, re.executable)) {
       report.exec_error = m[1].str() + ": could not be accessed or executed";
       return true;
     }
