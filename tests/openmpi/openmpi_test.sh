@@ -4,7 +4,8 @@
 # libscalefuzz_inject_openmpi.so, give the same outcomes and findings as their
 # MPICH builds under mpiexec:
 #   exec: `scalefuzz exec -- mpirun.openmpi -n 4 ring` is ok, every rank's
-#     trace is read and its messages matched, `scalefuzz trace` reads it;
+#     trace is read and its messages matched, `scalefuzz trace` reads it,
+#     `scalefuzz replay` reproduces it (with the Open MPI injector);
 #   mismatch: an Open MPI program under MPICH's mpiexec (and the reverse) is
 #     refused with exit code 2 and a message naming both MPIs, nothing run;
 #   campaigns ring / deadlock_cycle / crash_in_compute: per run (nprocs) the
@@ -40,6 +41,13 @@ if [ $? = 0 ] && grep -q 'MPI_Sendrecv\|MPI_Isend\|MPI_Send' "$work/trace.log"; 
   echo "ok:   scalefuzz trace reads the Open MPI run"
 else
   echo "FAIL: scalefuzz trace on the Open MPI run"; head -20 "$work/trace.log"; fail=1
+fi
+
+"$scalefuzz" replay "$work/exec" >"$work/replay.log" 2>&1
+if [ $? = 0 ] && grep -q '^reproduced 1/1 (outcome ok' "$work/replay.log" && [ -s "$work/exec/replays/1/ranks/0.events" ]; then
+  echo "ok:   scalefuzz replay of the Open MPI run: reproduced 1/1, recorded again"
+else
+  echo "FAIL: scalefuzz replay of the Open MPI run"; cat "$work/replay.log"; fail=1
 fi
 
 # --- a launcher of the other MPI: refused before anything runs
