@@ -83,6 +83,14 @@ TEST(LauncherRegistry, AutoDetectsByTheProgramsFileName) {
   EXPECT_EQ(detect_mpi_launcher({}).name(), "hydra");
   EXPECT_EQ(detect_mpi_launcher({"/usr/bin/mpirun.openmpi", "--bind-to", "none"}).name(), "openmpi");
   EXPECT_EQ(detect_mpi_launcher({"orterun"}).name(), "openmpi");
+  // Plain mpirun as Debian's alternatives link it: the file it resolves to decides.
+  const auto dir = std::filesystem::temp_directory_path() / ("sf-mpirun-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink(dir / "orterun", dir / "mpirun");
+  std::filesystem::create_symlink(dir / "mpirun.mpich", dir / "mpirun-mpich");
+  EXPECT_EQ(detect_mpi_launcher({(dir / "mpirun").string(), "-np", "2"}).name(), "openmpi");
+  EXPECT_EQ(detect_mpi_launcher({(dir / "mpirun-mpich").string()}).name(), "hydra");
+  std::filesystem::remove_all(dir);
 }
 
 // "index:words:nprocs" of where the launcher finds the process count, or "none".
