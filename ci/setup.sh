@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config python3
   mpich libmpich-dev
+  openmpi-bin libopenmpi-dev   # Open MPI next to MPICH: its injector and `openmpi` tests (issue 31)
   libeigen3-dev
   libboost-dev libboost-filesystem-dev libboost-graph-dev
   libyaml-cpp-dev nlohmann-json3-dev
@@ -37,5 +38,14 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Installing Open MPI may move the `mpi` and `mpirun` alternatives (mpicc,
+# mpiexec) to it: scalefuzz's default MPI stays MPICH; Open MPI is reached
+# by its Debian names (mpicc.openmpi, mpirun.openmpi).
+if [[ -e /usr/bin/mpicc.mpich && -e /usr/bin/mpirun.mpich ]]; then
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO update-alternatives --set mpi /usr/bin/mpicc.mpich >/dev/null
+  $SUDO update-alternatives --set mpirun /usr/bin/mpirun.mpich >/dev/null
 fi
 echo "ci/setup.sh: all ${#PACKAGES[@]} packages present"

@@ -86,14 +86,14 @@ void setup_world_comms() {
   self->id = trace::kCommSelf;
   self->size = 1;
   self->to_world = {s.rank};
-  s.comms.insert(MPI_COMM_WORLD, world);
-  s.comms.insert(MPI_COMM_SELF, self);
+  s.comms.insert(handle_key(MPI_COMM_WORLD), world);
+  s.comms.insert(handle_key(MPI_COMM_SELF), self);
   __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }
 
 CommInfo* comm_info(MPI_Comm comm) {
   State& s = *g_state;
-  if (CommInfo** found = s.comms.find(comm)) return *found;
+  if (CommInfo** found = s.comms.find(handle_key(comm))) return *found;
   if (comm == MPI_COMM_NULL) return nullptr;
   // Created by a call the injector does not wrap: name it by its members, the
   // only thing all of them agree on without communicating.
@@ -101,7 +101,7 @@ CommInfo* comm_info(MPI_Comm comm) {
   std::uint64_t h = 0x51ed27u;
   for (int w : ci->to_world) h = h * 0x100000001b3ull ^ static_cast<std::uint32_t>(w);
   ci->id = usable(mix(h) | 0x80000000u);
-  s.comms.insert(comm, ci);
+  s.comms.insert(handle_key(comm), ci);
   return ci;
 }
 
@@ -129,12 +129,12 @@ void register_new_comm(MPI_Comm newcomm) {
   if (seen == nullptr) seen = &s.comms_created.insert(static_cast<std::int64_t>(h), 0);
   const std::uint32_t ordinal = (*seen)++;
   ci->id = usable(mix(h ^ (static_cast<std::uint64_t>(ordinal) << 40) ^ ordinal) & 0x7FFFFFFFu);
-  s.comms.insert(newcomm, ci);  // replaces a stale entry of a reused handle
+  s.comms.insert(handle_key(newcomm), ci);  // replaces a stale entry of a reused handle
   __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }
 
 void forget_comm(MPI_Comm comm) {
-  g_state->comms.erase(comm);
+  g_state->comms.erase(handle_key(comm));
   // After the erase: a thread that reads the new generation finds comm gone.
   __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }

@@ -205,7 +205,7 @@ SCALEFUZZ_HANDLER(icoll) {
       info.rmark = used;
       g_watched[g_nwatched++] = Watched{*c.req, request};
     }
-    g_state->requests.add(*c.req, info);
+    g_state->requests.add(handle_key(*c.req), info);
     if (receive && guarding_receives()) guard_receive(request, a.seq, reinterpret_cast<const void*>(info.rbuffer), info.rbytes);
     LiveWrite w;
     pending_add(info, OpClass::Icollective);

@@ -48,7 +48,7 @@ bool is_receive(OpClass c) { return c == OpClass::Irecv || c == OpClass::RecvIni
 // The request a Wait/Test/Request_free/Cancel through `slot` acts on.
 std::uint64_t request_id(MPI_Request* slot) {
   StateLock lock;
-  RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
+  RequestInfo* info = g_state->requests.pick(handle_key(*slot), reinterpret_cast<std::uintptr_t>(slot));
   return info != nullptr ? info->id : 0;
 }
 
@@ -72,8 +72,8 @@ void capture(const MPI_Request* slots, int n, Known* out, std::uint64_t* ids) {
     ids[i] = 0;
     MPI_Request h = slots[i];
     if (h == MPI_REQUEST_NULL) continue;
-    bool shared = table.shared(h);
-    if (RequestInfo* p = table.pick(h, reinterpret_cast<std::uintptr_t>(&slots[i]), shared ? ids : nullptr, shared ? i : 0)) {
+    bool shared = table.shared(handle_key(h));
+    if (RequestInfo* p = table.pick(handle_key(h), reinterpret_cast<std::uintptr_t>(&slots[i]), shared ? ids : nullptr, shared ? i : 0)) {
       // A nonblocking collective's receive buffer, compared at this entry.
       if (p->rchecksum != 0) [[unlikely]]
         check_collective_receive(*p, g_state->events.used());
@@ -140,8 +140,8 @@ void done_request(const Active& a, const Call& c, MPI_Request handle, const Know
     // the pending list always was).
     StateLock lock;
     if (!info.persistent) {
-      s.requests.erase(handle, info.id);
-    } else if (RequestInfo* p = s.requests.find(handle, info.id)) {
+      s.requests.erase(handle_key(handle), info.id);
+    } else if (RequestInfo* p = s.requests.find(handle_key(handle), info.id)) {
       p->active = false;
     }
     if (e.status_bytes > 0) add_received(info.site, e.status_bytes);
@@ -186,7 +186,7 @@ bool request_finished(int rc, const MPI_Status& st) {
 std::uint64_t poll_key(const MPI_Request* handles, const std::uint64_t* ids, int n) {
   std::uint64_t k = static_cast<std::uint64_t>(n) + 1;
   for (int i = 0; i < n; ++i) {
-    std::uint64_t v = ids[i] != 0 ? ids[i] : static_cast<std::uint64_t>(handles[i]) | (1ull << 63);
+    std::uint64_t v = ids[i] != 0 ? ids[i] : static_cast<std::uint64_t>(handle_key(handles[i])) | (1ull << 63);
     k = (k ^ v) * 0x100000001B3ull;
   }
   return k;
@@ -490,7 +490,7 @@ SCALEFUZZ_HANDLER(request_free) {
   (void)nb;
   return release_common(c, call, [](MPI_Request handle, std::uint64_t id) {
     StateLock lock;
-    g_state->requests.erase(handle, id);  // completes unobserved
+    g_state->requests.erase(handle_key(handle), id);  // completes unobserved
     release_receive_guard(id);
     LiveWrite w;
     pending_remove(id);
@@ -501,7 +501,7 @@ SCALEFUZZ_HANDLER(cancel) {
   (void)nb;
   return release_common(c, call, [](MPI_Request handle, std::uint64_t id) {
     StateLock lock;
-    if (RequestInfo* info = g_state->requests.find(handle, id)) info->cancelled = true;
+    if (RequestInfo* info = g_state->requests.find(handle_key(handle), id)) info->cancelled = true;
   });
 }
 

@@ -122,7 +122,7 @@ std::uint64_t next_request_id() {
 void register_request(MPI_Request* slot, RequestInfo info, bool pending) {
   info.slot = reinterpret_cast<std::uintptr_t>(slot);
   StateLock lock;
-  g_state->requests.add(*slot, info);
+  g_state->requests.add(handle_key(*slot), info);
   if (pending) {
     LiveWrite w;
     pending_add(info, info.cls);
@@ -301,7 +301,7 @@ Event start_event(const Call& c, const RequestInfo* info) {
 // its Event::payload_sum (0: none).
 std::uint32_t mark_started(MPI_Request* slot, std::uint64_t seq) {
   StateLock lock;
-  RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
+  RequestInfo* info = g_state->requests.pick(handle_key(*slot), reinterpret_cast<std::uintptr_t>(slot));
   if (info == nullptr) return 0;
   info->active = true;
   info->cancelled = false;
@@ -323,7 +323,7 @@ std::uint32_t mark_started(MPI_Request* slot, std::uint64_t seq) {
 
 RequestInfo lookup_copy(MPI_Request* slot, bool& found) {
   StateLock lock;
-  RequestInfo* info = g_state->requests.pick(*slot, reinterpret_cast<std::uintptr_t>(slot));
+  RequestInfo* info = g_state->requests.pick(handle_key(*slot), reinterpret_cast<std::uintptr_t>(slot));
   found = info != nullptr;
   return found ? *info : RequestInfo{};
 }
@@ -472,7 +472,7 @@ namespace {
 void remember_message(MPI_Message m, const Event* ev) {
   if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC || ev == nullptr) return;
   StateLock lock;
-  g_state->messages.insert(m, MessageInfo{ev->status_source, ev->status_tag, ev->comm});
+  g_state->messages.insert(handle_key(m), MessageInfo{ev->status_source, ev->status_tag, ev->comm});
 }
 
 int mprobe_common(Call& c, Invoke call, bool blocking) {
@@ -520,11 +520,11 @@ void message_peer(MPI_Message m, Event& e) {
     return;
   }
   StateLock lock;
-  if (MessageInfo* v = g_state->messages.find(m)) {
+  if (MessageInfo* v = g_state->messages.find(handle_key(m))) {
     e.peer = v->source;
     e.tag = v->tag;
     e.comm = v->comm;
-    g_state->messages.erase(m);
+    g_state->messages.erase(handle_key(m));
   }
 }
 }  // namespace

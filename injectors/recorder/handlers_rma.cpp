@@ -65,7 +65,7 @@ std::uint32_t mix32(std::uint64_t h) {
 
 WinInfo* window(MPI_Win w) {
   StateLock lock;
-  WinInfo** found = g_windows.find(static_cast<std::int64_t>(w));
+  WinInfo** found = g_windows.find(handle_key(w));
   return found != nullptr ? *found : nullptr;
 }
 
@@ -150,7 +150,7 @@ SCALEFUZZ_HANDLER(win_new) {
       std::uint32_t* seen = g_wins_created.find(ci->id);
       if (seen == nullptr) seen = &g_wins_created.insert(ci->id, 0);
       wi->id = mix32(static_cast<std::uint64_t>(ci->id) << 32 ^ (*seen)++ ^ 0x77494eull << 40);
-      g_windows.insert(static_cast<std::int64_t>(*r.winout), wi);
+      g_windows.insert(handle_key(*r.winout), wi);
     }
     set_window_error_handler(*r.winout);
     if (a.ev != nullptr) {
@@ -198,7 +198,7 @@ SCALEFUZZ_HANDLER(win_free) {
     unguard_window(wi->id, nullptr);
     {
       StateLock lock;
-      g_windows.erase(static_cast<std::int64_t>(w));
+      g_windows.erase(handle_key(w));
     }
     delete wi;
   }

@@ -1,16 +1,13 @@
 // Handle creation and release (groups, datatypes, ops) for the leak checks of
 // detectors/usage: one HandleNew/HandleFree record per call, the handle's
-// value in `buffer` and its HandleKind in `tag`. MPICH handles are ints.
+// value in `buffer` (mpi_impl.hpp: handle_record_value) and its HandleKind in `tag`.
 #include "record.hpp"
 #include "types.hpp"
 
 namespace scalefuzz::inject {
 
-static_assert(sizeof(MPI_Group) == sizeof(int) && sizeof(MPI_Datatype) == sizeof(int) && sizeof(MPI_Op) == sizeof(int),
-              "handle values are read as int (MPICH)");
-
 namespace {
-int handle_value(const void* p) { return p != nullptr ? *static_cast<const int*>(p) : 0; }
+std::uint32_t handle_value(const Call& c, const void* p) { return handle_record_value(static_cast<trace::HandleKind>(c.hkind), p); }
 bool is_datatype(const Call& c) { return c.hkind == static_cast<std::int32_t>(trace::HandleKind::Datatype); }
 }  // namespace
 
@@ -22,7 +19,7 @@ SCALEFUZZ_HANDLER(handle_new) {
   Active a = begin_call(c, e, 0);
   int rc = call();
   if (rc == MPI_SUCCESS && a.ev != nullptr) {
-    a.ev->buffer = static_cast<std::uint32_t>(handle_value(c.hout));
+    a.ev->buffer = handle_value(c, c.hout);
     if (is_datatype(c)) {
       MPI_Datatype t = *static_cast<MPI_Datatype*>(c.hout);
       forget_type(t);  // a reused handle value describes a new type
@@ -38,7 +35,7 @@ SCALEFUZZ_HANDLER(handle_free) {
   if (!g_state->recording) return call();
   trace::Event e = blank_event();
   e.tag = c.hkind;
-  e.buffer = static_cast<std::uint32_t>(handle_value(c.hin));
+  e.buffer = handle_value(c, c.hin);
   MPI_Datatype freed = MPI_DATATYPE_NULL;
   if (is_datatype(c) && c.hin != nullptr) {
     freed = *static_cast<MPI_Datatype*>(c.hin);
@@ -56,7 +53,7 @@ SCALEFUZZ_HANDLER(type_commit) {
   if (!g_state->recording) return call();
   trace::Event e = blank_event();
   e.tag = c.hkind;
-  e.buffer = static_cast<std::uint32_t>(handle_value(c.hin));
+  e.buffer = handle_value(c, c.hin);
   if (c.hin != nullptr && *static_cast<MPI_Datatype*>(c.hin) != MPI_DATATYPE_NULL)
     e.dtype = type_info(*static_cast<MPI_Datatype*>(c.hin)).key;
   Active a = begin_call(c, e, 0);

@@ -12,6 +12,7 @@
 #include "clock.hpp"
 #include "int_map.hpp"
 #include "mapped.hpp"
+#include "mpi_impl.hpp"
 #include "request_table.hpp"
 #include "scalefuzz/trace/format.hpp"
 

@@ -62,7 +62,7 @@ class Probe {
   bool old_;
 };
 
-std::uint32_t named_key(MPI_Datatype t) { return static_cast<std::uint32_t>(t); }
+std::uint32_t named_key(MPI_Datatype t) { return predefined_type_key(t); }
 
 bool flatten(MPI_Datatype t, Signature& out, int depth);
 
@@ -302,15 +302,14 @@ TypeInfo register_type(MPI_Datatype t) {
     Signature sig;
     if (flatten(t, sig, 0))
       for (const auto& r : sig.runs)
-        if (cache->find(static_cast<std::int64_t>(r.first)) == nullptr) {
-          MPI_Datatype prim = static_cast<MPI_Datatype>(r.first);
+        if (MPI_Datatype prim = predefined_type_of_key(r.first); cache->find(handle_key(prim)) == nullptr) {
           int psize = 0;
           PMPI_Type_size(prim, &psize);
           write_type_line(r.first, prim, psize, true);
-          cache->insert(static_cast<std::int64_t>(r.first), TypeInfo{r.first, psize, contiguous(prim, psize)});
+          cache->insert(handle_key(prim), TypeInfo{r.first, psize, contiguous(prim, psize)});
         }
   }
-  cache->insert(static_cast<std::int64_t>(t), info);
+  cache->insert(handle_key(t), info);
   return info;
 }
 
@@ -332,7 +331,7 @@ TypeInfo type_info_slow(MPI_Datatype t) {
   {
     StateLock lock;
     if (cache == nullptr) cache = new IntMap<TypeInfo>(64);
-    if (const TypeInfo* hit = cache->find(static_cast<std::int64_t>(t))) {
+    if (const TypeInfo* hit = cache->find(handle_key(t))) {
       info = *hit;
     } else {
       Probe probe;
@@ -349,7 +348,7 @@ TypeInfo type_info_slow(MPI_Datatype t) {
 
 void forget_type(MPI_Datatype t) {
   StateLock lock;
-  if (cache != nullptr) cache->erase(static_cast<std::int64_t>(t));
+  if (cache != nullptr) cache->erase(handle_key(t));
   // After the erase: a thread that reads the new generation finds t gone.
   __atomic_fetch_add(&g_type_generation, 1, __ATOMIC_ACQ_REL);
 }

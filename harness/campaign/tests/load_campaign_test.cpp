@@ -249,7 +249,7 @@ TEST(LoadCampaign, LauncherIsAutoByDefaultOrNamed) {
   EXPECT_EQ(c.launcher->name(), "srun");
   EXPECT_THAT(c.mpiexec, ElementsAre("/site/run-job"));
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: hydr\n"),
-              HasSubstr("inline.yaml:4:11: unknown launcher 'hydr' (did you mean 'hydra'?); known: auto, hydra, srun"));
+              HasSubstr("inline.yaml:4:11: unknown launcher 'hydr' (did you mean 'hydra'?); known: auto, hydra, srun, openmpi"));
   EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\nlauncher: [srun]\n"),
               HasSubstr("inline.yaml:4:11:"));
 }

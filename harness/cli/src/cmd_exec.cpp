@@ -157,7 +157,9 @@ int cmd_exec(const ParsedArgs& args) {
   if (oversubscribe != "auto" && oversubscribe != "on" && oversubscribe != "off")
     throw UsageError("--oversubscribe: expected auto, on or off");
   options.env[injector::env_name(injector::Env::Oversubscribe)] = oversubscribe;
-  if (!args.has("--no-record")) options.injector_lib = injector_library();
+  // The injector built for the application's MPI; a launcher of the other MPI is refused here.
+  const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options));
+  if (!args.has("--no-record")) options.injector_lib = injector;
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
   if (analysis && *analysis == options.run_dir)
     throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");

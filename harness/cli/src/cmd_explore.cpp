@@ -42,7 +42,7 @@ int cmd_explore(const ParsedArgs& args) {
   options.out_dir = args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / (spec.run_id + "-explore");
   options.scalefuzz_program = this_program();
   options.launch.mpiexec = {"mpiexec"};
-  options.launch.injector_lib = injector_library();
+  options.launch.injector_lib = injector_for(spec.argv.at(0), harness::launcher_of(options.launch));
   options.launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = "auto";
   if (find_program(options.launch.mpiexec.at(0)).empty())
     throw InfraError("launcher 'mpiexec' not found on PATH (install mpich: ci/setup.sh)");

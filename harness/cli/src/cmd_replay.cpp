@@ -1,11 +1,15 @@
 // scalefuzz replay RUN_DIR [--times N]: parses and dispatches to the replay
 // workflow (harness/engine, replay.hpp), then prints its verdict.
+#include <fstream>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "paths.hpp"
 #include "scalefuzz/engine/replay.hpp"
+#include "scalefuzz/harness/run_json.hpp"
 #include "terminal_text.hpp"
 
 namespace scalefuzz::cli {
@@ -16,7 +20,16 @@ int cmd_replay(const ParsedArgs& args) {
   request.run_dir = args.positionals[0];
   request.times = static_cast<int>(args.integer("--times").value_or(1));
   request.keep_noise = args.has("--with-noise");
-  request.injector = injector_library();
+  // The injector of the recorded application's MPI (an unreadable spec is
+  // refused by replay_run below).
+  std::string app;
+  try {
+    std::ifstream in(harness::RunDir(request.run_dir).spec_file());
+    app = nlohmann::json::parse(in).get<harness::RunSpec>().argv.at(0);
+  } catch (const std::exception&) {
+  }
+  request.injector = app.empty() ? injector_library()
+                                 : injector_for(app, harness::detect_mpi_launcher(engine::recorded_launcher(request.run_dir)));
   engine::ReplayResult result;
   try {
     result = engine::replay_run(request, std::cout);

@@ -164,7 +164,7 @@ int cmd_reproduce(const ParsedArgs& args) {
   harness::Campaign campaign = load_campaign_file(campaign_file, build_dir);
   const harness::RunSpec point = chosen_point(campaign, args.value("--filter"));
 
-  harness::LaunchOptions launch = engine::campaign_launch_options(campaign, injector_library());
+  harness::LaunchOptions launch = engine::campaign_launch_options(campaign, campaign_injector(campaign, {point}));
   launch.cancel = &stop_requested();  // Ctrl-C or SIGTERM kills the try in flight at once
   if (find_program(campaign.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + campaign.mpiexec.at(0) + "' not found on PATH (install mpich: ci/setup.sh)");

@@ -89,7 +89,7 @@ int cmd_run(const ParsedArgs& args) {
   fs::path injector;
   {
     try {
-      injector = injector_library();
+      injector = campaign_injector(campaign, runs);
     } catch (const InfraError&) {
       if (!dry_run) throw;
       injector = "libscalefuzz_inject.so";

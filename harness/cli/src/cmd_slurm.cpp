@@ -259,7 +259,7 @@ int cmd_submit(const ParsedArgs& args) {
     submission.build_dir = fs::absolute(build_dir);
     submission.scalefuzz = self_executable();
     try {
-      submission.injector = injector_library();
+      submission.injector = campaign_injector(campaign, runs);
     } catch (const InfraError&) {
       if (!dry_run) throw;
       submission.injector = "libscalefuzz_inject.so";

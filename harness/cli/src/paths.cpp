@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
+#include "scalefuzz/harness/application_mpi.hpp"
 
 namespace scalefuzz::cli {
 
@@ -20,23 +22,55 @@ fs::path self_dir() {
 }
 }  // namespace
 
-fs::path injector_library() {
+fs::path injector_library(harness::MpiImplementation mpi) {
   std::vector<fs::path> candidates;
   if (const char* env = std::getenv("SCALEFUZZ_INJECTOR"); env && *env) {
     if (fs::exists(env)) return fs::absolute(env);
     throw InfraError(std::string("SCALEFUZZ_INJECTOR=") + env + ": no such file");
   }
+  const bool openmpi = mpi == harness::MpiImplementation::OpenMpi;
+  const std::string file = openmpi ? "libscalefuzz_inject_openmpi.so" : "libscalefuzz_inject.so";
   fs::path dir = self_dir();
-  candidates.push_back(dir / "injectors" / "libscalefuzz_inject.so");        // build tree
-  candidates.push_back(dir / ".." / "lib" / "libscalefuzz_inject.so");        // installed
-  candidates.push_back(fs::path(SCALEFUZZ_INJECTOR_BUILD_PATH));              // where CMake put it
+  candidates.push_back(dir / "injectors" / file);        // build tree
+  candidates.push_back(dir / ".." / "lib" / file);        // installed
+  // Where CMake put it (none for Open MPI when it was not found at configure time).
+  const std::string built = openmpi ? SCALEFUZZ_INJECTOR_OPENMPI_BUILD_PATH : SCALEFUZZ_INJECTOR_BUILD_PATH;
+  if (!built.empty()) candidates.push_back(fs::path(built));
   std::string looked;
   for (const auto& c : candidates) {
     if (fs::exists(c)) return fs::weakly_canonical(c);
     looked += "\n  " + c.string();
   }
-  throw InfraError("the injector library libscalefuzz_inject.so was not found; looked at:" + looked +
-                   "\nbuild it (ci/build.sh) or set SCALEFUZZ_INJECTOR");
+  throw InfraError("the injector library " + file + " (for " + std::string(harness::to_string(mpi)) +
+                   ") was not found; looked at:" + looked +
+                   (openmpi ? "\nbuild it where Open MPI's headers are installed (libopenmpi-dev, pkg-config ompi-c; "
+                              "ci/setup.sh) or set SCALEFUZZ_INJECTOR"
+                            : "\nbuild it (ci/build.sh) or set SCALEFUZZ_INJECTOR"));
+}
+
+fs::path injector_for(const std::string& app, const harness::MpiLauncher& launcher) {
+  const fs::path found = find_program(app);
+  try {
+    return injector_library(harness::run_mpi(found.empty() ? fs::path(app) : found, launcher));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+fs::path campaign_injector(const harness::Campaign& campaign, const std::vector<harness::RunSpec>& runs) {
+  const harness::MpiLauncher& launcher =
+      campaign.launcher != nullptr ? *campaign.launcher : harness::detect_mpi_launcher(campaign.mpiexec);
+  std::map<std::string, fs::path> by_app;  // each application binary looked at once
+  for (const auto& run : runs)
+    if (!run.argv.empty() && !by_app.contains(run.argv.front()))
+      by_app.emplace(run.argv.front(), injector_for(run.argv.front(), launcher));
+  if (by_app.empty()) return injector_library(launcher.implementation().value_or(harness::MpiImplementation::Mpich));
+  for (const auto& [app, injector] : by_app)
+    if (injector != by_app.begin()->second)
+      throw UsageError("campaign " + campaign.name + ": " + by_app.begin()->first + " and " + app +
+                       " are built against different MPIs (injectors " + by_app.begin()->second.filename().string() +
+                       " and " + injector.filename().string() + "); one campaign runs one MPI");
+  return by_app.begin()->second;
 }
 
 fs::path default_build_dir() {

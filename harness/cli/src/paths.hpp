@@ -3,12 +3,25 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+
+#include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/harness/mpi_launcher.hpp"
 
 namespace scalefuzz::cli {
 
-// $SCALEFUZZ_INJECTOR, else the library built next to this executable.
-// Throws InfraError naming every place looked at when none exists.
-std::filesystem::path injector_library();
+// $SCALEFUZZ_INJECTOR, else the library built for `mpi` next to this
+// executable (libscalefuzz_inject.so: MPICH; libscalefuzz_inject_openmpi.so:
+// Open MPI). Throws InfraError naming every place looked at when none exists.
+std::filesystem::path injector_library(harness::MpiImplementation mpi = harness::MpiImplementation::Mpich);
+
+// The injector for running `app` (a run's argv[0], looked up on PATH) under
+// `launcher`: the one built for the application's MPI (its DT_NEEDED), else
+// the launcher's. Throws UsageError naming both MPIs when they differ.
+std::filesystem::path injector_for(const std::string& app, const harness::MpiLauncher& launcher);
+// injector_for() of every application of `runs` under the campaign's
+// launcher; UsageError when they need different injectors.
+std::filesystem::path campaign_injector(const harness::Campaign& campaign, const std::vector<harness::RunSpec>& runs);
 
 // $SCALEFUZZ_BUILD_DIR, else the build tree this executable was built in.
 std::filesystem::path default_build_dir();

@@ -200,6 +200,7 @@ ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
     a.dir = next_replay_dir(run_dir);
     harness::LaunchOptions options;
     options.mpiexec = launcher;
+    options.launcher = &harness::detect_mpi_launcher(launcher);  // the recorded command's plug-in
     options.injector_lib = request.injector;
     options.run_dir = a.dir;
     a.outcome = launch_with_logs(spec, options, harness::RunDir(run_dir).ranks_dir());

@@ -27,6 +27,7 @@ class HydraLauncher final : public MpiLauncher {
            program == "mpirun.mpich";
   }
   std::vector<std::string> default_command() const override { return {"mpiexec"}; }
+  std::optional<MpiImplementation> implementation() const override { return MpiImplementation::Mpich; }
 
   std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector,
                                     const std::vector<std::string>& /*rank_env: Hydra forwards all*/) const override {

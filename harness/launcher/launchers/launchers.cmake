@@ -2,7 +2,7 @@
 # `const MpiLauncher& <name>_launcher()`; registering one is one word in
 # SCALEFUZZ_LAUNCHERS. The first is the fallback of `launcher: auto`.
 # Included by harness/launcher/CMakeLists.txt and tests/fuzz/CMakeLists.txt.
-set(SCALEFUZZ_LAUNCHERS hydra srun)
+set(SCALEFUZZ_LAUNCHERS hydra srun openmpi)
 
 # Sets <out_var> to the registry's sources (absolute), generating the
 # registration list into the current binary directory.

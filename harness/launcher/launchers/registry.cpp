@@ -1,6 +1,7 @@
 // The launcher registry: the list comes from SCALEFUZZ_LAUNCHERS in
 // harness/launcher/CMakeLists.txt (registered_launchers.cpp, generated).
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 
 #include "scalefuzz/harness/mpi_launcher.hpp"
@@ -9,6 +10,10 @@ namespace scalefuzz::harness {
 
 // Defined in the generated registered_launchers.cpp.
 std::vector<const MpiLauncher*> registered_mpi_launchers();
+
+std::string_view to_string(MpiImplementation mpi) {
+  return mpi == MpiImplementation::OpenMpi ? "Open MPI" : "MPICH";
+}
 
 std::vector<std::string> MpiLauncher::process_count_args(int nprocs) const { return {"-n", std::to_string(nprocs)}; }
 
@@ -41,11 +46,46 @@ const MpiLauncher* find_mpi_launcher(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+// The file a program word ends at through symlinks (Debian's alternatives:
+// mpirun -> /etc/alternatives/mpirun -> /usr/bin/orterun), looked up on PATH
+// when it has no '/'; empty when not found.
+std::filesystem::path resolved_program(const std::string& word) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path program;
+  if (word.find('/') != std::string::npos) {
+    program = word;
+  } else {
+    const char* path = std::getenv("PATH");
+    std::string_view dirs = path != nullptr ? path : "";
+    while (!dirs.empty() && program.empty()) {
+      const auto colon = dirs.find(':');
+      const fs::path candidate = fs::path(dirs.substr(0, colon)) / word;
+      if (fs::is_symlink(candidate, ec) || fs::exists(candidate, ec)) program = candidate;
+      dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+    }
+  }
+  // Link by link (the last target need not exist to name the launcher).
+  for (int hops = 0; hops < 16 && !program.empty() && fs::is_symlink(program, ec); ++hops) {
+    const fs::path target = fs::read_symlink(program, ec);
+    if (ec) break;
+    program = target.is_absolute() ? target : program.parent_path() / target;
+  }
+  return program;
+}
+}  // namespace
+
 const MpiLauncher& detect_mpi_launcher(const std::vector<std::string>& command) {
   if (!command.empty()) {
     const std::string program = std::filesystem::path(command.front()).filename().string();
     for (const auto* launcher : mpi_launchers())
       if (launcher->recognizes(program)) return *launcher;
+    // A plain name (mpirun) may be either MPI's: the file it resolves to tells.
+    const std::string target = resolved_program(command.front()).filename().string();
+    if (!target.empty() && target != program)
+      for (const auto* launcher : mpi_launchers())
+        if (launcher->recognizes(target)) return *launcher;
   }
   return *mpi_launchers().front();
 }

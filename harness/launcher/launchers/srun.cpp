@@ -15,6 +15,8 @@ class SrunLauncher final : public MpiLauncher {
   bool recognizes(std::string_view program) const override { return program == "srun"; }
   // MPICH's ranks find each other through SLURM's PMI-2 plugin.
   std::vector<std::string> default_command() const override { return {"srun", "--mpi=pmi2", "--quiet"}; }
+  // Either MPI (through SLURM's PMI plugins).
+  std::optional<MpiImplementation> implementation() const override { return std::nullopt; }
 
   std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector,
                                     const std::vector<std::string>& /*rank_env: --export=ALL*/) const override {

@@ -140,7 +140,7 @@ Outcome launch_local(const RunSpec& spec, const LaunchOptions& options) {
   request.stderr_path = stderr_path;
   request.own_process_group = true;
   request.kill_with_parent = true;
-  request.own_pid_namespace = true;
+  request.own_pid_namespace = launcher_of(options).own_pid_namespace();
   long root = 0;
   try {
     root = spawn_child(request);

@@ -3,7 +3,12 @@
 // injector_environment, the same list the replay line prints. The registry
 // names every plug-in, `auto` detects one from the command's program.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
+
+#include "scalefuzz/harness/application_mpi.hpp"
 #include "scalefuzz/harness/launcher.hpp"
 
 namespace {
@@ -57,8 +62,8 @@ TEST(LaunchCommand, AChosenLauncherWinsOverTheProgramName) {
 TEST(LauncherRegistry, NamesEveryPluginOnce) {
   std::vector<std::string> names;
   for (const auto* launcher : mpi_launchers()) names.emplace_back(launcher->name());
-  EXPECT_EQ(names, (std::vector<std::string>{"hydra", "srun"}));
-  EXPECT_EQ(mpi_launcher_choices(), (std::vector<std::string>{"auto", "hydra", "srun"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"hydra", "srun", "openmpi"}));
+  EXPECT_EQ(mpi_launcher_choices(), (std::vector<std::string>{"auto", "hydra", "srun", "openmpi"}));
   EXPECT_EQ(find_mpi_launcher("srun"), mpi_launchers()[1]);
   EXPECT_EQ(find_mpi_launcher("mpiexec"), nullptr) << "the program is not the launcher's name";
   EXPECT_EQ(find_mpi_launcher("auto"), nullptr) << "auto is a choice, not a launcher";
@@ -76,6 +81,16 @@ TEST(LauncherRegistry, AutoDetectsByTheProgramsFileName) {
   EXPECT_EQ(detect_mpi_launcher({"/usr/local/bin/srun", "--mpi=pmi2"}).name(), "srun");
   EXPECT_EQ(detect_mpi_launcher({"srun-wrapper"}).name(), "hydra");
   EXPECT_EQ(detect_mpi_launcher({}).name(), "hydra");
+  EXPECT_EQ(detect_mpi_launcher({"/usr/bin/mpirun.openmpi", "--bind-to", "none"}).name(), "openmpi");
+  EXPECT_EQ(detect_mpi_launcher({"orterun"}).name(), "openmpi");
+  // Plain mpirun as Debian's alternatives link it: the file it resolves to decides.
+  const auto dir = std::filesystem::temp_directory_path() / ("sf-mpirun-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink(dir / "orterun", dir / "mpirun");
+  std::filesystem::create_symlink(dir / "mpirun.mpich", dir / "mpirun-mpich");
+  EXPECT_EQ(detect_mpi_launcher({(dir / "mpirun").string(), "-np", "2"}).name(), "openmpi");
+  EXPECT_EQ(detect_mpi_launcher({(dir / "mpirun-mpich").string()}).name(), "hydra");
+  std::filesystem::remove_all(dir);
 }
 
 // "index:words:nprocs" of where the launcher finds the process count, or "none".
@@ -126,6 +141,75 @@ TEST(SrunLauncher, RankVariableCountSyntaxAndNoAllocationEnvironment) {
   EXPECT_FALSE(srun.scan_failure_line("=   EXIT CODE: 139", report)) << "Hydra's banner means nothing under srun";
 }
 
+TEST(LaunchCommand, OpenMpiPreloadsAndNamesEveryRankVariableThroughX) {
+  LaunchOptions o;
+  o.mpiexec = {"mpirun.openmpi"};
+  o.injector_lib = "/opt/lib/libscalefuzz_inject_openmpi.so";
+  o.run_dir = "/out/runs/x";
+  EXPECT_EQ(launcher_of(o).name(), "openmpi");
+  const auto command = launch_command(four_ranks(), o);
+  std::vector<std::string> head = {"mpirun.openmpi", "-np", "4", "--oversubscribe"};
+  if (geteuid() == 0) head.push_back("--allow-run-as-root");
+  head.insert(head.end(), {"-x", "LD_PRELOAD=/opt/lib/libscalefuzz_inject_openmpi.so"});
+  ASSERT_GE(command.size(), head.size() + 3);
+  EXPECT_EQ(std::vector<std::string>(command.begin(), command.begin() + static_cast<long>(head.size())), head);
+  EXPECT_EQ(std::vector<std::string>(command.end() - 3, command.end()),
+            (std::vector<std::string>{"./ring", "--count", "8"}));
+  // Every variable of the run is named after an -x (values stay in mpirun's environment).
+  std::vector<std::string> named;
+  for (std::size_t i = head.size(); i + 1 < command.size() - 3; i += 2) {
+    EXPECT_EQ(command[i], "-x");
+    named.push_back(command[i + 1]);
+  }
+  for (const auto& [name, value] : injector_environment(four_ranks(), o.run_dir))
+    EXPECT_NE(std::find(named.begin(), named.end(), name), named.end()) << name;
+  EXPECT_NE(std::find(named.begin(), named.end(), "SCALEFUZZ_LAUNCH_ID"), named.end());
+}
+
+TEST(OpenMpiLauncher, RankVariableCountSyntaxAndImplementation) {
+  const MpiLauncher& ompi = *find_mpi_launcher("openmpi");
+  EXPECT_STREQ(ompi.rank_variable(), "OMPI_COMM_WORLD_RANK");
+  EXPECT_EQ(ompi.process_count_args(12), (std::vector<std::string>{"-np", "12"}));
+  EXPECT_EQ(count_span(ompi, {"mpirun.openmpi", "--bind-to", "none", "-n", "6", "./app"}), "3:2:6");
+  EXPECT_EQ(count_span(ompi, {"mpirun.openmpi", "-np", "2", "./app"}), "1:2:2");
+  EXPECT_EQ(ompi.implementation(), MpiImplementation::OpenMpi);
+  EXPECT_EQ(find_mpi_launcher("hydra")->implementation(), MpiImplementation::Mpich);
+  EXPECT_EQ(find_mpi_launcher("srun")->implementation(), std::nullopt) << "srun starts either MPI";
+}
+
+// The lines of Open MPI 4.1.4's mpirun (Debian 12), copied from real runs.
+TEST(OpenMpiLauncher, ReadsAbortSignalExitAndExecFailures) {
+  const MpiLauncher& ompi = *find_mpi_launcher("openmpi");
+  FailureReport abort;
+  EXPECT_TRUE(ompi.scan_failure_line("MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD", abort));
+  EXPECT_TRUE(ompi.scan_failure_line("with errorcode 7.", abort));
+  EXPECT_TRUE(abort.mpi_abort);
+  EXPECT_EQ(abort.abort_rank, 1);
+  EXPECT_EQ(abort.abort_call, "MPI_Abort(MPI_COMM_WORLD, 7)");
+
+  FailureReport segv;
+  EXPECT_TRUE(ompi.scan_failure_line("[vm:16873] *** Process received signal ***", segv));
+  EXPECT_FALSE(ompi.scan_failure_line("[vm:16873] Signal: Segmentation fault (11)", segv));
+  EXPECT_TRUE(ompi.scan_failure_line(
+      "mpirun.openmpi noticed that process rank 1 with PID 0 on node vm exited on signal 11 (Segmentation fault).", segv));
+  EXPECT_EQ(segv.signal, 11);
+  EXPECT_EQ(segv.signalled_pid, 16873);
+  EXPECT_FALSE(segv.mpi_abort);
+
+  FailureReport exited;
+  EXPECT_TRUE(ompi.scan_failure_line("  Exit code:    3", exited));
+  EXPECT_EQ(exited.banner_exit_code, 3);
+  EXPECT_EQ(exited.signal, 0) << "an early exit is no signal (Hydra reports it as SIGKILL)";
+
+  FailureReport missing;
+  EXPECT_TRUE(ompi.scan_failure_line(
+      "mpirun.openmpi was unable to launch the specified application as it could not access", missing));
+  EXPECT_TRUE(ompi.scan_failure_line("Executable: ./nope", missing));
+  EXPECT_EQ(missing.exec_error, "./nope: could not be accessed or executed");
+  FailureReport hydra_line;
+  EXPECT_FALSE(ompi.scan_failure_line("=   EXIT CODE: 139", hydra_line)) << "Hydra's banner means nothing here";
+}
+
 TEST(LaunchCommand, InjectorEnvironmentCarriesNoiseKnobsAndStall) {
   RunSpec spec = four_ranks();
   spec.noise.mode = scalefuzz::noise::Mode::System;
@@ -142,3 +226,20 @@ TEST(LaunchCommand, InjectorEnvironmentCarriesNoiseKnobsAndStall) {
 }
 
 }  // namespace
+
+// The injector's MPI when the binary names none (this test links no MPI; a
+// script is no ELF file): the launcher's, else MPICH. The two MPIs' binaries
+// and the mismatch error: tests/openmpi (OpenMpiSpine).
+TEST(ApplicationMpi, WithoutAnMpiInDtNeededTheLauncherDecides) {
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  EXPECT_EQ(application_mpi(self), std::nullopt);
+  EXPECT_EQ(application_mpi("/nonexistent/app"), std::nullopt);
+  const auto script = std::filesystem::temp_directory_path() / ("sf-app-mpi-" + std::to_string(getpid()) + ".sh");
+  { std::ofstream(script) << "#!/bin/sh\nexec ./app \"$@\"\n"; }
+  EXPECT_EQ(application_mpi(script), std::nullopt);
+  std::filesystem::remove(script);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("openmpi")), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("hydra")), MpiImplementation::Mpich);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("srun")), MpiImplementation::Mpich);
+  EXPECT_EQ(to_string(MpiImplementation::OpenMpi), "Open MPI");
+}

@@ -22,6 +22,12 @@
 
 namespace scalefuzz::harness {
 
+// The MPI implementations the injector is built for (one library each:
+// libscalefuzz_inject.so, libscalefuzz_inject_openmpi.so).
+enum class MpiImplementation { Mpich, OpenMpi };
+// "MPICH", "Open MPI".
+std::string_view to_string(MpiImplementation mpi);
+
 // What the launcher and the MPI library printed about a failure, read line
 // by line from the run's stdout and stderr.
 struct FailureReport {
@@ -55,6 +61,8 @@ class MpiLauncher {
   virtual bool recognizes(std::string_view program_basename) const = 0;
   // The command prefix when the campaign names the launcher but no `mpiexec:`.
   virtual std::vector<std::string> default_command() const = 0;
+  // The MPI whose applications this launcher starts (nullopt: any, e.g. srun).
+  virtual std::optional<MpiImplementation> implementation() const = 0;
 
   // What follows the command prefix: process count, preload, the environment
   // the ranks need, then the application's argv. `injector` is absolute or
@@ -81,6 +89,10 @@ class MpiLauncher {
   // (nullopt: not there). Hydra and srun both spell it "-n N".
   virtual std::vector<std::string> process_count_args(int nprocs) const;
   virtual std::optional<ProcessCountSpan> find_process_count(const std::vector<std::string>& command) const;
+
+  // Whether the launcher may run as PID 1 of a PID namespace of its own
+  // (harness/process: every process of the run dies with it).
+  virtual bool own_pid_namespace() const { return true; }
 
   // Environment a task adds inside a SLURM allocation of `nodes` nodes.
   virtual std::map<std::string, std::string> allocation_environment(int /*nodes*/) const { return {}; }

@@ -1,0 +1,54 @@
+#include "scalefuzz/harness/application_mpi.hpp"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <stdexcept>
+#include <string_view>
+
+namespace scalefuzz::harness {
+
+std::optional<MpiImplementation> application_mpi(const std::filesystem::path& binary) {
+  const int fd = ::open(binary.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<MpiImplementation> found;
+  elf_version(EV_CURRENT);
+  if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr); elf != nullptr) {
+    Elf_Scn* scn = nullptr;
+    while (!found && (scn = elf_nextscn(elf, scn)) != nullptr) {
+      GElf_Shdr shdr;
+      if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_DYNAMIC) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      const std::size_t n = data != nullptr && shdr.sh_entsize != 0 ? shdr.sh_size / shdr.sh_entsize : 0;
+      for (std::size_t i = 0; i < n && !found; ++i) {
+        GElf_Dyn dyn;
+        if (gelf_getdyn(data, static_cast<int>(i), &dyn) == nullptr || dyn.d_tag != DT_NEEDED) continue;
+        const char* name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
+        if (name == nullptr) continue;
+        const std::string_view lib(name);
+        if (lib.starts_with("libmpich.so")) found = MpiImplementation::Mpich;
+        else if (lib.starts_with("libmpi.so")) found = MpiImplementation::OpenMpi;
+      }
+    }
+    elf_end(elf);
+  }
+  ::close(fd);
+  return found;
+}
+
+MpiImplementation run_mpi(const std::filesystem::path& app_path, const MpiLauncher& launcher) {
+  const auto app = application_mpi(app_path);
+  const auto launcher_mpi = launcher.implementation();
+  if (app && launcher_mpi && *app != *launcher_mpi)
+    throw std::invalid_argument(app_path.string() + " is built against " + std::string(to_string(*app)) +
+                                " (DT_NEEDED) but the launcher is " + std::string(to_string(*launcher_mpi)) + "'s (" +
+                                std::string(launcher.name()) + "): launch it with " +
+                                (*app == MpiImplementation::OpenMpi ? "Open MPI's mpirun (mpirun.openmpi, launcher: openmpi)"
+                                                                    : "MPICH's mpiexec (mpiexec.mpich, launcher: hydra)"));
+  if (app) return *app;
+  return launcher_mpi.value_or(MpiImplementation::Mpich);
+}
+
+}  // namespace scalefuzz::harness
