@@ -111,7 +111,7 @@ int g_nwatched = 0;
 void check_watched(std::uint64_t used) {
   int k = 0;
   for (int i = 0; i < g_nwatched; ++i) {
-    RequestInfo* p = g_state->requests.find(g_watched[i].handle, g_watched[i].id);
+    RequestInfo* p = g_state->requests.find(handle_key(g_watched[i].handle), g_watched[i].id);
     if (p == nullptr) continue;  // completed or freed
     check_collective_receive(*p, used);
     g_watched[k++] = g_watched[i];
@@ -123,7 +123,7 @@ void check_watched(std::uint64_t used) {
 // hashed again (this call may have progressed it); `used` marks the post.
 void rehash_watched(std::uint64_t used) {
   for (int i = 0; i < g_nwatched; ++i) {
-    RequestInfo* p = g_state->requests.find(g_watched[i].handle, g_watched[i].id);
+    RequestInfo* p = g_state->requests.find(handle_key(g_watched[i].handle), g_watched[i].id);
     if (p == nullptr || p->rwritten) continue;
     p->rchecksum = buffer_checksum(reinterpret_cast<const void*>(p->rbuffer), p->rbytes);
     p->rmark = used;
