@@ -14,7 +14,7 @@ expect_grep "run says to use scalefuzz submit" "is for 'scalefuzz submit" run.tx
 
 "$SF" submit "$example" --out slurm_out >submit.txt 2>&1
 expect_eq "submit of the shipped example as-is exits 0" "$?" 0
-"$SF" collect slurm_out --wait --poll 500 >collect.txt 2>&1
+"$SF" collect slurm_out --wait --poll 500ms >collect.txt 2>&1
 expect_eq "collect --wait exits 0 (every run ok)" "$?" 0
 total="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' slurm_out/slurm/runs.json)"
 expect_eq "runs.json keeps the must-match regex" \

@@ -254,6 +254,7 @@ TEST(UsageFinalize, HandlesCreatedAgainAndAgainAtOneSiteAreAGrowingLeak) {
       Event& c = b.add(r, ops::Comm_split, OpClass::CommMgmt);
       c.callsite = 3;
       c.comm = 100 + static_cast<std::uint32_t>(k);
+      c.tag = 0;  // the colour (the recorder writes it there; a negative one is an invalid argument)
     }
     Event& once = b.add(r, ops::Comm_dup, OpClass::CommMgmt);  // another site, once
     once.callsite = 4;

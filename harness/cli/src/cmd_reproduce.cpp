@@ -120,6 +120,11 @@ std::optional<int> explore_first(harness::RunStore& store, const harness::Campai
     options.limits.depth = campaign.explore.depth;
     options.limits.budget = campaign.explore.budget;
   }
+  // A reproduction is done at the first forced run that shows a changed
+  // outcome; its shrinking is bounded tighter than a campaign's (a hang
+  // costs a whole timeout per run).
+  options.limits.stop_at_first_change = true;
+  options.shrink_budget = 8;
   options.out_dir = store.out_dir();
   options.scalefuzz_program = this_program();
   options.launch = launch;

@@ -45,6 +45,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
   ExploreResult result;
   std::vector<ExploreBase> level = bases;
   std::size_t cap = limits.budget;  // lowered by the shrink reserve at the first changed outcome
+  bool stop = false;                // limits.stop_at_first_change and the outcome changed
   for (const auto& b : bases) {
     coverage.add_seen(b.run_id, b.matches);
     coverage.add_potential(b.run_id, b.wildcards);
@@ -79,6 +80,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       return best;
     };
     while (Candidate* c = pick()) {
+      if (stop) break;
       if (result.runs >= cap) {
         result.budget_exhausted = true;
         break;
@@ -90,8 +92,10 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       const ForcedSchedule schedule = forced_schedule(base, w, a);
       ForcedRun run = runner.run(schedule, base.run_id + "-x" + std::to_string(result.runs));
       ++result.runs;
-      if (run.took_forced && run.outcome != base.outcome && cap == limits.budget)
+      const bool changed = run.took_forced && run.outcome != base.outcome;
+      if (changed && cap == limits.budget)
         cap = std::max(result.runs, limits.budget - std::min(limits.shrink_reserve, limits.budget));
+      if (changed && limits.stop_at_first_change) stop = true;
       ++forced_per_tuple[c->tuple];
       coverage.mark_tried(c->tuple);
       for (const auto& m : run.as_base.matches)
@@ -119,7 +123,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
         next.push_back(std::move(run.as_base));
       }
     }
-    if (result.budget_exhausted) break;
+    if (result.budget_exhausted || stop) break;
     level = std::move(next);
   }
   return result;

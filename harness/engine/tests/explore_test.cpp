@@ -148,6 +148,28 @@ TEST(Explore, AChangedOutcomeKeepsTheShrinkReserveOfTheBudget) {
   EXPECT_EQ(se::explore("np4", {base(4, 20)}, quiet, limits, coverage2).runs, 10u);
 }
 
+// reproduce (issue 30 item 6): forcing stops at the first forced run that
+// changes the outcome; before, a hanging target ran the whole budget, each
+// forced run a full timeout (ReproduceE2E.Case3 timed out).
+TEST(Explore, StopAtFirstChangeEndsExplorationAtTheFirstChangedOutcome) {
+  FakeRunner runner;
+  runner.harmful_source = 2;
+  runner.harmful_ordinal = 0;
+  sr::MatchCoverage coverage;
+  se::ExploreLimits limits{1, 100};
+  limits.stop_at_first_change = true;
+  auto result = se::explore("np4", {base(4, 20)}, runner, limits, coverage);
+  EXPECT_EQ(result.runs, 1u);  // the first forced run hangs
+  EXPECT_FALSE(result.budget_exhausted);
+  ASSERT_EQ(result.explored.size(), 1u);
+  EXPECT_EQ(result.explored[0].outcome, "hang");
+  // Nothing changes the outcome: exploration runs on as without the limit.
+  FakeRunner quiet;
+  sr::MatchCoverage coverage2;
+  limits.budget = 10;
+  EXPECT_EQ(se::explore("np4", {base(4, 20)}, quiet, limits, coverage2).runs, 10u);
+}
+
 // A base that failed, and every alternative forced alone failed too (the
 // fake runner's forced runs end "hang" like the base): not benign (before,
 // benign-nondeterminism Info, downgrading the site's race findings).

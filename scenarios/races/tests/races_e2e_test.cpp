@@ -216,8 +216,9 @@ TEST(RacesE2E, CrossIterationRaceFoundWithoutACorrectQuietRun) {
   EXPECT_EQ(wrong_runs, 2) << "the late starter makes loop 0 wrong in every run";
 }
 
-// reproduce finds the textbook race within 6 runs; its printed replay command
-// reproduces it in at least 4 of 5 replays.
+// reproduce finds the textbook race by forcing the quiet run's wildcard
+// receives (issue 30 item 6: before any noise); its printed replay (the
+// forced run's decision log) reproduces the failure every time.
 TEST(RacesE2E, ReproduceFindsTheTextbookRaceAndItsReplayReproducesIt) {
   TempDir tmp;
   const fs::path out = tmp.path() / "repro";
@@ -227,20 +228,13 @@ TEST(RacesE2E, ReproduceFindsTheTextbookRaceAndItsReplayReproducesIt) {
                          std::chrono::seconds(390));
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   std::smatch m;
-  // First the exact replay from the decision log, then the seed-and-noise one (tested here).
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("replay \\(the recorded matches forced\\):\\n  \\S+ replay \\S+\\n"))) << r.out;
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("seed and noise:\\n  (.*)\\n"))) << r.out;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("reproduced race by forcing, in \\d+ forced runs: [^\\n]*\\nreplay:\\n  (.*)\\n")))
+      << r.out << r.err;
   const std::string line = m[1].str();
   const std::vector<std::string> words = split_shell_words(line);
-  ASSERT_GE(words.size(), 3u);
-  ASSERT_EQ(words[1], "exec") << line;
-  int reproduced = 0;
-  for (int k = 0; k < 5; ++k) {
-    std::vector<std::string> args(words.begin() + 1, words.end());
-    auto replay = run_scalefuzz(args, std::chrono::seconds(120));
-    if (replay.out.find("outcome: mpi-abort") != std::string::npos ||
-        replay.out.find("outcome: wrong-result") != std::string::npos)
-      ++reproduced;
-  }
-  EXPECT_GE(reproduced, 4) << "replay: " << line;
+  ASSERT_EQ(words.size(), 3u) << line;
+  ASSERT_EQ(words[1], "replay") << line;
+  auto replay = run_scalefuzz({"replay", words[2], "--times", "5"}, std::chrono::seconds(300));
+  EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("reproduced 5/5"), std::string::npos) << replay.out << replay.err;
 }

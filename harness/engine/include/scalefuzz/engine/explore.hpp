@@ -33,6 +33,9 @@ struct ExploreLimits {
   // outcome: from then on exploration stops at budget - reserve, so a
   // failure found late still gets its minimal schedule.
   std::size_t shrink_reserve = 0;
+  // reproduce: the first forced run that changes the outcome ends the
+  // exploration (its shrinking still follows), instead of exploring on.
+  bool stop_at_first_change = false;
 };
 
 // What a base run offers: its wildcard receives and their alternatives
