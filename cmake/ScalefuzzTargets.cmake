@@ -70,3 +70,22 @@ function(scalefuzz_detector name)
   scalefuzz_library(${name}_analysis SOURCES ${arg_ANALYSIS} INCLUDE analysis
     PUBLIC scalefuzz::analysis_core scalefuzz::${name} PRIVATE ${arg_ANALYSIS_PRIVATE})
 endfunction()
+
+# scalefuzz_corpus_program(CORPUS NAME SOURCE [MACRO]): one program of a
+# checker corpus (scenarios/CORPUS: usage, rma), SOURCE.c of the calling
+# folder built into ${CMAKE_BINARY_DIR}/scenarios/CORPUS/NAME (target
+# CORPUS_NAME); with MACRO, the correct twin built from an erroneous
+# program's source with MACRO defined (its header names it: "twin: NAME -DMACRO").
+function(scalefuzz_corpus_program corpus name source)
+  add_executable(${corpus}_${name} ${source}.c)
+  target_link_libraries(${corpus}_${name} PRIVATE MPI::MPI_C)
+  set_target_properties(${corpus}_${name} PROPERTIES
+    C_STANDARD 11
+    OUTPUT_NAME ${name}
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/scenarios/${corpus})
+  # -g: findings name file:line; -O0 keeps each call and access on its own line.
+  target_compile_options(${corpus}_${name} PRIVATE -g -O0)
+  if(ARGC GREATER 3)
+    target_compile_definitions(${corpus}_${name} PRIVATE ${ARGV3})
+  endif()
+endfunction()
