@@ -133,7 +133,8 @@ nlohmann::json to_json(const ExplorationRecord& record) {
                         {"replay_argv", a.replay_argv},
                         {"minimal_schedule", a.minimal_schedule},
                         {"minimal_replay_argv", a.minimal_replay_argv},
-                        {"root_cause", a.root_cause}});
+                        {"root_cause", a.root_cause},
+                        {"failure_change", a.failure_change}});
   nlohmann::json tried = nlohmann::json::array(), seen = nlohmann::json::array();
   for (const auto& t : record.tried) tried.push_back(tuple_json(t));
   for (const auto& [run, m] : record.forced_matches) {
@@ -173,6 +174,7 @@ ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
       a.minimal_schedule = e.at("minimal_schedule").get<std::vector<std::string>>();
       a.minimal_replay_argv = e.at("minimal_replay_argv").get<std::vector<std::string>>();
       a.root_cause = e.at("root_cause").get<bool>();
+      a.failure_change = e.value("failure_change", std::string{});  // absent in records before it
       r.explored.push_back(std::move(a));
     }
     for (const auto& t : j.at("tried")) r.tried.push_back(tuple_from(t));
@@ -219,7 +221,33 @@ void add_record(MatchCoverage& coverage, const ExplorationRecord& record) {
 }
 
 bool changes_outcome(const ExploredAlternative& a) {
-  return a.outcome != a.base_outcome || !a.new_usage_errors.empty();
+  return a.outcome != a.base_outcome || !a.new_usage_errors.empty() || !a.failure_change.empty();
+}
+
+namespace {
+
+std::string quoted_line(const std::vector<std::string>& lines, std::size_t i) {
+  if (i >= lines.size()) return "(no line)";
+  const std::string& l = lines[i];
+  return "'" + (l.size() > 80 ? l.substr(0, 77) + "..." : l) + "'";
+}
+
+}  // namespace
+
+std::string output_change(const std::vector<std::string>& base, const std::vector<std::vector<std::string>>& controls,
+                          const std::vector<std::string>& forced) {
+  if (controls.empty()) return "";
+  for (const auto& c : controls)
+    if (c.size() != base.size()) return "";
+  for (std::size_t i = 0; i < std::max(base.size(), forced.size()); ++i) {
+    // A line more or less is a change (the controls repeat the line count).
+    const bool both = i < base.size() && i < forced.size();
+    if (both && std::any_of(controls.begin(), controls.end(), [&](const auto& c) { return c[i] != base[i]; }))
+      continue;  // timing
+    if (both && base[i] == forced[i]) continue;
+    return "stdout line " + std::to_string(i + 1) + ": " + quoted_line(base, i) + " became " + quoted_line(forced, i);
+  }
+  return "";
 }
 
 namespace {
@@ -267,9 +295,11 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
       const auto& a = *harmful;
       const std::string took = name_site(a.base_run_id, r.send_rank, r.send_site_id);
       const std::string forced = name_site(a.base_run_id, a.forced.send_rank, a.forced.send_site_id);
-      const std::string outcome = a.outcome != a.base_outcome
-                                      ? a.outcome + (a.outcome_detail.empty() ? "" : " (" + a.outcome_detail + ")")
-                                      : a.outcome + " with a new usage error (" + a.new_usage_errors.front() + ")";
+      const std::string outcome =
+          a.outcome != a.base_outcome ? a.outcome + (a.outcome_detail.empty() ? "" : " (" + a.outcome_detail + ")")
+          : !a.new_usage_errors.empty() ? a.outcome + " with a new usage error (" + a.new_usage_errors.front() + ")"
+                                        : "another " + a.outcome + " (" + a.failure_change +
+                                              "): the failure depends on this match";
       f.kind = "harmful-race";
       f.severity = Severity::Error;
       f.run_id = a.run_id;
@@ -294,6 +324,7 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
                    {"outcome_detail", a.outcome_detail},
                    {"new_usage_errors", a.new_usage_errors},
                    {"root_cause", a.root_cause},
+                   {"failure_change", a.failure_change},
                    {"alternatives_explored", taken},
                    {"replay", join(a.replay_argv)},
                    {"replay_argv", a.replay_argv}};

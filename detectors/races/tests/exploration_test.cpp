@@ -106,6 +106,51 @@ TEST(Exploration, AnAlternativeThatChangesTheOutcomeIsAnErrorRace) {
   EXPECT_EQ(sr::exploration_findings({usage}, name)[0].severity, Severity::Error);
 }
 
+// A failing base whose forced alternative fails the same way: the output
+// tells whether the failure depends on the match. Lines a replay of the
+// base does not repeat, and floating-point numbers, are timing.
+TEST(Exploration, OutputChangeComparesOnlyWhatAReplayOfTheBaseRepeats) {
+  const std::vector<std::string> base = {"wrong_matches=3 max_error=0.702", "us_per_iteration=12.5", "pid 4242"};
+  // The second control repeats the first's timing line by chance; the first does not.
+  const std::vector<std::vector<std::string>> controls = {
+      {"wrong_matches=3 max_error=0.702", "us_per_iteration=12.7", "pid 4250"},
+      {"wrong_matches=3 max_error=0.702", "us_per_iteration=12.5", "pid 4251"}};
+  EXPECT_EQ(sr::output_change(base, controls, base), "");
+  // Timing only: lines a control did not repeat.
+  EXPECT_EQ(sr::output_change(base, controls, {base[0], "us_per_iteration=9.75", "pid 1"}), "");
+  // A value the replays repeat (a float too) is the failure's.
+  EXPECT_EQ(sr::output_change(base, controls, {"wrong_matches=3 max_error=0.711", base[1], base[2]}),
+            "stdout line 1: 'wrong_matches=3 max_error=0.702' became 'wrong_matches=3 max_error=0.711'");
+  // A line more or less is a change.
+  EXPECT_EQ(sr::output_change(base, controls, {base[0], base[1]}), "stdout line 3: 'pid 4242' became (no line)");
+  EXPECT_NE(sr::output_change(base, controls, {base[0], base[1], base[2], "extra"}), "");
+  // No control, or one with another line count: nothing compared.
+  EXPECT_EQ(sr::output_change(base, {}, {"wrong_matches=1"}), "");
+  EXPECT_EQ(sr::output_change(base, {controls[0], {"x"}}, {"wrong_matches=1"}), "");
+}
+
+TEST(Exploration, AFailureChangedByTheForcedMatchIsAnErrorRace) {
+  auto a = explored("wrong-result");
+  a.base_outcome = "wrong-result";
+  EXPECT_FALSE(sr::changes_outcome(a));
+  auto findings = sr::exploration_findings({a}, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "undecided-race");
+  a.failure_change = "stdout line 1: 'wrong=3' became 'wrong=1'";
+  EXPECT_TRUE(sr::changes_outcome(a));
+  findings = sr::exploration_findings({a}, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "harmful-race");
+  EXPECT_EQ(findings[0].severity, Severity::Error);
+  EXPECT_EQ(findings[0].details["failure_change"], a.failure_change);
+  EXPECT_NE(findings[0].title.find("the failure depends on this match"), std::string::npos) << findings[0].title;
+  // It survives the record.
+  sr::ExplorationRecord record;
+  record.point = "np3";
+  record.explored = {a};
+  EXPECT_EQ(sr::exploration_record_from_json(sr::to_json(record)).explored[0].failure_change, a.failure_change);
+}
+
 TEST(Exploration, UnchangedOutcomesAreBenignAndDowngradeTheSitesWarnings) {
   // Site A1: two alternatives explored, outcome unchanged; one more forced
   // run did not take its sender (not judged). Site A2: harmful.

@@ -46,6 +46,9 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
   std::vector<ExploreBase> level = bases;
   std::size_t cap = limits.budget;  // lowered by the shrink reserve at the first changed outcome
   bool stop = false;                // limits.stop_at_first_change and the outcome changed
+  // Per failing base: the stdout of its control replays (none: not usable).
+  constexpr int kControls = 2;  // see races::output_change
+  std::map<std::string, std::vector<std::vector<std::string>>> controls;
   for (const auto& b : bases) {
     coverage.add_seen(b.run_id, b.matches);
     coverage.add_potential(b.run_id, b.wildcards);
@@ -92,7 +95,23 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       const ForcedSchedule schedule = forced_schedule(base, w, a);
       ForcedRun run = runner.run(schedule, base.run_id + "-x" + std::to_string(result.runs));
       ++result.runs;
-      const bool changed = run.took_forced && run.outcome != base.outcome;
+      std::string failure_change;
+      if (run.took_forced && base.outcome != "ok" && run.outcome == base.outcome) {
+        auto control = controls.find(base.run_id);
+        if (control == controls.end()) {
+          std::vector<std::vector<std::string>> lines;
+          for (int k = 0; k < kControls && result.runs < cap; ++k)
+            if (auto c = runner.replay_base(base, base.run_id + "-control" + std::to_string(k))) {
+              ++result.runs;
+              if (c->outcome != base.outcome) break;  // the replay did not repeat the base: no control
+              lines.push_back(std::move(c->as_base.output));
+            }
+          if (lines.size() < static_cast<std::size_t>(kControls)) lines.clear();
+          control = controls.emplace(base.run_id, std::move(lines)).first;
+        }
+        failure_change = races::output_change(base.output, control->second, run.as_base.output);
+      }
+      const bool changed = run.took_forced && (run.outcome != base.outcome || !failure_change.empty());
       if (changed && cap == limits.budget)
         cap = std::max(result.runs, limits.budget - std::min(limits.shrink_reserve, limits.budget));
       if (changed && limits.stop_at_first_change) stop = true;
@@ -115,6 +134,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       e.outcome_detail = run.outcome_detail;
       e.new_usage_errors = run.new_usage_errors;
       e.took_alternative = run.took_forced;
+      e.failure_change = failure_change;
       e.replay_argv = run.replay_argv;
       e.root_cause = run.took_forced && base.outcome != "ok" && run.outcome == "ok";
       result.explored.push_back(std::move(e));

@@ -108,6 +108,9 @@ ExploreBase read_explore_base(const fs::path& run_dir, const std::string& run_id
   const trace::RunTrace run = trace::read_run(run_dir);
   b.wildcards = races::potential_matches(run, trace::match_messages(run));
   for (const auto& w : b.wildcards) b.matches.push_back(w.actual);
+  std::ifstream out(harness::RunDir(run_dir).stdout_file());
+  constexpr std::size_t kMaxOutputLines = 10000;  // enough to tell failures apart, bounded memory per base
+  for (std::string line; b.output.size() < kMaxOutputLines && std::getline(out, line);) b.output.push_back(line);
   return b;
 }
 
@@ -133,6 +136,10 @@ ForcedRun MpiScheduleRunner::run(const ForcedSchedule& schedule, const std::stri
   std::uint64_t ordinal = 0;
   auto logs = forced_logs(b.logs, b.calls, schedule, ordinal);
   return run_logs(schedule.base_run_dir, logs, name, schedule.rank, ordinal, schedule.source);
+}
+
+std::optional<ForcedRun> MpiScheduleRunner::replay_base(const ExploreBase& base, const std::string& name) {
+  return run_logs(base.run_dir, this->base(base.run_dir).logs, name, -1, 0, -1);
 }
 
 ForcedRun MpiScheduleRunner::run_logs(const fs::path& base_run_dir, const std::vector<DecisionLog>& logs,

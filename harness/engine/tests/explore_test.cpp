@@ -192,6 +192,64 @@ TEST(Explore, AFailingBaseWhoseAlternativesAllFailIsUndecidedNotBenign) {
   EXPECT_TRUE(sr::benign_sites(findings).empty());
 }
 
+// A base that failed with some output; forced runs fail the same way and
+// print `forced_output`; the control replay of the base prints `control`.
+struct FailingOutputs : FakeRunner {
+  std::vector<std::string> forced_output, control;
+  bool has_control = true;
+  std::size_t controls = 0;
+  se::ForcedRun run(const se::ForcedSchedule& s, const std::string& n) override {
+    auto r = FakeRunner::run(s, n);
+    r.outcome = "wrong-result";
+    r.as_base.output = forced_output;
+    return r;
+  }
+  std::optional<se::ForcedRun> replay_base(const se::ExploreBase& b, const std::string& n) override {
+    if (!has_control) return std::nullopt;
+    ++controls;
+    se::ForcedRun r;
+    r.run_id = n;
+    r.outcome = b.outcome;
+    r.as_base.output = control;
+    return r;
+  }
+};
+
+TEST(Explore, AFailingBaseWhoseFailureChangesWithTheForcedMatchIsHarmful) {
+  auto failed = base(3, 2);
+  failed.outcome = "wrong-result";
+  failed.output = {"3 results out of place", "elapsed 0.125 s", "pid 77"};
+  FailingOutputs runner;
+  runner.control = {"3 results out of place", "elapsed 0.131 s", "pid 78"};  // both controls print this
+  runner.forced_output = {"1 results out of place", "elapsed 0.2 s", "pid 90"};
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np3", {failed}, runner, {1, 100}, coverage);
+  EXPECT_EQ(runner.controls, 2u);              // two controls per failing base
+  EXPECT_EQ(result.runs, 2u + 2u);             // two forced runs and the controls
+  ASSERT_EQ(result.explored.size(), 2u);
+  EXPECT_EQ(result.explored[0].failure_change, "stdout line 1: '3 results out of place' became '1 results out of place'");
+  auto findings = sr::exploration_findings(result.explored, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "harmful-race");
+
+  // The same failure, only timing lines differ: undecided as before.
+  FailingOutputs same = runner;
+  same.controls = 0;
+  same.forced_output = {"3 results out of place", "elapsed 0.3 s", "pid 91"};
+  sr::MatchCoverage coverage2;
+  result = se::explore("np3", {failed}, same, {1, 100}, coverage2);
+  EXPECT_EQ(result.explored[0].failure_change, "");
+  EXPECT_EQ(sr::exploration_findings(result.explored, name)[0].kind, "undecided-race");
+
+  // No control: outputs are not compared, no run is spent on it.
+  FailingOutputs blind = runner;
+  blind.has_control = false;
+  sr::MatchCoverage coverage3;
+  result = se::explore("np3", {failed}, blind, {1, 100}, coverage3);
+  EXPECT_EQ(result.runs, 2u);
+  EXPECT_EQ(sr::exploration_findings(result.explored, name)[0].kind, "undecided-race");
+}
+
 TEST(Explore, ARunThatDiedGetsTheRaceThatSavesItAsRootCause) {
   FakeRunner runner;  // every forced run finishes
   auto died = base(3, 2);

@@ -83,6 +83,12 @@ struct ExploredAlternative {
   // had not: a new usage error is a changed outcome too.
   std::vector<std::string> new_usage_errors;
   bool took_alternative = false;  // the forced run's receive really took the forced sender
+  // Base and forced run failed the same way but the failure itself changed:
+  // the first program output line (stdout) that differs and is stable
+  // across a replay of the base ("stdout line 2: 'a' became 'b'"); empty
+  // when unchanged or not compared (an ok base, or an output that a replay
+  // of the base does not repeat).
+  std::string failure_change;
   std::vector<std::string> replay_argv;  // replays the forced run
   // The minimal failing schedule, when shrunk: one line per forced decision
   // ("rank 2's receive #14 at f (a.c:3) takes rank 3's send"), and its replay.
@@ -125,8 +131,20 @@ std::filesystem::path forced_run_dir(const std::filesystem::path& out_dir, const
 std::vector<ExplorationRecord> read_exploration_records(const std::filesystem::path& out_dir);
 
 // An alternative changed the outcome: another kind (hang, crash, abort,
-// wrong result by the campaign's check, failed exit) or a new usage error.
+// wrong result by the campaign's check, failed exit), a new usage error, or
+// (from a failing base) the same kind of failure with another output.
 bool changes_outcome(const ExploredAlternative& a);
+
+// How the output (stdout lines) of a forced run that failed like its base
+// differs from the base's: "stdout line 2: 'a' became 'b'" for the first
+// differing line, "" when none differs. Only lines the base repeats are
+// compared: a line that differs between the base and any of `controls`
+// (replays of the base with its whole decision log) depends on timing, not
+// on matches, and is skipped. Two controls make a timing line that one
+// replay repeats by chance (a coarse "0.3 s") unlikely to pass as stable.
+// Without controls, or with one of another line count, nothing is compared.
+std::string output_change(const std::vector<std::string>& base, const std::vector<std::vector<std::string>>& controls,
+                          const std::vector<std::string>& forced);
 
 // Per wildcard receive site (point, receiving rank's site) explored:
 // Error "race" (kind "harmful-race") for each site where some forced

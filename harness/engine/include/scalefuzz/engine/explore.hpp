@@ -47,6 +47,7 @@ struct ExploreBase {
   std::vector<detectors::races::ObservedMatch> matches;
   std::vector<detectors::races::WildcardAlternatives> wildcards;
   int depth = 0;  // forced decisions in its own schedule
+  std::vector<std::string> output;  // its stdout lines (a failure that changes shows there)
 };
 
 // One forced decision: `rank`'s wildcard receive number `ordinal` (its
@@ -88,6 +89,16 @@ class ScheduleRunner {
  public:
   virtual ~ScheduleRunner() = default;
   virtual ForcedRun run(const ForcedSchedule& schedule, const std::string& name) = 0;
+  // A replay of `base` with its whole decision log, nothing forced: a
+  // control (two per failing base) that tells which output lines of a failing base depend on timing
+  // rather than on matches (races::output_change). nullopt: no control
+  // (nothing is run; forced runs that fail like the base are then compared
+  // by outcome kind only).
+  virtual std::optional<ForcedRun> replay_base(const ExploreBase& base, const std::string& name) {
+    (void)base;
+    (void)name;
+    return std::nullopt;
+  }
 };
 
 struct ExploreResult {
@@ -105,7 +116,10 @@ struct ExploreResult {
 // the other tuples once, then further instances), then depth 2 from the
 // forced runs that took their alternative, ... up to limits.depth, at most
 // limits.budget forced runs. `coverage` is updated with what the forced runs
-// produced and which tuples were tried.
+// produced and which tuples were tried. A forced run that took its
+// alternative and failed like its failing base is compared with the base by
+// output (two control replays per such base, from the budget): a changed
+// failure is a changed outcome.
 ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& bases, ScheduleRunner& runner,
                       const ExploreLimits& limits, detectors::races::MatchCoverage& coverage);
 

@@ -38,7 +38,7 @@ std::vector<trace::DecisionLog> forced_logs(const std::vector<trace::DecisionLog
                                             const ForcedSchedule& schedule, std::uint64_t& forced_ordinal);
 
 // A finished run directory as an exploration base (its trace's potential
-// matches, its outcome).
+// matches, its outcome, its stdout).
 ExploreBase read_explore_base(const std::filesystem::path& run_dir, const std::string& run_id);
 
 // Forced runs of one base spec: each into forced_run_dir(out_dir, name),
@@ -47,6 +47,7 @@ class MpiScheduleRunner : public ScheduleRunner {
  public:
   MpiScheduleRunner(harness::LaunchOptions launch, std::filesystem::path out_dir, std::string scalefuzz_program);
   ForcedRun run(const ForcedSchedule& schedule, const std::string& name) override;
+  std::optional<ForcedRun> replay_base(const ExploreBase& base, const std::string& name) override;
   // Runs `logs` as they are (shrinking); `check` (rank, log ordinal,
   // source) says which forced decision took_forced looks at.
   ForcedRun run_logs(const std::filesystem::path& base_run_dir, const std::vector<trace::DecisionLog>& logs,
