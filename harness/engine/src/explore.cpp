@@ -56,11 +56,15 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
   for (int depth = 1; depth <= limits.depth && !level.empty(); ++depth) {
     std::vector<Candidate> candidates;
     for (std::size_t b = 0; b < level.size(); ++b)
-      for (std::size_t w = 0; w < level[b].wildcards.size(); ++w)
+      for (std::size_t w = 0; w < level[b].wildcards.size(); ++w) {
+        const auto& wildcard = level[b].wildcards[w];
+        const auto rank = static_cast<std::size_t>(wildcard.actual.recv_rank);
+        if (rank < level[b].frontier.size() && wildcard.post_event < level[b].frontier[rank]) continue;
         for (std::size_t a = 0; a < level[b].wildcards[w].alternatives.size(); ++a)
           candidates.push_back({b, w, a,
                                 races::tuple_of(level[b].wildcards[w].actual, level[b].wildcards[w].alternatives[a]),
                                 false});
+      }
     if (depth == 1) result.candidates = candidates.size();
     std::map<races::MatchTuple, std::size_t> forced_per_tuple;  // at this depth
     std::vector<ExploreBase> next;
@@ -140,6 +144,10 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       result.explored.push_back(std::move(e));
       if (run.took_forced && depth < limits.depth) {
         run.as_base.depth = depth;
+        run.as_base.frontier = schedule.replay_events;
+        const auto forced_rank = static_cast<std::size_t>(schedule.rank);
+        if (run.as_base.frontier.size() <= forced_rank) run.as_base.frontier.resize(forced_rank + 1, 0);
+        run.as_base.frontier[forced_rank] = w.post_event + 1;
         next.push_back(std::move(run.as_base));
       }
     }

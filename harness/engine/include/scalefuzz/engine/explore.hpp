@@ -47,6 +47,11 @@ struct ExploreBase {
   std::vector<detectors::races::ObservedMatch> matches;
   std::vector<detectors::races::WildcardAlternatives> wildcards;
   int depth = 0;  // forced decisions in its own schedule
+  // A forced run as a base: per rank, the first event whose wildcard
+  // receives are still open to forcing (those before it were replayed from
+  // its own base, whose exploration covers them; DAMPI/DPOR backtrack only
+  // after the last forced choice). Empty: every receive is open.
+  std::vector<std::uint64_t> frontier;
   std::vector<std::string> output;  // its stdout lines (a failure that changes shows there)
 };
 
