@@ -6,7 +6,9 @@
  * or a running prefix is), so the result depends on which producer's block
  * completes first, and the check against the producer-order fold fails
  * whenever a higher rank's block arrives first. --safe: blocks are folded
- * in producer order after MPI_Waitall.
+ * in producer order after MPI_Waitall. --sum (a second correct twin, for
+ * schedule exploration, issue 30): the same MPI_Waitany loop, but the fold
+ * is a sum, which no completion order changes.
  * Outcome: exit 1 with "wrong result" when the fold differs. */
 #include <mpi.h>
 #include <stdio.h>
@@ -15,9 +17,10 @@
 #include <unistd.h>
 
 int main(int argc, char** argv) {
-  int rounds = 4, safe = 0;
+  int rounds = 4, safe = 0, sum = 0;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--safe") == 0) safe = 1;
+    else if (strcmp(argv[i], "--sum") == 0) sum = 1;
     else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) rounds = atoi(argv[++i]);
   }
   MPI_Init(&argc, &argv);
@@ -46,10 +49,14 @@ int main(int argc, char** argv) {
       for (int k = 0; k < producers; ++k) {
         int idx;
         MPI_Waitany(producers, reqs, &idx, MPI_STATUS_IGNORE);
-        state = state * 31 + (unsigned long)blocks[idx]; /* BUG: completion order */
+        if (sum)
+          state += (unsigned long)blocks[idx];
+        else
+          state = state * 31 + (unsigned long)blocks[idx]; /* BUG: completion order */
       }
     }
-    for (int p = 0; p < producers; ++p) expected = expected * 31 + (unsigned long)((p + 1) * 1000 + r);
+    for (int p = 0; p < producers; ++p)
+      expected = sum ? expected + (unsigned long)((p + 1) * 1000 + r) : expected * 31 + (unsigned long)((p + 1) * 1000 + r);
   }
   printf("waitany_pipeline: state %lu, expected %lu\n", state, expected);
   if (state != expected) fprintf(stderr, "wrong result: blocks folded out of producer order\n");

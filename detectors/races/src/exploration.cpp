@@ -134,7 +134,8 @@ nlohmann::json to_json(const ExplorationRecord& record) {
                         {"minimal_schedule", a.minimal_schedule},
                         {"minimal_replay_argv", a.minimal_replay_argv},
                         {"root_cause", a.root_cause},
-                        {"failure_change", a.failure_change}});
+                        {"failure_change", a.failure_change},
+                        {"completion_call", a.completion_call}});
   nlohmann::json tried = nlohmann::json::array(), seen = nlohmann::json::array();
   for (const auto& t : record.tried) tried.push_back(tuple_json(t));
   for (const auto& [run, m] : record.forced_matches) {
@@ -175,6 +176,7 @@ ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
       a.minimal_replay_argv = e.at("minimal_replay_argv").get<std::vector<std::string>>();
       a.root_cause = e.at("root_cause").get<bool>();
       a.failure_change = e.value("failure_change", std::string{});  // absent in records before it
+      a.completion_call = e.value("completion_call", std::string{});
       r.explored.push_back(std::move(a));
     }
     for (const auto& t : j.at("tried")) r.tried.push_back(tuple_from(t));
@@ -304,7 +306,8 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
       f.severity = Severity::Error;
       f.run_id = a.run_id;
       f.title = "race at receive #" + std::to_string(r.recv_instance) + " in " + recv_name + " (rank " +
-                std::to_string(r.recv_rank) + "): taking rank " + std::to_string(a.forced.send_rank) + "'s send #" +
+                std::to_string(r.recv_rank) + (a.completion_call.empty() ? "" : ", completed by " + a.completion_call) +
+                "): taking rank " + std::to_string(a.forced.send_rank) + "'s send #" +
                 std::to_string(a.forced.send_instance) + " from " + forced + " instead of rank " +
                 std::to_string(r.send_rank) + "'s send #" + std::to_string(r.send_instance) + " from " + took +
                 " turns " + a.base_outcome + " into " + outcome +
@@ -325,6 +328,7 @@ std::vector<Finding> exploration_findings(const std::vector<ExploredAlternative>
                    {"new_usage_errors", a.new_usage_errors},
                    {"root_cause", a.root_cause},
                    {"failure_change", a.failure_change},
+                   {"completion_call", a.completion_call},
                    {"alternatives_explored", taken},
                    {"replay", join(a.replay_argv)},
                    {"replay_argv", a.replay_argv}};

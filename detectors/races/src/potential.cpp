@@ -8,6 +8,7 @@
 // arriving first.
 #include <algorithm>
 #include <map>
+#include <string>
 #include <tuple>
 
 #include "instances.hpp"
@@ -239,6 +240,76 @@ std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, 
       }
     }
     out.push_back(std::move(w));
+  }
+  return out;
+}
+
+std::vector<CompletionAlternatives> potential_completions(const trace::RunTrace& run, const trace::Matching& matching) {
+  std::vector<CompletionAlternatives> out;
+  const std::size_t n = run.ranks.size();
+  // The completion call (parent record) of each message completed by Waitany/Testany.
+  auto is_any = [](const trace::Event& e) {
+    const std::string name = trace::op_name(e.op);
+    return name == "MPI_Waitany" || name == "MPI_Testany";
+  };
+  std::vector<long> call_of(matching.messages.size(), -1);
+  bool any = false;
+  for (std::size_t m = 0; m < matching.messages.size(); ++m) {
+    const auto& done = matching.messages[m].recv_done;
+    const auto& events = run.ranks[static_cast<std::size_t>(done.rank)].events;
+    if (done.index >= events.size() || (events[done.index].flags & trace::kFlagChild) == 0) continue;
+    std::size_t parent = done.index;
+    while (parent > 0 && (events[parent].flags & trace::kFlagChild) != 0) --parent;
+    if ((events[parent].flags & trace::kFlagChild) != 0 || !is_any(events[parent])) continue;
+    call_of[m] = static_cast<long>(parent);
+    any = true;
+  }
+  if (!any) return out;
+  const std::vector<ObservedMatch> obs = observe_matches(run, matching);
+  const Clocks clocks = vector_clocks(run, matching, true);
+  // Per rank, its messages returned by such calls, in completion order.
+  std::vector<std::vector<std::size_t>> by_rank(n);
+  for (std::size_t m = 0; m < matching.messages.size(); ++m)
+    if (call_of[m] >= 0) by_rank[static_cast<std::size_t>(matching.messages[m].recv_done.rank)].push_back(m);
+  for (auto& list : by_rank)
+    std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return call_of[a] < call_of[b]; });
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto& events = run.ranks[r].events;
+    for (std::size_t k = 0; k < by_rank[r].size(); ++k) {
+      const std::size_t m = by_rank[r][k];
+      const auto call = static_cast<std::size_t>(call_of[m]);
+      CompletionAlternatives c;
+      c.actual = obs[m];
+      c.message = m;
+      c.call_event = call;
+      c.call = trace::op_name(events[call].op);
+      c.done_event = matching.messages[m].recv_done.index;
+      c.past = clocks.send[m];
+      for (std::size_t l = k + 1; l < by_rank[r].size(); ++l) {
+        const std::size_t o = by_rank[r][l];
+        const auto later = static_cast<std::size_t>(call_of[o]);
+        // The same call site (the same array, in a completion loop), a
+        // request already posted, a message not sent because of this return.
+        if (events[later].callsite != events[call].callsite || events[later].op != events[call].op) continue;
+        if (matching.messages[o].recv_post.index >= call) continue;
+        const auto& vc = clocks.send[o];
+        if (r < vc.size() && vc[r] >= clocks.done[m]) continue;
+        AlternativeSend alt;
+        alt.send_rank = obs[o].send_rank;
+        alt.send_site_id = obs[o].send_site_id;
+        alt.send_site_hash = obs[o].send_site_hash;
+        alt.send_instance = obs[o].send_instance;
+        alt.tag = obs[o].tag;
+        alt.received = true;
+        alt.recv_site_hash = obs[o].recv_site_hash;
+        alt.recv_round = obs[o].recv_round;
+        alt.other_instance = true;
+        alt.past = vc;
+        c.alternatives.push_back(std::move(alt));
+        c.alternative_calls.push_back(later);
+      }
+      out.push_back(std::move(c));
+    }
   }
   return out;
 }

@@ -28,14 +28,37 @@ ForcedSchedule forced_schedule(const ExploreBase& base, const races::WildcardAlt
   return s;
 }
 
+ForcedSchedule forced_schedule(const ExploreBase& base, const races::CompletionAlternatives& call,
+                               std::size_t alternative) {
+  const races::AlternativeSend& alt = call.alternatives.at(alternative);
+  ForcedSchedule s;
+  s.base_run_dir = base.run_dir;
+  const std::size_t n = std::max(call.past.size(), alt.past.size());
+  s.replay_events.assign(n, 0);
+  for (std::size_t r = 0; r < n; ++r)
+    s.replay_events[r] = std::max<std::uint64_t>(r < call.past.size() ? call.past[r] : 0,
+                                                 r < alt.past.size() ? alt.past[r] : 0);
+  const auto recv = static_cast<std::size_t>(call.actual.recv_rank);
+  if (recv < n) s.replay_events[recv] = call.call_event;
+  s.rank = call.actual.recv_rank;
+  s.done_event = call.call_event;
+  s.base_source = call.actual.send_rank;
+  s.source = alt.send_rank;
+  s.tag = alt.tag;
+  s.completion = true;
+  s.alternative_call = call.alternative_calls.at(alternative);
+  return s;
+}
+
 namespace {
 
 struct Candidate {
   std::size_t base = 0;  // index into the level's bases
-  std::size_t wildcard = 0;
+  std::size_t wildcard = 0;  // into its wildcards, or its completions
   std::size_t alternative = 0;
   races::MatchTuple tuple;
   bool done = false;
+  bool completion = false;
 };
 
 }  // namespace
@@ -55,7 +78,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
   }
   for (int depth = 1; depth <= limits.depth && !level.empty(); ++depth) {
     std::vector<Candidate> candidates;
-    for (std::size_t b = 0; b < level.size(); ++b)
+    for (std::size_t b = 0; b < level.size(); ++b) {
       for (std::size_t w = 0; w < level[b].wildcards.size(); ++w) {
         const auto& wildcard = level[b].wildcards[w];
         const auto rank = static_cast<std::size_t>(wildcard.actual.recv_rank);
@@ -65,6 +88,14 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
                                 races::tuple_of(level[b].wildcards[w].actual, level[b].wildcards[w].alternatives[a]),
                                 false});
       }
+      for (std::size_t k = 0; k < level[b].completions.size(); ++k) {
+        const auto& call = level[b].completions[k];
+        const auto rank = static_cast<std::size_t>(call.actual.recv_rank);
+        if (rank < level[b].frontier.size() && call.call_event < level[b].frontier[rank]) continue;
+        for (std::size_t a = 0; a < call.alternatives.size(); ++a)
+          candidates.push_back({b, k, a, races::tuple_of(call.actual, call.alternatives[a]), false, true});
+      }
+    }
     if (depth == 1) result.candidates = candidates.size();
     std::map<races::MatchTuple, std::size_t> forced_per_tuple;  // at this depth
     std::vector<ExploreBase> next;
@@ -94,9 +125,14 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       }
       c->done = true;
       const ExploreBase& base = level[c->base];
-      const auto& w = base.wildcards[c->wildcard];
-      const auto& a = w.alternatives[c->alternative];
-      const ForcedSchedule schedule = forced_schedule(base, w, a);
+      const races::ObservedMatch& actual =
+          c->completion ? base.completions[c->wildcard].actual : base.wildcards[c->wildcard].actual;
+      const races::AlternativeSend& a = c->completion ? base.completions[c->wildcard].alternatives[c->alternative]
+                                                      : base.wildcards[c->wildcard].alternatives[c->alternative];
+      const ForcedSchedule schedule =
+          c->completion ? forced_schedule(base, base.completions[c->wildcard], c->alternative)
+                        : forced_schedule(base, base.wildcards[c->wildcard], a);
+      const std::size_t forced_event = c->completion ? schedule.done_event : base.wildcards[c->wildcard].post_event;
       ForcedRun run = runner.run(schedule, base.run_id + "-x" + std::to_string(result.runs));
       ++result.runs;
       std::string failure_change;
@@ -131,8 +167,9 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       e.point = point;
       e.base_run_id = base.run_id;
       e.run_id = run.run_id;
-      e.receive = w.actual;
+      e.receive = actual;
       e.forced = a;
+      if (c->completion) e.completion_call = base.completions[c->wildcard].call;
       e.base_outcome = base.outcome;
       e.outcome = run.outcome;
       e.outcome_detail = run.outcome_detail;
@@ -147,7 +184,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
         run.as_base.frontier = schedule.replay_events;
         const auto forced_rank = static_cast<std::size_t>(schedule.rank);
         if (run.as_base.frontier.size() <= forced_rank) run.as_base.frontier.resize(forced_rank + 1, 0);
-        run.as_base.frontier[forced_rank] = w.post_event + 1;
+        run.as_base.frontier[forced_rank] = forced_event + 1;
         next.push_back(std::move(run.as_base));
       }
     }

@@ -56,6 +56,45 @@ DecisionLog cut_log(const DecisionLog& log, const std::function<bool(const Decis
   return out;
 }
 
+// The rank's decisions before its completion call at schedule.done_event,
+// then that call's Index decision with the index the call at
+// schedule.alternative_call returned, then Free. `position` gets the
+// decision's number among the rank's Index decisions (took_forced looks
+// there in the forced run's log).
+DecisionLog forced_completion(const DecisionLog& log, const std::vector<std::uint64_t>& calls,
+                              const ForcedSchedule& schedule, std::uint64_t& position) {
+  auto call_of = [&](std::size_t event) {
+    if (event >= calls.size())
+      throw std::runtime_error("rank " + std::to_string(schedule.rank) + " has no event #" + std::to_string(event));
+    return calls[event];
+  };
+  const std::uint64_t at_call = call_of(schedule.done_event), alt_call = call_of(schedule.alternative_call);
+  const Decision* alternative = nullptr;
+  for (const auto& d : log.decisions)
+    if (d.kind == DecisionKind::Index && d.call == alt_call) alternative = &d;
+  DecisionLog out = log;
+  out.decisions.clear();
+  out.truncated = false;
+  position = 0;
+  for (const auto& d : log.decisions) {
+    if (d.kind == DecisionKind::End || d.kind == DecisionKind::Free) continue;
+    if (d.kind == DecisionKind::Index && d.call == at_call) {
+      if (!alternative)
+        throw std::runtime_error("rank " + std::to_string(schedule.rank) + "'s decision log has no completion at call #" +
+                                 std::to_string(alt_call) + " (a log of another run)");
+      Decision forced = d;
+      forced.index = alternative->index;
+      out.decisions.push_back(forced);
+      out.decisions.push_back(free_entry(d.call));
+      return out;
+    }
+    if (d.kind == DecisionKind::Index) ++position;
+    out.decisions.push_back(d);
+  }
+  throw std::runtime_error("rank " + std::to_string(schedule.rank) + "'s decision log has no completion at call #" +
+                           std::to_string(at_call) + " (a log of another run, or a call it did not record)");
+}
+
 }  // namespace
 
 std::vector<DecisionLog> forced_logs(const std::vector<DecisionLog>& logs,
@@ -64,6 +103,11 @@ std::vector<DecisionLog> forced_logs(const std::vector<DecisionLog>& logs,
   std::vector<DecisionLog> out;
   for (std::size_t r = 0; r < logs.size(); ++r) {
     const DecisionLog& log = logs[r];
+    if (static_cast<int>(r) == schedule.rank && schedule.completion) {
+      out.push_back(forced_completion(log, r < calls.size() ? calls[r] : std::vector<std::uint64_t>{}, schedule,
+                                      forced_ordinal));
+      continue;
+    }
     if (static_cast<int>(r) == schedule.rank) {
       if (r >= calls.size() || schedule.done_event >= calls[r].size())
         throw std::runtime_error("rank " + std::to_string(r) + " has no event #" + std::to_string(schedule.done_event));
@@ -106,7 +150,9 @@ ExploreBase read_explore_base(const fs::path& run_dir, const std::string& run_id
   const auto outcome = harness::read_outcome(run_dir);
   b.outcome = outcome ? harness::to_string(outcome->kind) : "hang";  // no outcome: it never ended
   const trace::RunTrace run = trace::read_run(run_dir);
-  b.wildcards = races::potential_matches(run, trace::match_messages(run));
+  const trace::Matching matching = trace::match_messages(run);
+  b.wildcards = races::potential_matches(run, matching);
+  b.completions = races::potential_completions(run, matching);
   for (const auto& w : b.wildcards) b.matches.push_back(w.actual);
   std::ifstream out(harness::RunDir(run_dir).stdout_file());
   constexpr std::size_t kMaxOutputLines = 10000;  // enough to tell failures apart, bounded memory per base
@@ -135,7 +181,23 @@ ForcedRun MpiScheduleRunner::run(const ForcedSchedule& schedule, const std::stri
   const Base& b = base(schedule.base_run_dir);
   std::uint64_t ordinal = 0;
   auto logs = forced_logs(b.logs, b.calls, schedule, ordinal);
-  return run_logs(schedule.base_run_dir, logs, name, schedule.rank, ordinal, schedule.source);
+  if (!schedule.completion) return run_logs(schedule.base_run_dir, logs, name, schedule.rank, ordinal, schedule.source);
+  // A completion: the forced run's rank returned the forced index at its ordinal-th Index decision.
+  std::int32_t index = -1;
+  for (const auto& d : logs[static_cast<std::size_t>(schedule.rank)].decisions)
+    if (d.kind == DecisionKind::Index) index = d.index;  // the forced one is its last
+  ForcedRun run = run_logs(schedule.base_run_dir, logs, name, -1, 0, -1);
+  run.took_forced = false;
+  try {
+    const auto forced = trace::read_decision_logs(run.run_dir);
+    std::uint64_t k = 0;
+    if (static_cast<std::size_t>(schedule.rank) < forced.size())
+      for (const auto& d : forced[static_cast<std::size_t>(schedule.rank)].decisions)
+        if (d.kind == DecisionKind::Index && k++ == ordinal) run.took_forced = d.index == index;
+  } catch (const std::exception&) {
+    // no logs (a launch error): not taken
+  }
+  return run;
 }
 
 std::optional<ForcedRun> MpiScheduleRunner::replay_base(const ExploreBase& base, const std::string& name) {
@@ -196,6 +258,9 @@ std::string describe(analysis::SiteNames& names, const fs::path& run_dir, const 
         break;
       }
     }
+  if (d.kind == DecisionKind::Index)
+    return "rank " + std::to_string(rank) + "'s completion call" + where + " returns request #" +
+           std::to_string(d.index) + " of its array";
   return "rank " + std::to_string(rank) + "'s wildcard receive #" + std::to_string(d.ordinal) + where +
          " takes rank " + std::to_string(d.source) + "'s message" + instead;
 }
@@ -219,9 +284,10 @@ Shrunk shrink(MpiScheduleRunner& runner, const fs::path& failing_dir, const std:
   std::uint64_t check_ordinal = 0;
   for (std::size_t r = 0; r < schedule.size(); ++r)
     for (std::size_t i = 0; i < schedule[r].decisions.size(); ++i)
-      if (schedule[r].decisions[i].kind == DecisionKind::Match) {
+      if (schedule[r].decisions[i].kind == DecisionKind::Match || schedule[r].decisions[i].kind == DecisionKind::Index) {
         items.push_back({static_cast<int>(r), i});
-        if (static_cast<int>(r) == check_rank) check_ordinal = schedule[r].decisions[i].ordinal;  // the last: forced
+        if (static_cast<int>(r) == check_rank && schedule[r].decisions[i].kind == DecisionKind::Match)
+          check_ordinal = schedule[r].decisions[i].ordinal;  // the last: forced
       }
   if (items.empty()) return out;
   fs::path last_failing = failing_dir;
@@ -365,7 +431,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
         log << "explore: " << run.spec.run_id << " skipped: " << e.what() << "\n";
         continue;
       }
-      if (b.wildcards.empty() && bases.empty()) break;  // no wildcard receive at this point
+      if (b.wildcards.empty() && b.completions.empty() && bases.empty()) break;  // nothing nondeterministic here
       std::size_t fresh = 0;
       for (const auto& m : b.matches) fresh += seen.insert(races::tuple_of(m)).second ? 1 : 0;
       const bool quiet = run.spec.noise.mode == noise::Mode::None;

@@ -97,3 +97,39 @@ TEST(ExploreRuns, ForcedLogsReplayTheCausalPastForceOneReceiveAndRunFree) {
   s.base_source = 0;
   EXPECT_THROW(se::forced_logs(logs, calls, s, ordinal), std::runtime_error);
 }
+
+TEST(ExploreRuns, ForcedCompletionReturnsTheLaterCallsRequestFirstAndRunsFree) {
+  // Rank 0's MPI_Waitany loop: call 3 returned request 1, call 4 request 0,
+  // call 5 request 2. Forcing call 3 (event 2) to return what call 5
+  // (event 4) returned: decisions before it as recorded, then index 2, then free.
+  auto index = [](std::uint64_t call, std::int32_t i) {
+    st::Decision d;
+    d.kind = st::DecisionKind::Index;
+    d.call = call;
+    d.index = i;
+    return d;
+  };
+  std::vector<st::DecisionLog> logs = {log_of(0, {match(2, 1, 1), index(3, 1), index(4, 0), index(5, 2), end(6)}),
+                                       log_of(1, {poll(1), end(2)})};
+  std::vector<std::vector<std::uint64_t>> calls = {{1, 2, 3, 4, 5, 6}, {1, 2}};
+  se::ForcedSchedule s;
+  s.rank = 0;
+  s.completion = true;
+  s.done_event = 2;        // call 3
+  s.alternative_call = 4;  // call 5
+  s.replay_events = {2, 0};
+  std::uint64_t position = 99;
+  auto out = se::forced_logs(logs, calls, s, position);
+  EXPECT_EQ(position, 0u);  // the rank's first Index decision
+  ASSERT_EQ(out[0].decisions.size(), 3u);
+  EXPECT_EQ(out[0].decisions[0], match(2, 1, 1));
+  EXPECT_EQ(out[0].decisions[1].kind, st::DecisionKind::Index);
+  EXPECT_EQ(out[0].decisions[1].call, 3u);
+  EXPECT_EQ(out[0].decisions[1].index, 2);
+  EXPECT_EQ(out[0].decisions[2].kind, st::DecisionKind::Free);
+  ASSERT_EQ(out[1].decisions.size(), 1u);
+  EXPECT_EQ(out[1].decisions[0].kind, st::DecisionKind::Free);
+  // A call without a completion decision (another run's log) is refused.
+  s.alternative_call = 1;
+  EXPECT_THROW(se::forced_logs(logs, calls, s, position), std::runtime_error);
+}

@@ -117,3 +117,42 @@ TEST(ExploreE2E, AFarmWhoseQuietRunsAllFailGetsAHarmfulRaceFromTheChangedFailure
   }
   EXPECT_GE(harmful, 1) << findings.dump(1);
 }
+
+// Completion order explored like wildcard matches: rank 0 folds its
+// producers' blocks in MPI_Waitany's order (scenarios/replay/
+// waitany_pipeline.c). Forcing the call to return another producer's
+// request first changes the outcome (harmful-race, completed by
+// MPI_Waitany, either way: a quiet run that went wrong is saved by the
+// producer-order return); the --sum twin, the same loop with a sum, is
+// benign (info), with its alternatives explored.
+TEST(ExploreE2E, WaitanyCompletionOrderIsExploredHarmfulForAFoldBenignForASum) {
+  TempDir tmp;
+  const fs::path file = tmp.path() / "c.yaml", out = tmp.path() / "out";
+  write_file(file, "campaign: fold\napp:\n  command: [\"" + (build_dir() / "scenarios" / "replay_waitany_pipeline").string() +
+                       "\", \"--rounds\", \"3\", \"{variant}\"]\n"
+                       "  check: { stderr-regex: \"wrong result\" }\n"
+                       "scales: [4]\nparameters: { variant: [\"--fold\", \"--sum\"] }\ntimeout: 30s\n"
+                       "detectors: [races]\nexplore: { budget: 12 }\n");
+  auto r = run_scalefuzz({"run", file.string(), "--out", out.string()}, std::chrono::seconds(600));
+  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
+  const auto findings = nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
+  int harmful = 0, benign_sum = 0;
+  for (const auto& f : findings) {
+    if (f.value("detector", "") != "races") continue;
+    const auto& d = f.at("details");
+    const std::string point = d.value("campaign_point", "");
+    if (point.find("--sum") != std::string::npos) {
+      EXPECT_TRUE(f.value("severity", "") == "info" || f.value("severity", "") == "none") << f.dump();
+      benign_sum += f.value("kind", "") == "benign-nondeterminism" ? 1 : 0;
+      continue;
+    }
+    if (f.value("kind", "") != "harmful-race") continue;
+    ++harmful;
+    EXPECT_EQ(d.value("completion_call", ""), "MPI_Waitany") << d.dump();
+    EXPECT_EQ(d.value("receiving_rank", -1), 0) << d.dump();
+    EXPECT_NE(d.value("receive_routine", "").find("waitany_pipeline.c"), std::string::npos) << d.dump();
+    EXPECT_NE(d.at("base_send").value("send_rank", -1), d.at("forced_send").value("send_rank", -1)) << d.dump();
+  }
+  EXPECT_GE(harmful, 1) << findings.dump(1);
+  EXPECT_GE(benign_sum, 1) << findings.dump(1);
+}

@@ -83,6 +83,9 @@ struct ExploredAlternative {
   // had not: a new usage error is a changed outcome too.
   std::vector<std::string> new_usage_errors;
   bool took_alternative = false;  // the forced run's receive really took the forced sender
+  // Not a wildcard match but a completion order: the call ("MPI_Waitany")
+  // that was forced to return the request of `forced`'s message first.
+  std::string completion_call;
   // Base and forced run failed the same way but the failure itself changed:
   // the first program output line (stdout) that differs and is stable
   // across a replay of the base ("stdout line 2: 'a' became 'b'"); empty

@@ -128,6 +128,29 @@ struct WildcardAlternatives {
 // (possibly none), in matching.messages order.
 std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching);
 
+// A call that completes one request of several (MPI_Waitany, MPI_Testany):
+// which one it returned is a decision of the rank's log (an Index entry),
+// and another request of the same call, posted before it and whose message
+// nothing orders after the call's return, could have been returned first
+// (issue 30: completion order explored like wildcard matches).
+struct CompletionAlternatives {
+  ObservedMatch actual;          // the message of the request it returned
+  std::size_t message = 0;       // its index in matching.messages
+  std::size_t call_event = 0;    // the completion call's record (its decision's call)
+  std::string call;              // "MPI_Waitany" or "MPI_Testany"
+  std::size_t done_event = 0;    // the record of the returned request (a child of call_event)
+  std::vector<std::uint32_t> past;  // per rank: events before the returned message's send
+  std::vector<AlternativeSend> alternatives;
+  // Per alternative: the completion call that returned it later in this run
+  // (its decision holds the request's index in the array).
+  std::vector<std::size_t> alternative_calls;
+};
+
+// Every message returned by MPI_Waitany/MPI_Testany in one run, with the
+// requests of later calls from the same call site that could have come
+// first (none: no alternative), in matching.messages order.
+std::vector<CompletionAlternatives> potential_completions(const trace::RunTrace& run, const trace::Matching& matching);
+
 // potential_races from potential_matches already computed.
 std::vector<PotentialRace> potential_races(const std::vector<WildcardAlternatives>& wildcards);
 

@@ -46,6 +46,8 @@ struct ExploreBase {
   std::string outcome;  // harness::to_string(OutcomeKind)
   std::vector<detectors::races::ObservedMatch> matches;
   std::vector<detectors::races::WildcardAlternatives> wildcards;
+  // Its MPI_Waitany/MPI_Testany returns and the requests that could have come first.
+  std::vector<detectors::races::CompletionAlternatives> completions;
   int depth = 0;  // forced decisions in its own schedule
   // A forced run as a base: per rank, the first event whose wildcard
   // receives are still open to forcing (those before it were replayed from
@@ -69,12 +71,23 @@ struct ForcedSchedule {
   int base_source = -1;        // what it took there
   int source = -1;
   std::int32_t tag = 0;
+  // A completion order instead (MPI_Waitany/MPI_Testany): `rank`'s call at
+  // event done_event returns the request that its call at event
+  // alternative_call returned in the base run (the index that call's
+  // decision holds) instead of the one it returned.
+  bool completion = false;
+  std::size_t alternative_call = 0;
 };
 
 // The cut of a forced alternative: per rank the larger of the receive's and
 // the send's causal past; the receiving rank up to (not including) the receive.
 ForcedSchedule forced_schedule(const ExploreBase& base, const detectors::races::WildcardAlternatives& receive,
                                const detectors::races::AlternativeSend& alternative);
+// The cut of a forced completion order: per rank the larger of the returned
+// message's and the alternative's causal past; the receiving rank up to (not
+// including) the completion call.
+ForcedSchedule forced_schedule(const ExploreBase& base, const detectors::races::CompletionAlternatives& call,
+                               std::size_t alternative);
 
 // What a forced run did.
 struct ForcedRun {
