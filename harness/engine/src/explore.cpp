@@ -8,17 +8,29 @@ namespace scalefuzz::engine {
 
 namespace races = detectors::races;
 
+namespace {
+
+// Per rank the larger of two causal pasts (events before the receive and
+// before the forced send); the receiving rank up to (not including) `event`,
+// its forced call: its decisions before it are replayed.
+std::vector<std::uint64_t> causal_cut(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                                      int receiving_rank, std::size_t event) {
+  const std::size_t n = std::max(a.size(), b.size());
+  std::vector<std::uint64_t> cut(n, 0);
+  for (std::size_t r = 0; r < n; ++r)
+    cut[r] = std::max<std::uint64_t>(r < a.size() ? a[r] : 0, r < b.size() ? b[r] : 0);
+  const auto recv = static_cast<std::size_t>(receiving_rank);
+  if (recv < n) cut[recv] = event;
+  return cut;
+}
+
+}  // namespace
+
 ForcedSchedule forced_schedule(const ExploreBase& base, const races::WildcardAlternatives& receive,
                                const races::AlternativeSend& alternative) {
   ForcedSchedule s;
   s.base_run_dir = base.run_dir;
-  const std::size_t n = std::max(receive.post_past.size(), alternative.past.size());
-  s.replay_events.assign(n, 0);
-  for (std::size_t r = 0; r < n; ++r)
-    s.replay_events[r] = std::max<std::uint64_t>(r < receive.post_past.size() ? receive.post_past[r] : 0,
-                                                 r < alternative.past.size() ? alternative.past[r] : 0);
-  const auto recv = static_cast<std::size_t>(receive.actual.recv_rank);
-  if (recv < n) s.replay_events[recv] = receive.post_event;  // its decisions before the forced receive
+  s.replay_events = causal_cut(receive.post_past, alternative.past, receive.actual.recv_rank, receive.post_event);
   s.rank = receive.actual.recv_rank;
   s.ordinal = receive.wildcard_ordinal;
   s.done_event = receive.done_event;
@@ -33,13 +45,7 @@ ForcedSchedule forced_schedule(const ExploreBase& base, const races::CompletionA
   const races::AlternativeSend& alt = call.alternatives.at(alternative);
   ForcedSchedule s;
   s.base_run_dir = base.run_dir;
-  const std::size_t n = std::max(call.past.size(), alt.past.size());
-  s.replay_events.assign(n, 0);
-  for (std::size_t r = 0; r < n; ++r)
-    s.replay_events[r] = std::max<std::uint64_t>(r < call.past.size() ? call.past[r] : 0,
-                                                 r < alt.past.size() ? alt.past[r] : 0);
-  const auto recv = static_cast<std::size_t>(call.actual.recv_rank);
-  if (recv < n) s.replay_events[recv] = call.call_event;
+  s.replay_events = causal_cut(call.past, alt.past, call.actual.recv_rank, call.call_event);
   s.rank = call.actual.recv_rank;
   s.done_event = call.call_event;
   s.base_source = call.actual.send_rank;

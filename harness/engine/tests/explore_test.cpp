@@ -73,6 +73,14 @@ struct FakeRunner : se::ScheduleRunner {
   }
 };
 
+// A runner whose forced run of `source` at receive #ordinal hangs.
+FakeRunner hanging_at(int source, std::uint64_t ordinal) {
+  FakeRunner r;
+  r.harmful_source = source;
+  r.harmful_ordinal = ordinal;
+  return r;
+}
+
 std::string name(const std::string&, int rank, std::uint32_t site) {
   return "site" + std::to_string(site) + "@r" + std::to_string(rank);
 }
@@ -132,9 +140,7 @@ TEST(Explore, AHangingAlternativeIsAnErrorRaceAndTheOthersAreCounted) {
 // failure it found with (bench/explore/minimal_replay.py: no minimal
 // schedule at budget 20); the reserve stops it at budget - reserve.
 TEST(Explore, AChangedOutcomeKeepsTheShrinkReserveOfTheBudget) {
-  FakeRunner runner;
-  runner.harmful_source = 2;
-  runner.harmful_ordinal = 0;
+  FakeRunner runner = hanging_at(2, 0);
   sr::MatchCoverage coverage;
   se::ExploreLimits limits{1, 10};
   limits.shrink_reserve = 4;
@@ -152,9 +158,7 @@ TEST(Explore, AChangedOutcomeKeepsTheShrinkReserveOfTheBudget) {
 // changes the outcome; before, a hanging target ran the whole budget, each
 // forced run a full timeout (ReproduceE2E.Case3 timed out).
 TEST(Explore, StopAtFirstChangeEndsExplorationAtTheFirstChangedOutcome) {
-  FakeRunner runner;
-  runner.harmful_source = 2;
-  runner.harmful_ordinal = 0;
+  FakeRunner runner = hanging_at(2, 0);
   sr::MatchCoverage coverage;
   se::ExploreLimits limits{1, 100};
   limits.stop_at_first_change = true;

@@ -25,20 +25,48 @@ std::vector<nlohmann::json> of_kind(const nlohmann::json& findings, const std::s
   return out;
 }
 
+struct CampaignRun {
+  fs::path out;
+  int exit_code = -1;
+  nlohmann::json findings = nlohmann::json::array();
+};
+
+// `scalefuzz run` of the campaign `text` into tmp/out.
+CampaignRun run_campaign(const TempDir& tmp, const std::string& text) {
+  const fs::path file = tmp.path() / "c.yaml";
+  CampaignRun c;
+  c.out = tmp.path() / "out";
+  write_file(file, text);
+  auto r = run_scalefuzz({"run", file.string(), "--out", c.out.string()}, std::chrono::seconds(600));
+  c.exit_code = r.exit_code;
+  if (!fs::exists(c.out / "findings.json")) {
+    ADD_FAILURE() << "no findings.json\n" << r.out << r.err;
+    return c;
+  }
+  c.findings = nlohmann::json::parse(read_file(c.out / "findings.json")).at("findings");
+  return c;
+}
+
+// A campaign of one scenarios/replay program at 4 ranks, its two variants,
+// the check "wrong result" on stderr, explored with a budget of 12.
+std::string replay_program_campaign(const std::string& program, const std::string& args, const std::string& variants) {
+  return "campaign: " + program + "\napp:\n  command: [\"" + (build_dir() / "scenarios" / program).string() + "\", " +
+         args + ", \"{variant}\"]\n  check: { stderr-regex: \"wrong result\" }\nscales: [4]\nparameters: { variant: " +
+         variants + " }\ntimeout: 30s\ndetectors: [races]\nexplore: { budget: 12 }\n";
+}
+
 }  // namespace
 
 TEST(ExploreE2E, CampaignKeyExploresEachPointAndDowngradesTheBenignTwinsWarnings) {
   TempDir tmp;
-  const fs::path file = tmp.path() / "c.yaml", out = tmp.path() / "out";
-  write_file(file, "campaign: pool\napp:\n  command: [\"" + scenario("task_pool") +
+  const CampaignRun c = run_campaign(tmp, "campaign: pool\napp:\n  command: [\"" + scenario("task_pool") +
                        "\", \"--iterations\", \"4\", \"--on-wrong\", \"count\", \"{variant}\"]\n"
                        "  check: { stderr-regex: \"wrong match at loop\" }\n"
                        "scales: [3]\nparameters: { variant: [\"--races\", \"--safe\"] }\ntimeout: 30s\n"
                        "repetitions: 3\ndetectors: [races]\nexplore: { budget: 12 }\n");
-  auto r = run_scalefuzz({"run", file.string(), "--out", out.string()}, std::chrono::seconds(600));
-  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  const auto findings = nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
+  EXPECT_EQ(c.exit_code, 1);
+  const auto& findings = c.findings;
+  const fs::path& out = c.out;
   int harmful_racy = 0, undecided_racy = 0;
   for (const auto& f : findings) {
     if (f.value("detector", "") != "races") continue;
@@ -85,15 +113,9 @@ TEST(ExploreE2E, CampaignKeyExploresEachPointAndDowngradesTheBenignTwinsWarnings
 // Error or Warning.
 TEST(ExploreE2E, AFarmWhoseQuietRunsAllFailGetsAHarmfulRaceFromTheChangedFailure) {
   TempDir tmp;
-  const fs::path file = tmp.path() / "c.yaml", out = tmp.path() / "out";
-  write_file(file, "campaign: farm\napp:\n  command: [\"" + (build_dir() / "scenarios" / "replay_master_worker").string() +
-                       "\", \"--tasks\", \"12\", \"{variant}\"]\n"
-                       "  check: { stderr-regex: \"wrong result\" }\n"
-                       "scales: [4]\nparameters: { variant: [\"--bug\", \"--safe\"] }\ntimeout: 30s\n"
-                       "detectors: [races]\nexplore: { budget: 12 }\n");
-  auto r = run_scalefuzz({"run", file.string(), "--out", out.string()}, std::chrono::seconds(600));
-  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
-  const auto findings = nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
+  const CampaignRun c = run_campaign(
+      tmp, replay_program_campaign("replay_master_worker", "\"--tasks\", \"12\"", "[\"--bug\", \"--safe\"]"));
+  const auto& findings = c.findings;
   int harmful = 0;
   for (const auto& f : findings) {
     if (f.value("detector", "") != "races") continue;
@@ -127,15 +149,9 @@ TEST(ExploreE2E, AFarmWhoseQuietRunsAllFailGetsAHarmfulRaceFromTheChangedFailure
 // benign (info), with its alternatives explored.
 TEST(ExploreE2E, WaitanyCompletionOrderIsExploredHarmfulForAFoldBenignForASum) {
   TempDir tmp;
-  const fs::path file = tmp.path() / "c.yaml", out = tmp.path() / "out";
-  write_file(file, "campaign: fold\napp:\n  command: [\"" + (build_dir() / "scenarios" / "replay_waitany_pipeline").string() +
-                       "\", \"--rounds\", \"3\", \"{variant}\"]\n"
-                       "  check: { stderr-regex: \"wrong result\" }\n"
-                       "scales: [4]\nparameters: { variant: [\"--fold\", \"--sum\"] }\ntimeout: 30s\n"
-                       "detectors: [races]\nexplore: { budget: 12 }\n");
-  auto r = run_scalefuzz({"run", file.string(), "--out", out.string()}, std::chrono::seconds(600));
-  ASSERT_TRUE(fs::exists(out / "findings.json")) << r.out << r.err;
-  const auto findings = nlohmann::json::parse(read_file(out / "findings.json")).at("findings");
+  const CampaignRun c = run_campaign(
+      tmp, replay_program_campaign("replay_waitany_pipeline", "\"--rounds\", \"3\"", "[\"--fold\", \"--sum\"]"));
+  const auto& findings = c.findings;
   int harmful = 0, benign_sum = 0;
   for (const auto& f : findings) {
     if (f.value("detector", "") != "races") continue;
