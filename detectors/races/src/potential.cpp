@@ -8,6 +8,7 @@
 // arriving first.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -38,6 +39,7 @@ struct Clocks {
   std::vector<bool> after_post;        // by message index: the receive's post happens before the send
   std::vector<Clock> post;             // by message index: the clock at a wildcard receive's post (keep_clocks)
   std::vector<Clock> unmatched_send;   // by index in matching.unmatched_sends (keep_clocks)
+  std::map<std::pair<std::size_t, std::size_t>, Clock> probe;  // (rank, event) of a wildcard probe: its clock (keep_clocks)
 };
 
 // keep_clocks: the clock of every send and of every wildcard receive's post
@@ -104,6 +106,9 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
     // post's past excludes the message it took.
     const long posted_here = keep_clocks && e.peer == trace::kAnySource ? post_of[r][i] : -1;
     if (posted_here >= 0) out.post[static_cast<std::size_t>(posted_here)] = vc[r];
+    if (keep_clocks && e.peer == trace::kAnySource && static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Probe &&
+        e.status_source >= 0)
+      out.probe[{r, i}] = vc[r];
     if (long m = done_of[r][i]; m >= 0) {
       if (!sent[static_cast<std::size_t>(m)] && !force) return false;
       if (sent[static_cast<std::size_t>(m)]) merge(vc[r], out.send[static_cast<std::size_t>(m)]);
@@ -148,6 +153,75 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
   return out;
 }
 
+// Wildcard probes (MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE that found a
+// message): the message the rank received next from the reported source and
+// tag is what the probe took; the first not yet received message of each
+// other sender that fits and whose send does not follow the probe (vector
+// clocks) could have been reported instead. Appended to `out` as wildcard
+// receives whose post and completion are the probe's record.
+void probe_alternatives(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<ObservedMatch>& obs,
+                        const Clocks& clocks, const std::vector<std::vector<std::uint64_t>>& instance,
+                        std::vector<WildcardAlternatives>& out) {
+  // Per receiving rank, its received messages in post order.
+  std::vector<std::vector<std::size_t>> received(run.ranks.size());
+  for (std::size_t m = 0; m < matching.messages.size(); ++m)
+    received[static_cast<std::size_t>(matching.messages[m].recv_post.rank)].push_back(m);
+  for (auto& list : received)
+    std::sort(list.begin(), list.end(),
+              [&](std::size_t a, std::size_t b) { return matching.messages[a].recv_post.index < matching.messages[b].recv_post.index; });
+  for (const auto& [at, probe_clock] : clocks.probe) {
+    const auto [r, i] = at;
+    const trace::Event& p = run.ranks[r].events[i];
+    auto fits = [&](std::size_t m) {
+      const trace::Event& sent = run.ranks[static_cast<std::size_t>(matching.messages[m].send.rank)].events[matching.messages[m].send.index];
+      return matching.messages[m].recv_post.index > i && sent.comm == p.comm && (p.tag == trace::kAnyTag || sent.tag == p.tag);
+    };
+    long taken = -1;
+    for (std::size_t m : received[r])
+      if (fits(m) && obs[m].send_rank == p.status_source && obs[m].tag == p.status_tag) {
+        taken = static_cast<long>(m);
+        break;
+      }
+    if (taken < 0) continue;  // never received (a run cut short)
+    WildcardAlternatives w;
+    w.actual = obs[static_cast<std::size_t>(taken)];
+    w.actual.recv_site_id = p.callsite;
+    w.actual.recv_site_hash = site_hash(run, static_cast<int>(r), p.callsite);
+    w.actual.wildcard = true;
+    w.actual.recv_instance = 0;
+    for (const auto& other : out)
+      if (other.actual.recv_rank == static_cast<int>(r) && other.actual.recv_site_hash == w.actual.recv_site_hash)
+        ++w.actual.recv_instance;
+    w.message = static_cast<std::size_t>(taken);
+    w.post_event = i;
+    w.done_event = i;
+    w.post_past = probe_clock;
+    std::set<int> senders;
+    for (std::size_t m : received[r]) {
+      const int s = obs[m].send_rank;
+      if (s == p.status_source || !fits(m) || !senders.insert(s).second) continue;  // the first fitting one per sender
+      const auto& vc = clocks.send[m];
+      if (r < vc.size() && vc[r] > i) continue;  // sent after the probe returned (r's clock then is i + 1)
+      const trace::Event& sent = run.ranks[static_cast<std::size_t>(s)].events[matching.messages[m].send.index];
+      AlternativeSend alt;
+      alt.send_rank = s;
+      alt.send_site_id = sent.callsite;
+      alt.send_site_hash = site_hash(run, s, sent.callsite);
+      alt.send_instance = instance[static_cast<std::size_t>(s)][matching.messages[m].send.index];
+      alt.tag = sent.tag;
+      alt.received = true;
+      alt.recv_site_hash = obs[m].recv_site_hash;
+      alt.recv_round = obs[m].recv_round;
+      alt.other_instance = true;
+      alt.past = vc;
+      w.alternatives.push_back(std::move(alt));
+    }
+    std::sort(w.alternatives.begin(), w.alternatives.end(),
+              [](const AlternativeSend& a, const AlternativeSend& b) { return a.send_rank < b.send_rank; });
+    out.push_back(std::move(w));
+  }
+}
+
 }  // namespace
 
 void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching, std::vector<ObservedMatch>& obs) {
@@ -160,6 +234,10 @@ std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, 
   std::vector<WildcardAlternatives> out;
   const std::vector<ObservedMatch> obs = observe_matches(run, matching);
   bool any_wildcard = std::any_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; });
+  for (const auto& rank : run.ranks)
+    for (const auto& e : rank.events)
+      any_wildcard = any_wildcard || (static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Probe &&
+                                      e.peer == trace::kAnySource && e.status_source >= 0);
   if (!any_wildcard) return out;
   const Clocks clocks = vector_clocks(run, matching, true);
   const auto instance = send_instances(run, matching);
@@ -241,6 +319,7 @@ std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, 
     }
     out.push_back(std::move(w));
   }
+  probe_alternatives(run, matching, obs, clocks, instance, out);
   return out;
 }
 

@@ -172,3 +172,29 @@ TEST(ExploreE2E, WaitanyCompletionOrderIsExploredHarmfulForAFoldBenignForASum) {
   EXPECT_GE(harmful, 1) << findings.dump(1);
   EXPECT_GE(benign_sum, 1) << findings.dump(1);
 }
+
+// A wildcard probe explored like a wildcard receive: rank 0 polls
+// MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG) and receives what it reports
+// (scenarios/replay/iprobe_poll.c); the bug stops at the first "done".
+// Forcing the probe to report another worker's message changes the outcome
+// or the failure (harmful-race at the probe's line); the --safe twin counts
+// every worker's "done": no race Error or Warning.
+TEST(ExploreE2E, AWildcardProbeIsExploredHarmfulForTheFirstDoneBugNotForItsTwin) {
+  TempDir tmp;
+  const CampaignRun c =
+      run_campaign(tmp, replay_program_campaign("replay_iprobe_poll", "\"--items\", \"4\"", "[\"--bug\", \"--safe\"]"));
+  int harmful = 0;
+  for (const auto& f : c.findings) {
+    if (f.value("detector", "") != "races") continue;
+    const auto& d = f.at("details");
+    if (d.value("campaign_point", "").find("--safe") != std::string::npos) {
+      EXPECT_TRUE(f.value("severity", "") == "info" || f.value("severity", "") == "none") << f.dump();
+      continue;
+    }
+    if (f.value("kind", "") != "harmful-race") continue;
+    ++harmful;
+    EXPECT_NE(d.value("receive_routine", "").find("iprobe_poll.c:49"), std::string::npos) << d.dump();
+    EXPECT_EQ(d.value("receiving_rank", -1), 0) << d.dump();
+  }
+  EXPECT_GE(harmful, 1) << c.findings.dump(1);
+}
