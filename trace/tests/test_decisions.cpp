@@ -75,18 +75,35 @@ TEST(TraceDecisions, WrittenLogReadsBackEntryForEntry) {
   EXPECT_EQ(back.decision_count(), 5u + 26u + 1u + 3u + 1u + 9u);
 }
 
-TEST(TraceDecisions, ShortMatchesTakeTwoBytes) {
+TEST(TraceDecisions, LoopMatchesTakeOneByteOthersTwo) {
   TempRunDir dir;
   const fs::path f = dir.path() / "0.decisions";
   DecisionLog log;
   log.rank = 0;
   log.world_size = 8;
+  // A loop: a wildcard match every 2 calls; the first states the delta (2
+  // bytes), the other 99 repeat it (1 byte each).
   for (std::uint64_t i = 1; i <= 100; ++i) log.decisions.push_back(match(2 * i, i, static_cast<int>(i % 7)));
   write_decision_log(f, log);
-  const DecisionLog back = read_decision_log(f);
+  DecisionLog back = read_decision_log(f);
+  EXPECT_EQ(back.decisions, log.decisions);
+  EXPECT_EQ(back.stream_bytes, 2u + 99u);
+  EXPECT_TRUE(back.truncated);  // no End: a rank that never finalized
+  // Deltas that change every time (1, 2, 1, 2, ...): 2 bytes each.
+  log.decisions.clear();
+  for (std::uint64_t i = 1, call = 0; i <= 100; ++i) log.decisions.push_back(match(call += 1 + i % 2, i, 3));
+  write_decision_log(f, log);
+  back = read_decision_log(f);
   EXPECT_EQ(back.decisions, log.decisions);
   EXPECT_EQ(back.stream_bytes, 200u);
-  EXPECT_TRUE(back.truncated);  // no End: a rank that never finalized
+  // Sources beyond the repeat byte's range (120..126) take the two-byte form.
+  log.decisions.clear();
+  for (std::uint64_t i = 1; i <= 10; ++i) log.decisions.push_back(match(3 * i, i, 120));
+  log.world_size = 200;
+  write_decision_log(f, log);
+  back = read_decision_log(f);
+  EXPECT_EQ(back.decisions, log.decisions);
+  EXPECT_EQ(back.stream_bytes, 20u);
 }
 
 TEST(TraceDecisions, CutAndZeroTailsKeepTheCompleteEntries) {

@@ -35,30 +35,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Leaves runs/<id>/replay.txt: the `scalefuzz exec` line that replays a
-// finished run (seed, noise, stall, timeout) into OUT/replay/<id>; the
-// report shows it with a copy button.
+// Leaves runs/<id>/replay.txt (write_stored_run_replay); the report shows
+// it with a copy button.
 class ReplayWriter : public harness::RunListener {
  public:
-  ReplayWriter(const harness::RunStore& store, const harness::Campaign& campaign, fs::path out)
-      : store_(store), campaign_(campaign), out_(std::move(out)) {}
+  ReplayWriter(const harness::RunStore& store, const harness::Campaign& campaign) : store_(store), campaign_(campaign) {}
   void run_started(const harness::RunSpec&) override {}
   void run_finished(const harness::RunSpec& r, const harness::Outcome&) override {
-    std::string analysis;
-    if (r.noise.mode == noise::Mode::Application)
-      if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
-    const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
-                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string(), campaign_.launcher);
-    const fs::path run_dir = fs::absolute(out_ / "runs" / r.run_id);
-    write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), run_dir)), argv,
-                      r.noise.mode == noise::Mode::None);
+    write_stored_run_replay(store_, r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe), campaign_.launcher);
   }
   void end() override {}
 
  private:
   const harness::RunStore& store_;
   const harness::Campaign& campaign_;
-  fs::path out_;
 };
 
 }  // namespace
@@ -127,7 +117,7 @@ int cmd_run(const ParsedArgs& args) {
 
   harness::ConsoleProgress progress(todo.size());
   engine::LocalPool scheduler(jobs);
-  ReplayWriter replays(*store, campaign, out);
+  ReplayWriter replays(*store, campaign);
   // findings.json and junit.xml after every finished run: a killed campaign leaves readable reports.
   harness::ReportStream reports(*store, harness::default_reporters(), &progress.notes());
   reports.begin(runs);

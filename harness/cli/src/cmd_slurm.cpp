@@ -18,6 +18,7 @@
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
 #include "paths.hpp"
+#include "run_command.hpp"
 #include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/launcher.hpp"
@@ -543,12 +544,20 @@ int cmd_collect(const ParsedArgs& args) {
       continue;
     }
     if (harness::is_rerunnable(outcome->kind)) ++rerunnable;
+    // replay.txt as `scalefuzz run` leaves it (the exact `scalefuzz replay`
+    // first); also for runs an older scalefuzz collected without it.
+    const auto write_replay = [&] {
+      write_stored_run_replay(store, run, submission.mpiexec, submission.oversubscribe,
+                              harness::find_mpi_launcher(submission.launcher));
+    };
     if (store.is_finished(run.run_id) && store.meta(key) == task) {
+      if (!fs::exists(store.run_dir(run.run_id) / "replay.txt")) write_replay();
       ++unchanged;
       continue;
     }
     store.record_finished(run, *outcome);
     store.set_meta(key, task);
+    write_replay();
     ++collected;
   }
   std::cout << "collected " << collected << " runs (" << unchanged << " already collected, " << waiting

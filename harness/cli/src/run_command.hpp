@@ -8,6 +8,7 @@
 
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/report.hpp"
+#include "scalefuzz/harness/run_store.hpp"
 
 namespace scalefuzz::cli {
 
@@ -26,6 +27,14 @@ std::string replay_timing_note(bool quiet_run);
 // property is its first command line. Best effort: a run is stored without it.
 void write_replay_file(const std::filesystem::path& run_dir, const std::string& exact_line,
                        const std::vector<std::string>& exec_argv, bool quiet_run);
+
+// A stored run's replay.txt (write_replay_file), for `run` and SLURM's
+// `collect`: `scalefuzz replay RUN_DIR` when the run has a decision log,
+// then the seed-and-noise exec line into OUT/replay/<id> (an
+// application-centric run's line names its system run's analysis).
+void write_stored_run_replay(const harness::RunStore& store, const harness::RunSpec& run,
+                             const std::vector<std::string>& mpiexec, const std::string& oversubscribe,
+                             const harness::MpiLauncher* launcher);
 
 // The path of this scalefuzz binary, so printed command lines run as shown.
 std::string this_program();

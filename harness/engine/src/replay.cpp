@@ -181,7 +181,8 @@ ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
     if (l.truncated)
       result.warnings.push_back("rank " + std::to_string(l.rank) + "'s log ends after " +
                                 std::to_string(l.decisions.size()) +
-                                " decisions without an end (the rank never finalized): replayed up to there, then free");
+                                " decisions without an end (the rank never finalized): replayed up to there, then held where "
+                                "the recorded rank ended (each replay's ranks/N.replay says where)");
   try {
     if (auto o = harness::read_outcome(run_dir)) result.original = *o;
     else result.original.kind = harness::OutcomeKind::Hang;  // no outcome: it never ended

@@ -71,6 +71,12 @@ const Case kMatching{"matching_race",
 // the recorded spec).
 const Case kSameSiteNoise{"same_site_race_system_noise", {scenario("races_same_site_race"), "--iterations", "20"},
                           {"--noise", "system"}};
+// NINJA case 1 runs to its end: its failure is a wrong result ("case1:
+// WRONG MATCH ..."), seen with its campaign's stdout check, at the
+// campaign's 200 iterations (configs/scenarios/ninja_case1.yaml).
+const Case kNinja1{"ninja_case1",
+                   {scenario("ninja_case1"), "--iterations", "200"},
+                   {"--check", "stdout-must-match=^case1: OK ranks="}};
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
 
 // The failing runs of the four order-dependent scenarios (exit 1 at the end
@@ -79,7 +85,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.
 // and the bugs in most but not all (bench/replay/README.md), so it is in
 // the bench's table and in the passing-twin test here.
 INSTANTIATE_TEST_SUITE_P(Failing, ReplayFidelity,
-                         ::testing::Values(kMasterWorker, kHalo, kIprobe, kWaitany, kSameSiteNoise), case_name);
+                         ::testing::Values(kMasterWorker, kHalo, kIprobe, kWaitany, kSameSiteNoise, kNinja1), case_name);
 
 class ReplayFidelityTwin : public ReplayFidelity {};
 TEST_P(ReplayFidelityTwin, PassingTwinReplaysWithTheSameMatchOrder) {
@@ -95,6 +101,33 @@ TEST_P(ReplayFidelityTwin, PassingTwinReplaysWithTheSameMatchOrder) {
 }
 INSTANTIATE_TEST_SUITE_P(Twins, ReplayFidelityTwin,
                          ::testing::Values(kMasterWorker, kHalo, kIprobe, kWaitany, kMatching), case_name);
+
+// Bad input, a truncated log: a run ended by MPI_Abort leaves the other
+// ranks' logs cut where the abort killed them (no End). The replay says so
+// before it runs, enforces each cut log to its end, says where it ended,
+// and still reproduces the run.
+TEST(ReplayCutLog, KilledRanksLogsReplayToTheirEndAndSaySo) {
+  TempDir tmp;
+  const Case c{"same_site_race", {scenario("races_same_site_race"), "--iterations", "20"}, {"--noise", "system"}};
+  fs::path aborted;
+  for (int attempt = 0; attempt < 6 && aborted.empty(); ++attempt) {
+    const fs::path out = tmp.path() / ("rec" + std::to_string(attempt));
+    if (record(c, out) != 0 && read_file(out / "outcome.json").find("\"mpi-abort\"") != std::string::npos) aborted = out;
+  }
+  ASSERT_FALSE(aborted.empty()) << "no run ended in MPI_Abort in 6 recorded runs";
+  int cut = 0;
+  for (const auto& log : scalefuzz::trace::read_decision_logs(aborted)) cut += log.truncated ? 1 : 0;
+  ASSERT_GT(cut, 0) << "an aborted run without a cut log";
+  const auto r = run_scalefuzz({"replay", aborted.string()}, std::chrono::seconds(300));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::regex warned("warning: rank [0-9]+'s log ends after [0-9]+ decisions without an end");
+  EXPECT_EQ(std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), warned), std::sregex_iterator()), cut) << r.out;
+  // Each replayed rank with a cut log says where it ended: its log's end
+  // reached (log-ended) or held where the recorded rank stopped (held).
+  EXPECT_TRUE(r.out.find(": log-ended call=") != std::string::npos || r.out.find(": held call=") != std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("reproduced 1/1"), std::string::npos) << r.out;
+}
 
 TEST(ReplayRefusal, RunWithoutLogOtherBinaryOrRankCountIsRefusedBeforeRunning) {
   TempDir tmp;

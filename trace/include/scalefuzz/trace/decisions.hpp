@@ -42,6 +42,10 @@
 //   0x85 Fails           varint failures, varint call delta
 //   0x86 End             varint call delta
 //   0x87 Free            varint call delta
+//   0x88..0xFF           Match: source = byte - 0x88, ordinal = previous + 1, no tag, and the call
+//                        delta of the previous entry (no varint): one byte for the matches of a loop
+//                        (a wildcard receive every k calls). Added within format 4: logs without
+//                        these bytes read as before.
 // Header-only and allocation-free on the writer side: the injector encodes
 // with it.
 #pragma once
@@ -72,6 +76,8 @@ inline constexpr std::uint8_t kFails = 0x85;
 inline constexpr std::uint8_t kEnd = 0x86;
 inline constexpr std::uint8_t kFree = 0x87;
 inline constexpr std::int32_t kShortSourceLimit = 127;  // sources 0..126 fit the short Match byte
+inline constexpr std::uint8_t kMatchRepeat = 0x88;       // 0x88 + source: a short Match at the previous call delta
+inline constexpr std::int32_t kRepeatSourceLimit = 0x100 - kMatchRepeat;  // sources 0..119
 }  // namespace decision_code
 
 inline constexpr std::int32_t kNoDecisionTag = -1;  // Match.tag: the call named its tag
@@ -101,17 +107,32 @@ inline bool get_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uin
 inline std::uint64_t zigzag(std::int64_t v) { return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63); }
 inline std::int64_t unzigzag(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
 
-// Encoder state (one per rank): the previous entry's call and Match ordinal.
+// Encoder state (one per rank): the previous entry's call, call delta and Match ordinal.
 struct DecisionCursor {
   std::uint64_t call = 0;
+  std::uint64_t delta = 0;
   std::uint64_t ordinal = 0;
 };
+
+// Ends an entry: its call delta, and the cursor moved to `call`.
+inline std::size_t put_call(std::uint8_t* out, DecisionCursor& cur, std::uint64_t call) {
+  cur.delta = call - cur.call;
+  cur.call = call;
+  return put_varint(out, cur.delta);
+}
 
 // Encodes one Match entry into `out` (>= 40 bytes); returns its size.
 inline std::size_t encode_match(std::uint8_t* out, DecisionCursor& cur, std::uint64_t call, std::uint64_t ordinal,
                                 std::int32_t source, std::int32_t tag) {
   std::size_t n = 0;
-  if (ordinal == cur.ordinal + 1 && tag == kNoDecisionTag && source >= 0 && source < decision_code::kShortSourceLimit) {
+  const bool next_untagged = ordinal == cur.ordinal + 1 && tag == kNoDecisionTag && source >= 0;
+  if (next_untagged && source < decision_code::kRepeatSourceLimit && call - cur.call == cur.delta) {
+    out[n++] = static_cast<std::uint8_t>(decision_code::kMatchRepeat + source);
+    cur.call = call;
+    cur.ordinal = ordinal;
+    return n;
+  }
+  if (next_untagged && source < decision_code::kShortSourceLimit) {
     out[n++] = static_cast<std::uint8_t>(source + 1);
   } else {
     out[n++] = decision_code::kMatchLong;
@@ -119,8 +140,7 @@ inline std::size_t encode_match(std::uint8_t* out, DecisionCursor& cur, std::uin
     n += put_varint(out + n, source < 0 ? 0 : static_cast<std::uint64_t>(source) + 1);
     n += put_varint(out + n, tag < 0 ? 0 : static_cast<std::uint64_t>(tag) + 1);
   }
-  n += put_varint(out + n, call - cur.call);
-  cur.call = call;
+  n += put_call(out + n, cur, call);
   cur.ordinal = ordinal;
   return n;
 }
@@ -133,8 +153,7 @@ inline std::size_t encode_simple(std::uint8_t* out, DecisionCursor& cur, std::ui
   if (code == decision_code::kPoll && failures == 0) code = decision_code::kPollFirst;
   out[n++] = code;
   if (code == decision_code::kPoll || code == decision_code::kFails) n += put_varint(out + n, failures);
-  n += put_varint(out + n, call - cur.call);
-  cur.call = call;
+  n += put_call(out + n, cur, call);
   return n;
 }
 
@@ -145,8 +164,7 @@ inline std::size_t encode_index(std::uint8_t* out, DecisionCursor& cur, std::uin
   out[n++] = decision_code::kIndex;
   n += put_varint(out + n, failures);
   n += put_varint(out + n, index < 0 ? 0 : static_cast<std::uint64_t>(index) + 1);
-  n += put_varint(out + n, call - cur.call);
-  cur.call = call;
+  n += put_call(out + n, cur, call);
   return n;
 }
 
@@ -158,8 +176,7 @@ inline std::size_t encode_some(std::uint8_t* out, DecisionCursor& cur, std::uint
   n += put_varint(out + n, failures);
   n += put_varint(out + n, count < 0 ? 0 : static_cast<std::uint64_t>(count));
   for (int i = 0; i < count; ++i) n += put_varint(out + n, indices[i] < 0 ? 0 : static_cast<std::uint64_t>(indices[i]));
-  n += put_varint(out + n, call - cur.call);
-  cur.call = call;
+  n += put_call(out + n, cur, call);
   return n;
 }
 
@@ -187,6 +204,16 @@ inline DecodeStatus decode_entry(const std::uint8_t*& p, const std::uint8_t* end
   d = RawDecision{};
   std::uint64_t v = 0, delta = 0;
   bool ok = true;
+  if (code >= decision_code::kMatchRepeat) {
+    d.kind = DecisionKind::Match;
+    d.source = code - decision_code::kMatchRepeat;
+    d.ordinal = cur.ordinal + 1;
+    d.call = cur.call + cur.delta;
+    cur.call = d.call;
+    cur.ordinal = d.ordinal;
+    p = q;
+    return DecodeStatus::Ok;
+  }
   if (code < decision_code::kMatchLong) {
     d.kind = DecisionKind::Match;
     d.source = code - 1;
@@ -225,6 +252,7 @@ inline DecodeStatus decode_entry(const std::uint8_t*& p, const std::uint8_t* end
   if (!ok || !get_varint(q, end, delta)) return DecodeStatus::Cut;
   d.call = cur.call + delta;
   cur.call = d.call;
+  cur.delta = delta;
   if (d.kind == DecisionKind::Match) cur.ordinal = d.ordinal;
   p = q;
   return DecodeStatus::Ok;
