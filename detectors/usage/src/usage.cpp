@@ -618,9 +618,14 @@ Abandoned abandoned_posts(const trace::RankTrace& rt) {
 void unmatched_messages(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<Issue>& so_far,
                         std::vector<Issue>& out) {
   std::set<std::pair<int, std::size_t>> pending;  // posts already reported as never completed
+  std::set<std::pair<int, std::uint32_t>> explained;  // (rank, send site) another finding names as its cause
   for (const auto& is : so_far)
     if (is.kind == "pending-request")
       for (const auto& s : is.sides) pending.insert({s.rank, s.event});
+    else if (is.kind == "invalid-argument")  // a receive from MPI_PROC_NULL: the sends it left unreceived are that finding's
+      for (const auto& s : is.sides)
+        if (s.role == "meant partner")
+          explained.insert({s.rank, run.ranks[static_cast<std::size_t>(s.rank)].events[s.event].callsite});
   std::vector<Abandoned> abandoned;
   for (const auto& rt : run.ranks) abandoned.push_back(abandoned_posts(rt));
   // A freed receive may have taken one message it could match.
@@ -640,7 +645,8 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
   for (const auto& ref : matching.unmatched_sends) {
     const auto& rt = run.ranks[static_cast<std::size_t>(ref.rank)];
     const Event& e = rt.events[ref.index];
-    if (pending.count({ref.rank, ref.index}) || e.error != 0 || e.peer < 0) continue;
+    if (pending.count({ref.rank, ref.index}) || explained.count({ref.rank, e.callsite}) || e.error != 0 || e.peer < 0)
+      continue;
     if (!finished(rt) || (e.peer < static_cast<int>(run.ranks.size()) && !finished(run.ranks[static_cast<std::size_t>(e.peer)])))
       continue;
     if (abandoned[static_cast<std::size_t>(ref.rank)].sends.count(ref.index)) continue;
@@ -921,7 +927,21 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   check_buffering(run, matching, options, out);
   const ModifiedSends none;
   const ModifiedSends& modified = options.modified != nullptr ? *options.modified : none;
-  check_modified_sends(run, modified, out);
+  {
+    // A send whose count ran into the next send's buffer (the truncation
+    // above) also "changed" while pending when the program filled that
+    // neighbour slot: a consequence of the count, not a second error.
+    std::set<std::pair<int, std::uint32_t>> overran;
+    for (const auto& is : out)
+      if (is.kind == "buffer-overflow" && !is.sides.empty() && is.sides[0].role == "send count")
+        overran.insert({is.sides[0].rank, run.ranks[static_cast<std::size_t>(is.sides[0].rank)].events[is.sides[0].event].callsite});
+    std::vector<Issue> changed;
+    check_modified_sends(run, modified, changed);
+    for (auto& is : changed)
+      if (is.sides.empty() ||
+          !overran.count({is.sides[0].rank, run.ranks[static_cast<std::size_t>(is.sides[0].rank)].events[is.sides[0].event].callsite}))
+        out.push_back(std::move(is));
+  }
   check_written_receives(run, matching, modified, out);
   if (options.written_collectives != nullptr) check_written_collectives(run, *options.written_collectives, out);
   check_collective_concurrency(run, out);

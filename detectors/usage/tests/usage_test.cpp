@@ -1021,11 +1021,18 @@ TEST(UsageErrors, TruncatedMessageFromASendRunningIntoItsNeighbourSlotIsAnOverfl
     Event& w = b.add(1, ops::Waitall, OpClass::Completion);  // index 3 on rank 1
     w.error = 17;
     b.run.ranks[1].errors.push_back({w.seq, 17, 17, "See the MPI_ERROR field in MPI_Status for the error code"});
-    std::vector<Issue> out = check_run(b.run);
+    // The first send's bytes also changed while pending (its neighbour
+    // slot was filled): a consequence of its count when that is the error.
+    static ModifiedSends modified(2);
+    modified[0] = {{2, 4}};
+    Options options;
+    options.modified = &modified;
+    std::vector<Issue> out = check_run(b.run, options);
     return out;
   };
   auto slot = run(0x1080);
   auto k = kinds(slot);
+  EXPECT_EQ(std::count(k.begin(), k.end(), "buffer-modified"), 0);
   ASSERT_NE(std::find(k.begin(), k.end(), "buffer-overflow"), k.end());
   const Issue& is = slot[static_cast<std::size_t>(std::find(k.begin(), k.end(), "buffer-overflow") - k.begin())];
   EXPECT_EQ(is.sides[0].rank, 0);
@@ -1035,6 +1042,7 @@ TEST(UsageErrors, TruncatedMessageFromASendRunningIntoItsNeighbourSlotIsAnOverfl
   // The second send's buffer elsewhere: no evidence which count is wrong, only the MPI error.
   auto apart = kinds(run(0x9000));
   EXPECT_EQ(std::find(apart.begin(), apart.end(), "buffer-overflow"), apart.end());
+  EXPECT_NE(std::find(apart.begin(), apart.end(), "buffer-modified"), apart.end());
   EXPECT_NE(std::find(apart.begin(), apart.end(), "mpi-error"), apart.end());
 }
 
@@ -1063,6 +1071,36 @@ TEST(UsageWaits, SendWithAnotherTagThanTheHungReceiveWaitsForIsUnmatchedAtTheSen
   // The same tag on both sides: not this finding (the hang is MPI-PD's).
   b.run.ranks[1].events[1].tag = 101;
   for (const auto& is : check_run(b.run, hung)) EXPECT_NE(is.kind, "unmatched-send");
+}
+
+
+TEST(UsageArguments, IrecvFromProcNullIsOneFindingAtTheReceiveWithTheUnreceivedSendLinked) {
+  // Issue 32: rank 1's MPI_Irecv names MPI_PROC_NULL; rank 0's MPI_Isend to
+  // it is never received. One finding, at the receive, not also an
+  // unmatched-send at the send.
+  Builder b(2);
+  Event& s = b.post(0, true, 1, 5, 1);  // index 1
+  s.bytes = 16;
+  b.add(0, ops::Wait, OpClass::Completion);
+  Event& sd = b.add(0, ops::Wait, OpClass::RequestDone);
+  sd.request = 1;
+  sd.flags |= trace::kFlagChild;
+  Event& r = b.post(1, false, trace::kProcNull, 5, 1);  // index 1
+  r.bytes = 16;
+  b.add(1, ops::Wait, OpClass::Completion);
+  Event& rd = b.add(1, ops::Wait, OpClass::RequestDone);
+  rd.request = 1;
+  rd.flags |= trace::kFlagChild;
+  rd.status_source = trace::kProcNull;
+  b.finalize();
+  Options completed;
+  completed.run_completed = true;
+  auto issues = check_run(b.run, completed);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"invalid-argument"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[0].event, 1u);
+  EXPECT_EQ(issues[0].sides[1].rank, 0);
+  EXPECT_EQ(issues[0].sides[1].event, 1u);
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+/* A ring shift whose left neighbour is computed without wrapping around
+ * ((rank - 1) % size is -1 on rank 0, MPICH's MPI_PROC_NULL): rank 0
+ * receives from MPI_PROC_NULL, and the last rank's message to it is never
+ * received. The right neighbour wraps correctly.
+ * ranks: 3
+ * expect: invalid-argument rank 0 line 29
+ * twin: procnull_ring_modulo_ok -DFIXED
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+#ifdef FIXED
+#define LEFT(r, n) (((r) - 1 + (n)) % (n))
+#else
+#define LEFT(r, n) (((r) - 1) % (n))
+#endif
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int right = (rank + 1) % size, left = LEFT(rank, size);
+  double token = 10.0 * rank, got = -1.0;
+  MPI_Request reqs[2];
+  MPI_Status statuses[2];
+  for (int step = 0; step < 3; ++step) {
+    MPI_Isend(&token, 1, MPI_DOUBLE, right, 3, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Irecv(&got, 1, MPI_DOUBLE, left, 3, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitall(2, reqs, statuses);
+    token = got + 1.0;
+  }
+  printf("rank %d token %g\n", rank, token);
+  MPI_Finalize();
+  return 0;
+}
