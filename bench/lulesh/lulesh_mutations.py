@@ -9,7 +9,7 @@ prints mutation x optimization: the kinds of the Error/Warning bugs at the
 mutated call's lines, and whether the expected kind is among them. The
 unmodified program ("none") is right when it has no Error or Warning bug.
 
-usage: lulesh_mutations.py SCALEFUZZ OUT [--lulesh DIR] [--opt 3,0] [--only NAME,...] [--lock FILE]
+usage: lulesh_mutations.py SCALEFUZZ OUT [--lulesh DIR] [--opt 3,0] [--only NAME,...] [--lock FILE] [--reuse]
 Exit: 0 every cell right, 1 some cell wrong, 2 usage error; LULESH absent:
 a message and exit 0 (CI has no ../shared).
 """
@@ -74,21 +74,24 @@ def location(loc):
 
 
 def judge(findings_file, name):
+    """(kinds at the mutated call, its lines, right?, the other Error/Warning bugs' kinds)."""
     with open(findings_file) as f:
         bugs = [b for b in json.load(f)["bugs"] if b["severity"] in ("error", "warning")]
     if name == "none":
         kinds = sorted({b["kind"] for b in bugs})
-        return ("-" if not kinds else ",".join(kinds)), "-", not bugs
+        return ("-" if not kinds else ",".join(kinds)), "-", not bugs, "-"
     kind, file, first, last = MUTATIONS[name]
-    at_line, lines = set(), set()
+    at_line, lines, elsewhere = set(), set(), set()
     for b in bugs:
+        here = False
         for loc in b["locations"]:
             f, line = location(loc)
             if f == file and line is not None and first <= line <= last:
-                at_line.add(b["kind"])
+                here = True
                 lines.add(line)
+        (at_line if here else elsewhere).add(b["detector"] + "/" + b["kind"] if not here else b["kind"])
     found = ",".join(sorted(at_line)) or "(none at the line)"
-    return found, ",".join(str(x) for x in sorted(lines)) or "-", kind in at_line
+    return found, ",".join(str(x) for x in sorted(lines)) or "-", kind in at_line, ",".join(sorted(elsewhere)) or "-"
 
 
 def main():
@@ -98,6 +101,9 @@ def main():
     ap.add_argument("--lulesh", default=os.path.join(REPO, "..", "shared", "external", "lulesh"))
     ap.add_argument("--opt", default="3,0")
     ap.add_argument("--only", default="")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep the programs built and the runs finished in OUT: `scalefuzz run` resumes the "
+                         "campaign, so only the analysis runs again (with this scalefuzz)")
     ap.add_argument("--lock", default="", help="run each scalefuzz run under flock(1) on this file (builds stay outside)")
     a = ap.parse_args()
     if not os.path.isfile(os.path.join(a.lulesh, "lulesh-comm.cc")):
@@ -111,7 +117,9 @@ def main():
     for name in names:
         for opt in opts:
             work = os.path.join(os.path.abspath(a.out), f"{name}-O{opt}")
-            exe = build(a.lulesh, os.path.join(work, "src"), name, opt)
+            exe = os.path.join(work, "src", "lulesh2.0")
+            if not (a.reuse and os.path.exists(exe)):
+                exe = build(a.lulesh, os.path.join(work, "src"), name, opt)
             campaign = os.path.join(work, "campaign.yaml")
             with open(campaign, "w") as f:
                 f.write(CAMPAIGN.format(name=name, opt=opt, exe=json.dumps(exe)))
@@ -120,18 +128,18 @@ def main():
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if run.returncode not in (0, 1):
                 print(run.stdout[-2000:], file=sys.stderr)
-                rows.append((name, opt, f"scalefuzz exit {run.returncode}", "-", False))
+                rows.append((name, opt, f"scalefuzz exit {run.returncode}", "-", False, "-"))
                 all_right = False
                 continue
-            found, lines, right = judge(os.path.join(work, "out", "findings.json"), name)
+            found, lines, right, others = judge(os.path.join(work, "out", "findings.json"), name)
             all_right = all_right and right
-            rows.append((name, opt, found, lines, right))
+            rows.append((name, opt, found, lines, right, others))
             print(f"{name} -O{opt}: {found} line {lines} {'right' if right else 'WRONG'}", file=sys.stderr, flush=True)
-    print("| mutation | expected | opt | kinds found at the mutated call | line | right |")
-    print("|---|---|---|---|---|---|")
-    for name, opt, found, lines, right in rows:
+    print("| mutation | expected | opt | kinds found at the mutated call | line | right | other Error/Warning bugs |")
+    print("|---|---|---|---|---|---|---|")
+    for name, opt, found, lines, right, others in rows:
         exp = "no Error/Warning" if name == "none" else f"{MUTATIONS[name][0]} {MUTATIONS[name][1]}:{MUTATIONS[name][2]}"
-        print(f"| {name} | {exp} | -O{opt} | {found} | {lines} | {'yes' if right else 'NO'} |")
+        print(f"| {name} | {exp} | -O{opt} | {found} | {lines} | {'yes' if right else 'NO'} | {others} |")
     right = sum(1 for r in rows if r[4])
     print(f"\n{right}/{len(rows)} right")
     return 0 if all_right else 1

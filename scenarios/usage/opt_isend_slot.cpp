@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <vector>
 
-#ifdef FIXED
-#define EXTRA 0
+#ifndef FIXED
+static const int kFirstFaceExtra = 1;  // the bug: one element too many
 #else
-#define EXTRA 1
+static const int kFirstFaceExtra = 0;
 #endif
+constexpr int kFace = 16;  // doubles per face
 
-constexpr int kFace = 16;
 
 class Faces {
  public:
@@ -30,7 +30,7 @@ class Faces {
 
  private:
   void post(int face, int peer, MPI_Request* req) {
-    MPI_Isend(&buf_[face * kFace], kFace + (face == 0 ? EXTRA : 0), MPI_DOUBLE, peer, face, MPI_COMM_WORLD, req);
+    MPI_Isend(&buf_[face * kFace], kFace + (face == 0 ? kFirstFaceExtra : 0), MPI_DOUBLE, peer, face, MPI_COMM_WORLD, req);
   }
   std::vector<double> buf_;
 };

@@ -3,24 +3,26 @@
  * receives from MPI_PROC_NULL, and the last rank's message to it is never
  * received. The right neighbour wraps correctly.
  * ranks: 3
- * expect: invalid-argument rank 0 line 29
+ * expect: invalid-argument rank 0 line 31
  * twin: procnull_ring_modulo_ok -DFIXED
  */
 #include <mpi.h>
 #include <stdio.h>
 
+/* C's % keeps the sign of rank - 1: without "+ size", rank 0 gets -1 */
+static int left_of(int rank, int size) {
 #ifdef FIXED
-#define LEFT(r, n) (((r) - 1 + (n)) % (n))
-#else
-#define LEFT(r, n) (((r) - 1) % (n))
+  rank += size;
 #endif
+  return (rank - 1) % size;
+}
 
 int main(int argc, char** argv) {
+  int rank = 0, size = 1;
   MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int right = (rank + 1) % size, left = LEFT(rank, size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int right = (rank + 1) % size, left = left_of(rank, size);
   double token = 10.0 * rank, got = -1.0;
   MPI_Request reqs[2];
   MPI_Status statuses[2];

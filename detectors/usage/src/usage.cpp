@@ -615,6 +615,16 @@ Abandoned abandoned_posts(const trace::RankTrace& rt) {
   return out;
 }
 
+// "MPI_Isend from rank 0 to rank 1 (tag 5) was never received".
+Issue unmatched_send_issue(const Event& send, int from) {
+  Issue is;
+  is.kind = "unmatched-send";
+  is.section = "MPI-4.0 §3.5 (a message must be received)";
+  is.message = op(send) + " from " + rank_text(from) + " to " + rank_text(send.peer) + " (tag " +
+               std::to_string(send.tag) + ") was never received";
+  return is;
+}
+
 void unmatched_messages(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<Issue>& so_far,
                         std::vector<Issue>& out) {
   std::set<std::pair<int, std::size_t>> pending;  // posts already reported as never completed
@@ -667,12 +677,9 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
       continue;
     }
     if (!reported.insert({ref.rank, e.callsite}).second) continue;
-    Issue is;
-    is.kind = "unmatched-send";
-    is.section = "MPI-4.0 §3.5 (a message must be received), §11.2.2 (MPI_FINALIZE)";
+    Issue is = unmatched_send_issue(e, ref.rank);
+    is.section += ", §11.2.2 (MPI_FINALIZE)";
     is.rule = "every message sent must be received by a matching receive before MPI_Finalize";
-    is.message = op(e) + " from " + rank_text(ref.rank) + " to " + rank_text(e.peer) + " (tag " + std::to_string(e.tag) +
-                 ") was never received";
     is.sides.push_back({ref.rank, ref.index, "send"});
     out.push_back(std::move(is));
   }
@@ -757,13 +764,11 @@ void tag_mismatch_in_hang(const trace::RunTrace& run, const trace::Matching& mat
           !receive_class(cls(r)))
         continue;
       if (!reported.insert({ref.rank, s.callsite}).second) break;
-      Issue is;
-      is.kind = "unmatched-send";
-      is.section = "MPI-4.0 §3.5 (a message must be received), §3.2.3 (tags must match)";
+      Issue is = unmatched_send_issue(s, ref.rank);
+      is.section += ", §3.2.3 (tags must match)";
       is.rule = "a message must be sent with the tag its receive waits for";
-      is.message = op(s) + " from " + rank_text(ref.rank) + " to " + rank_text(s.peer) + " (tag " +
-                   std::to_string(s.tag) + ") was never received; " + op(r) + " on " + rank_text(s.peer) + " from " +
-                   rank_text(ref.rank) + " waits for tag " + std::to_string(r.tag) + " and never completed (the run hung)";
+      is.message += "; " + op(r) + " on " + rank_text(s.peer) + " from " + rank_text(ref.rank) + " waits for tag " +
+                    std::to_string(r.tag) + " and never completed (the run hung)";
       is.sides = {{ref.rank, ref.index, "send"}, {s.peer, rref.index, "receive waiting for another tag"}};
       out.push_back(std::move(is));
       break;
@@ -930,17 +935,24 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   {
     // A send whose count ran into the next send's buffer (the truncation
     // above) also "changed" while pending when the program filled that
-    // neighbour slot: a consequence of the count, not a second error.
-    std::set<std::pair<int, std::uint32_t>> overran;
+    // neighbour slot: a consequence of the count, not a second error. By
+    // the site's stable hash: the same call on the other ranks has the same
+    // count, though only the rank whose receiver failed first shows it.
+    auto site_hash = [&](const Side& side) -> std::uint64_t {
+      const auto& rt = run.ranks[static_cast<std::size_t>(side.rank)];
+      const std::uint32_t site = rt.events[side.event].callsite;
+      return site < rt.sites.size() && rt.sites[site].stable_hash != 0 ? rt.sites[site].stable_hash
+                                                                       : (std::uint64_t{1} << 63) |
+                                                                             (std::uint64_t(side.rank) << 32) | site;
+    };
+    std::set<std::uint64_t> overran;
     for (const auto& is : out)
       if (is.kind == "buffer-overflow" && !is.sides.empty() && is.sides[0].role == "send count")
-        overran.insert({is.sides[0].rank, run.ranks[static_cast<std::size_t>(is.sides[0].rank)].events[is.sides[0].event].callsite});
+        overran.insert(site_hash(is.sides[0]));
     std::vector<Issue> changed;
     check_modified_sends(run, modified, changed);
     for (auto& is : changed)
-      if (is.sides.empty() ||
-          !overran.count({is.sides[0].rank, run.ranks[static_cast<std::size_t>(is.sides[0].rank)].events[is.sides[0].event].callsite}))
-        out.push_back(std::move(is));
+      if (is.sides.empty() || !overran.count(site_hash(is.sides[0]))) out.push_back(std::move(is));
   }
   check_written_receives(run, matching, modified, out);
   if (options.written_collectives != nullptr) check_written_collectives(run, *options.written_collectives, out);

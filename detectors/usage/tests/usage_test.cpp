@@ -99,6 +99,14 @@ struct Builder {
     e.request = request;
     return e;
   }
+  // A completion (Wait) of `request` with its RequestDone child; the child.
+  Event& wait_done(int r, std::uint64_t request) {
+    add(r, ops::Wait, OpClass::Completion);
+    Event& d = add(r, ops::Wait, OpClass::RequestDone);
+    d.request = request;
+    d.flags |= trace::kFlagChild;
+    return d;
+  }
   void free_request(int r, std::uint64_t request, std::uint16_t op = ops::Request_free) {
     add(r, op, OpClass::RequestFree).request = request;
   }
@@ -1050,10 +1058,7 @@ TEST(UsageWaits, SendWithAnotherTagThanTheHungReceiveWaitsForIsUnmatchedAtTheSen
   Builder b(2);
   Event& s = b.post(0, true, 1, 101, 1);  // index 1
   s.bytes = 256;
-  b.add(0, ops::Wait, OpClass::Completion);
-  Event& d = b.add(0, ops::Wait, OpClass::RequestDone);
-  d.request = 1;
-  d.flags |= trace::kFlagChild;
+  b.wait_done(0, 1);
   Event& r = b.post(1, false, 0, 100, 1);  // index 1, never completed
   r.bytes = 256;
   b.add(1, ops::Wait, OpClass::Completion);
@@ -1073,7 +1078,6 @@ TEST(UsageWaits, SendWithAnotherTagThanTheHungReceiveWaitsForIsUnmatchedAtTheSen
   for (const auto& is : check_run(b.run, hung)) EXPECT_NE(is.kind, "unmatched-send");
 }
 
-
 TEST(UsageArguments, IrecvFromProcNullIsOneFindingAtTheReceiveWithTheUnreceivedSendLinked) {
   // Issue 32: rank 1's MPI_Irecv names MPI_PROC_NULL; rank 0's MPI_Isend to
   // it is never received. One finding, at the receive, not also an
@@ -1081,17 +1085,10 @@ TEST(UsageArguments, IrecvFromProcNullIsOneFindingAtTheReceiveWithTheUnreceivedS
   Builder b(2);
   Event& s = b.post(0, true, 1, 5, 1);  // index 1
   s.bytes = 16;
-  b.add(0, ops::Wait, OpClass::Completion);
-  Event& sd = b.add(0, ops::Wait, OpClass::RequestDone);
-  sd.request = 1;
-  sd.flags |= trace::kFlagChild;
+  b.wait_done(0, 1);
   Event& r = b.post(1, false, trace::kProcNull, 5, 1);  // index 1
   r.bytes = 16;
-  b.add(1, ops::Wait, OpClass::Completion);
-  Event& rd = b.add(1, ops::Wait, OpClass::RequestDone);
-  rd.request = 1;
-  rd.flags |= trace::kFlagChild;
-  rd.status_source = trace::kProcNull;
+  b.wait_done(1, 1).status_source = trace::kProcNull;
   b.finalize();
   Options completed;
   completed.run_completed = true;
