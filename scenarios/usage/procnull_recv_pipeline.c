@@ -2,14 +2,20 @@
  * (an off-by-one in the stage distance): rank 1 asks MPI_PROC_NULL for its
  * input and goes on with zeros, while rank 0's block is never received.
  * ranks: 2
- * expect: invalid-argument rank 1 line 28
+ * expect: invalid-argument rank 1 line 34
+ * twin: procnull_recv_pipeline_ok -DFIXED
  */
 #include <mpi.h>
 #include <stdio.h>
 
 #define BLOCK 16
 
-static int upstream(int rank) { return rank >= 2 ? rank - 2 : MPI_PROC_NULL; }
+#ifdef FIXED
+#define DISTANCE 1
+#else
+#define DISTANCE 2
+#endif
+static int upstream(int rank) { return rank >= DISTANCE ? rank - DISTANCE : MPI_PROC_NULL; }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

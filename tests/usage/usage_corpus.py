@@ -41,9 +41,9 @@ def read_corpus(src, sub):
     corpus = []
     folder = os.path.join(src, "scenarios", sub)
     for name in sorted(os.listdir(folder)):
-        if not name.endswith(".c"):
+        if not name.endswith((".c", ".cpp")):  # .cpp: C++ built -O3 (scenarios/usage/CMakeLists.txt)
             continue
-        meta = {"name": name[:-2], "ranks": 2, "mode": "none", "expect": None}
+        meta = {"name": name.rsplit(".", 1)[0], "source": name, "ranks": 2, "mode": "none", "expect": None}
         with open(os.path.join(folder, name)) as f:
             for line in f:
                 m = HEADER.match(line)
@@ -61,8 +61,8 @@ def read_corpus(src, sub):
             t = TWIN.match(meta.pop("twin"))
             if not t:
                 sys.exit(f"{folder}/{name}: bad twin line (expected 'twin: NAME -DMACRO')")
-            corpus.append({"name": t.group(1), "file": meta["name"], "ranks": meta["ranks"], "mode": meta["mode"],
-                           "expect": "clean"})
+            corpus.append({"name": t.group(1), "file": meta["name"], "source": name, "ranks": meta["ranks"],
+                           "mode": meta["mode"], "expect": "clean"})
         if NONE_OF.match(meta["expect"]):
             meta["forbidden"] = set(NONE_OF.match(meta["expect"]).group(1).split())
         elif meta["expect"] != "clean":
@@ -160,7 +160,7 @@ def main():
             what = "clean" if ok else "false alarm: " + "; ".join(f["title"] for f in fs)
         else:
             hit = [f for f in fs if f["kind"] == p["kind"] and p["severity"] in (None, f["severity"]) and any(
-                r in p["ranks_ok"] and l == p["line"] and f_.endswith(p["name"] + ".c") for r, l, f_ in sides_of(f))]
+                r in p["ranks_ok"] and l == p["line"] and f_.endswith(p["source"]) for r, l, f_ in sides_of(f))]
             ok = bool(hit)
             tp += ok
             fn += not ok

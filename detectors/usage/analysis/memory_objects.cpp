@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -39,6 +40,14 @@ std::string decl_of(Dwarf_Die* die) {
   std::string f = file;
   if (auto slash = f.rfind('/'); slash != std::string::npos) f = f.substr(slash + 1);
   return f + ":" + std::to_string(line);
+}
+
+// The name of a variable, also of a concrete instance whose name is on its
+// abstract origin (inlined functions).
+std::string name_of(Dwarf_Die* die) {
+  Dwarf_Attribute attr;
+  const char* name = dwarf_attr_integrate(die, DW_AT_name, &attr) != nullptr ? dwarf_formstring(&attr) : nullptr;
+  return name != nullptr ? name : "?";
 }
 
 bool type_of(Dwarf_Die* die, Dwarf_Die* out) {
@@ -101,7 +110,9 @@ bool flatten_members(Dwarf_Die* t, std::int64_t offset, const std::string& name,
     return true;
   }
   if (dwarf_aggregate_size(t, &bytes) != 0) return false;
-  CType::Member member{offset, CType::Class::Other, static_cast<std::int64_t>(bytes), name};
+  const char* type_name = dwarf_diename(t);
+  CType::Member member{offset, CType::Class::Other, static_cast<std::int64_t>(bytes), name,
+                       type_name != nullptr ? type_name : ""};
   if (tag == DW_TAG_base_type) member.cls = class_of_base(t);
   else if (tag == DW_TAG_pointer_type) member.cls = CType::Class::Pointer;
   else if (tag == DW_TAG_enumeration_type) member.cls = CType::Class::Signed;
@@ -213,27 +224,22 @@ class Module {
   }
 
   // The local variable of the function containing return address `pc` that
-  // holds `address` (stack and frame pointer at `pc`: sp, fp).
-  std::optional<MemoryObject> local(Dwarf_Addr pc, std::uint64_t sp, std::uint64_t fp, std::uint64_t address) const {
-    Dwarf_Die cu;
+  // holds `address` (stack and frame pointer at `pc`: sp, fp). The scopes
+  // are the concrete ones at the call (scopes_at), so at -O2/-O3 variables
+  // of functions inlined into the caller, of their lexical blocks and of
+  // the caller itself are all candidates; their locations may be location
+  // lists (evaluated at the call) relative to the frame base, rsp or rbp.
+  std::optional<MemoryObject> local(Dwarf_Addr pc, std::uint64_t sp, std::uint64_t fp, std::uint64_t address) {
     const Dwarf_Addr in_call = pc - 1;  // inside the call instruction: its scopes and locations
-    if (dwarf_addrdie(dbg_, in_call, &cu) == nullptr) return std::nullopt;
-    Dwarf_Die* scopes = nullptr;
-    const int n = dwarf_getscopes(&cu, in_call, &scopes);
-    if (n <= 0) return std::nullopt;
-    std::optional<MemoryObject> found;
-    // The frame base of the (outermost concrete) subprogram.
+    const std::vector<Dwarf_Die>& scopes = scopes_at(in_call);
+    if (scopes.empty()) return std::nullopt;
+    // The frame base of the concrete subprogram (the outermost scope).
     std::optional<std::uint64_t> base;
-    int sub = -1;
-    for (int i = 0; i < n; ++i)
-      if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-        sub = i;
-        break;
-      }
-    if (sub >= 0) {
+    {
+      Dwarf_Die sub = scopes.back();
       Dwarf_Attribute fb;
       Dwarf_Op op;
-      if (dwarf_attr_integrate(&scopes[sub], DW_AT_frame_base, &fb) != nullptr && single_op(&fb, in_call, op)) {
+      if (dwarf_attr_integrate(&sub, DW_AT_frame_base, &fb) != nullptr && single_op(&fb, in_call, op)) {
         if (op.atom == DW_OP_call_frame_cfa) base = cfa(pc, sp, fp);
         else if (op.atom == DW_OP_breg0 + kRegFp) base = fp + op.number;
         else if (op.atom == DW_OP_reg0 + kRegFp) base = fp;
@@ -241,9 +247,9 @@ class Module {
         else if (op.atom == DW_OP_reg0 + kRegSp) base = sp;
       }
     }
-    for (int i = 0; i <= sub && base && !found; ++i) {
+    for (Dwarf_Die scope : scopes) {
       Dwarf_Die child;
-      if (dwarf_child(&scopes[i], &child) != 0) continue;
+      if (dwarf_child(&scope, &child) != 0) continue;
       do {
         const int tag = dwarf_tag(&child);
         if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) continue;
@@ -251,7 +257,9 @@ class Module {
         Dwarf_Op op;
         if (dwarf_attr(&child, DW_AT_location, &loc) == nullptr || !single_op(&loc, in_call, op)) continue;
         std::uint64_t begin = 0;
-        if (op.atom == DW_OP_fbreg) begin = *base + op.number;
+        if (op.atom == DW_OP_fbreg && base) begin = *base + op.number;
+        else if (op.atom == DW_OP_breg0 + kRegSp) begin = sp + op.number;
+        else if (op.atom == DW_OP_breg0 + kRegFp) begin = fp + op.number;
         else continue;
         Dwarf_Die type;
         MemoryObject obj;
@@ -259,36 +267,34 @@ class Module {
         if (address < begin || address >= begin + obj.size) continue;
         obj.kind = MemoryObject::Kind::Stack;
         obj.begin = begin;
-        const char* name = dwarf_diename(&child);
-        obj.name = name != nullptr ? name : "?";
+        obj.name = name_of(&child);
         obj.decl = decl_of(&child);
-        found = obj;
-        break;
+        return obj;
       } while (dwarf_siblingof(&child, &child) == 0);
     }
-    std::free(scopes);
-    return found;
+    return std::nullopt;
   }
 
   // The struct and arithmetic types that pointer variables (locals and
-  // parameters) of the function containing return address `pc` point to, by
+  // parameters, `this` of a member function) of the function containing
+  // return address `pc`, and of the functions inlined there, point to, by
   // variable name; what a heap block handed to MPI from there holds. char
   // (C's raw bytes), pointers and unions are left out.
-  std::vector<std::pair<std::string, CType>> pointed_types(Dwarf_Addr pc) const {
+  std::vector<std::pair<std::string, CType>> pointed_types(Dwarf_Addr pc) {
     std::vector<std::pair<std::string, CType>> out;
-    Dwarf_Die cu;
-    const Dwarf_Addr in_call = pc - 1;
-    if (dwarf_addrdie(dbg_, in_call, &cu) == nullptr) return out;
-    Dwarf_Die* scopes = nullptr;
-    const int n = dwarf_getscopes(&cu, in_call, &scopes);
-    for (int i = 0; i < n; ++i) {
+    for (Dwarf_Die scope : scopes_at(pc - 1)) {
       Dwarf_Die child;
-      if (dwarf_child(&scopes[i], &child) == 0) do {
+      if (dwarf_child(&scope, &child) == 0) do {
           const int tag = dwarf_tag(&child);
           if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) continue;
           Dwarf_Die type, peeled, pointee;
           if (!type_of(&child, &type) || dwarf_peel_type(&type, &peeled) != 0 ||
               dwarf_tag(&peeled) != DW_TAG_pointer_type || !type_of(&peeled, &pointee))
+            continue;
+          // MPI_Request* (an int in MPICH), MPI_Comm*, MPI_Status*: handles
+          // and statuses the call writes, never what its buffer holds.
+          if (const char* alias = dwarf_tag(&pointee) == DW_TAG_typedef ? dwarf_diename(&pointee) : nullptr;
+              alias != nullptr && std::strncmp(alias, "MPI_", 4) == 0)
             continue;
           CType element;
           std::uint64_t size = 0;
@@ -296,12 +302,9 @@ class Module {
           const bool plain = element.cls == CType::Class::Signed || element.cls == CType::Class::Unsigned ||
                              element.cls == CType::Class::Float || element.cls == CType::Class::Bool;
           if (!plain && (element.cls != CType::Class::Struct || element.members.empty())) continue;
-          const char* name = dwarf_diename(&child);
-          out.emplace_back(name != nullptr ? name : "?", std::move(element));
+          out.emplace_back(name_of(&child), std::move(element));
         } while (dwarf_siblingof(&child, &child) == 0);
-      if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) break;
     }
-    std::free(scopes);
     return out;
   }
 
@@ -363,8 +366,45 @@ class Module {
     std::sort(globals_.begin(), globals_.end(), [](const Global& a, const Global& b) { return a.begin < b.begin; });
   }
 
+  // The concrete scopes containing `pc`, innermost first, ending with the
+  // concrete subprogram: lexical blocks, DW_TAG_inlined_subroutine
+  // instances and the out-of-line function they were inlined into (unlike
+  // dwarf_getscopes, which continues an inlined instance with its abstract
+  // definition's scopes, where no variable has a location). Cached per pc.
+  const std::vector<Dwarf_Die>& scopes_at(Dwarf_Addr pc) {
+    auto [it, fresh] = scopes_.try_emplace(pc);
+    if (!fresh) return it->second;
+    Dwarf_Die cu;
+    if (dwarf_addrdie(dbg_, pc, &cu) == nullptr) return it->second;
+    std::vector<Dwarf_Die> chain;
+    descend(&cu, pc, chain, 0);
+    std::reverse(chain.begin(), chain.end());
+    // Innermost first, up to the outermost subprogram.
+    it->second = std::move(chain);
+    return it->second;
+  }
+  static bool descend(Dwarf_Die* parent, Dwarf_Addr pc, std::vector<Dwarf_Die>& chain, int depth) {
+    if (depth > 64) return false;
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0) return false;
+    do {
+      const int tag = dwarf_tag(&child);
+      if (tag == DW_TAG_namespace || tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
+        if (chain.empty() && descend(&child, pc, chain, depth + 1)) return true;  // out-of-line members nested there
+        continue;
+      }
+      if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block) continue;
+      if (dwarf_haspc(&child, pc) <= 0) continue;
+      chain.push_back(child);
+      descend(&child, pc, chain, depth + 1);
+      return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+  }
+
   int fd_ = -1;
   Dwarf* dbg_ = nullptr;
+  std::map<Dwarf_Addr, std::vector<Dwarf_Die>> scopes_;
   Dwarf_CFI* eh_cfi_ = nullptr;
   Dwarf_CFI* debug_cfi_ = nullptr;
   bool globals_built_ = false;
@@ -462,7 +502,14 @@ void MemoryObjects::Impl::type_heap_block(Rank& r, const trace::RankTrace& rt, c
   const std::pair<std::string, CType>* only = nullptr;
   for (const auto& candidate : it->second) {
     const auto size = static_cast<std::uint64_t>(candidate.second.size);
-    if (size == 0 || obj.size % size != 0 || (address - obj.begin) % size != 0) continue;
+    if (size == 0 || obj.size % size != 0) continue;
+    // The buffer starts an element, or (a struct) one of its members: a
+    // member function's `this->member` in a block holding that object.
+    const std::int64_t at = static_cast<std::int64_t>((address - obj.begin) % size);
+    const auto& members = candidate.second.members;
+    if (at != 0 && std::none_of(members.begin(), members.end(),
+                                [&](const CType::Member& m) { return m.offset == at && !m.type.empty(); }))
+      continue;
     if (only != nullptr && only->second.name != candidate.second.name) return;  // two struct types: unknown
     if (only == nullptr) only = &candidate;
   }

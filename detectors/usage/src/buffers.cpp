@@ -316,6 +316,17 @@ void check_buffers(const trace::RunTrace& run, const ObjectResolver& resolve, st
             out.push_back(std::move(is));
           }
         }
+        // A predefined datatype on a struct (`&this->member` in a member
+        // function, `&s.field`): the member the buffer starts at is the
+        // variable whose C type the datatype must fit.
+        if (obj->element.cls == CType::Class::Struct && obj->element.size > 0 && t->predefined) {
+          const auto at = static_cast<std::int64_t>((u.address - obj->begin) % static_cast<std::uint64_t>(obj->element.size));
+          auto m = std::find_if(obj->element.members.begin(), obj->element.members.end(),
+                                [&](const CType::Member& m) { return m.offset == at && !m.type.empty(); });
+          if (m == obj->element.members.end()) continue;
+          obj->name += "' member '" + m->name + "' of '" + obj->element.name;
+          obj->element = CType{m->cls, m->size, m->type, {}};
+        }
         // C type: every basic type of the datatype's signature against the
         // variable's element type.
         if (!judged(obj->element) || !t->signature_known) continue;

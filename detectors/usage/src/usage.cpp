@@ -115,6 +115,84 @@ void check_recorded_errors(const trace::RunTrace& run, std::vector<Issue>& out) 
   }
 }
 
+// A message truncated at its receive (MPI_ERR_TRUNCATE; from MPI_Waitall
+// MPICH reports MPI_ERR_IN_STATUS, so any recorded error at the receive or
+// at the completion of a pending receive is examined) whose send's count is
+// the wrong one: the send is longer than the receive, and its buffer runs
+// into the buffer of another send the sender posted while this one was
+// pending (slots carved from one block) by no less than the receive's
+// count leaves. Reported at the send as buffer-overflow (§3.2.4 calls a
+// message longer than the receive buffer an overflow); the mpi-error stays
+// at the receive. Without that evidence either count may be the wrong one,
+// and only the mpi-error is reported.
+namespace {
+void check_truncation_cause(const trace::RunTrace& run, std::vector<Issue>& out) {
+  std::set<std::pair<int, std::uint32_t>> reported;  // (sender rank, send call site)
+  const int n = static_cast<int>(run.ranks.size());
+  for (const auto& rt : run.ranks) {
+    if (rt.rank < 0) continue;
+    for (const auto& err : rt.errors) {
+      std::size_t idx = rt.events.size();
+      for (std::size_t i = 0; i < rt.events.size(); ++i)
+        if (rt.events[i].seq == err.seq) idx = i;
+      if (idx == rt.events.size()) continue;
+      // The receives that may have failed: the call itself, or the
+      // nonblocking receives still pending at it.
+      std::vector<std::size_t> receives;
+      if (cls(rt.events[idx]) == OpClass::Recv) receives.push_back(idx);
+      std::set<std::uint64_t> done;
+      for (std::size_t k = idx; k-- > 0;) {
+        const Event& e = rt.events[k];
+        if (cls(e) == OpClass::RequestDone && !(e.flags & trace::kFlagTestFailed)) done.insert(e.request);
+        if (cls(e) == OpClass::Irecv && e.request != 0 && done.count(e.request) == 0) receives.push_back(k);
+        if (receives.size() > 64) break;
+      }
+      for (std::size_t ri : receives) {
+        const Event& r = rt.events[ri];
+        if (r.peer < 0 || r.peer >= n || r.bytes <= 0) continue;
+        const auto& st = run.ranks[static_cast<std::size_t>(r.peer)];
+        if (st.rank < 0) continue;
+        bool found = false;
+        for (std::size_t a = 0; a < st.events.size() && !found; ++a) {
+          const Event& s = st.events[a];
+          if (cls(s) != OpClass::Isend || s.peer != rt.rank || s.comm != r.comm || s.bytes <= r.bytes ||
+              s.request == 0 || s.buffer == 0 || (r.tag != trace::kAnyTag && s.tag != r.tag))
+            continue;
+          const std::uint64_t lo = s.buffer, hi = s.buffer + static_cast<std::uint64_t>(s.bytes);
+          for (std::size_t b = a + 1; b < st.events.size(); ++b) {
+            const Event& q = st.events[b];
+            if (cls(q) == OpClass::RequestDone && q.request == s.request && !(q.flags & trace::kFlagTestFailed)) break;
+            if (cls(q) != OpClass::Isend || q.buffer <= lo || q.buffer >= hi) continue;
+            const std::uint64_t room = q.buffer - lo;
+            if (static_cast<std::uint64_t>(r.bytes) > room) continue;
+            found = true;
+            if (!reported.insert({st.rank, s.callsite}).second) break;
+            Issue is;
+            is.kind = "buffer-overflow";
+            is.section = "MPI-4.0 §3.2.2 (the send buffer is count consecutive elements), §3.2.4 (a message longer "
+                         "than the receive buffer is an overflow)";
+            is.rule = "count elements of the datatype from the send buffer must lie inside the memory meant for "
+                      "this message";
+            is.message = op(s) + " on " + rank_text(st.rank) + " to " + rank_text(rt.rank) + " sends " +
+                         std::to_string(s.bytes) + " bytes (" + std::to_string(s.scount_arg) + " elements), " +
+                         std::to_string(hi - q.buffer) + " bytes into the buffer of the " + op(q) +
+                         " it posted while this one was pending; " + op(r) + " on " + rank_text(rt.rank) +
+                         " receives " + std::to_string(r.bytes) + " bytes and failed (message truncated)";
+            is.sides = {{st.rank, a, "send count"},
+                        {rt.rank, ri, "receive"},
+                        {rt.rank, idx, "truncation reported"},
+                        {st.rank, b, "send whose buffer it reaches"}};
+            out.push_back(std::move(is));
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 // ---- at finalize ------------------------------------------------------------
 namespace {
 bool called_abort(const trace::RankTrace& rt) {
@@ -537,12 +615,27 @@ Abandoned abandoned_posts(const trace::RankTrace& rt) {
   return out;
 }
 
+// "MPI_Isend from rank 0 to rank 1 (tag 5) was never received".
+Issue unmatched_send_issue(const Event& send, int from) {
+  Issue is;
+  is.kind = "unmatched-send";
+  is.section = "MPI-4.0 §3.5 (a message must be received)";
+  is.message = op(send) + " from " + rank_text(from) + " to " + rank_text(send.peer) + " (tag " +
+               std::to_string(send.tag) + ") was never received";
+  return is;
+}
+
 void unmatched_messages(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<Issue>& so_far,
                         std::vector<Issue>& out) {
   std::set<std::pair<int, std::size_t>> pending;  // posts already reported as never completed
+  std::set<std::pair<int, std::uint32_t>> explained;  // (rank, send site) another finding names as its cause
   for (const auto& is : so_far)
     if (is.kind == "pending-request")
       for (const auto& s : is.sides) pending.insert({s.rank, s.event});
+    else if (is.kind == "invalid-argument")  // a receive from MPI_PROC_NULL: the sends it left unreceived are that finding's
+      for (const auto& s : is.sides)
+        if (s.role == "meant partner")
+          explained.insert({s.rank, run.ranks[static_cast<std::size_t>(s.rank)].events[s.event].callsite});
   std::vector<Abandoned> abandoned;
   for (const auto& rt : run.ranks) abandoned.push_back(abandoned_posts(rt));
   // A freed receive may have taken one message it could match.
@@ -562,7 +655,8 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
   for (const auto& ref : matching.unmatched_sends) {
     const auto& rt = run.ranks[static_cast<std::size_t>(ref.rank)];
     const Event& e = rt.events[ref.index];
-    if (pending.count({ref.rank, ref.index}) || e.error != 0 || e.peer < 0) continue;
+    if (pending.count({ref.rank, ref.index}) || explained.count({ref.rank, e.callsite}) || e.error != 0 || e.peer < 0)
+      continue;
     if (!finished(rt) || (e.peer < static_cast<int>(run.ranks.size()) && !finished(run.ranks[static_cast<std::size_t>(e.peer)])))
       continue;
     if (abandoned[static_cast<std::size_t>(ref.rank)].sends.count(ref.index)) continue;
@@ -583,12 +677,9 @@ void unmatched_messages(const trace::RunTrace& run, const trace::Matching& match
       continue;
     }
     if (!reported.insert({ref.rank, e.callsite}).second) continue;
-    Issue is;
-    is.kind = "unmatched-send";
-    is.section = "MPI-4.0 §3.5 (a message must be received), §11.2.2 (MPI_FINALIZE)";
+    Issue is = unmatched_send_issue(e, ref.rank);
+    is.section += ", §11.2.2 (MPI_FINALIZE)";
     is.rule = "every message sent must be received by a matching receive before MPI_Finalize";
-    is.message = op(e) + " from " + rank_text(ref.rank) + " to " + rank_text(e.peer) + " (tag " + std::to_string(e.tag) +
-                 ") was never received";
     is.sides.push_back({ref.rank, ref.index, "send"});
     out.push_back(std::move(is));
   }
@@ -653,6 +744,38 @@ void proc_null_meant_rank(const trace::RunTrace& run, const trace::Matching& mat
     }
   }
 }
+// A hung run whose message was sent with another tag than the one its
+// receiver waits for: the send is never received and the receive from that
+// sender never completes (the hang). Reported at the send as
+// unmatched-send (the run did not end, so the finalize check does not see
+// it), with the waiting receive as a side (§3.5: tags must match).
+void tag_mismatch_in_hang(const trace::RunTrace& run, const trace::Matching& matching, std::vector<Issue>& out) {
+  std::set<std::pair<int, std::uint32_t>> reported;
+  const int n = static_cast<int>(run.ranks.size());
+  for (const auto& ref : matching.unmatched_sends) {
+    const Event& s = run.ranks[static_cast<std::size_t>(ref.rank)].events[ref.index];
+    if (s.peer < 0 || s.peer >= n || s.error != 0 || s.tag < 0 || run.ranks[static_cast<std::size_t>(s.peer)].rank < 0)
+      continue;
+    const auto& dest = run.ranks[static_cast<std::size_t>(s.peer)];
+    for (const auto& rref : matching.unmatched_recvs) {
+      if (rref.rank != s.peer) continue;
+      const Event& r = dest.events[rref.index];
+      if (r.comm != s.comm || r.peer != ref.rank || r.tag == s.tag || r.tag == trace::kAnyTag || r.error != 0 ||
+          !receive_class(cls(r)))
+        continue;
+      if (!reported.insert({ref.rank, s.callsite}).second) break;
+      Issue is = unmatched_send_issue(s, ref.rank);
+      is.section += ", §3.2.3 (tags must match)";
+      is.rule = "a message must be sent with the tag its receive waits for";
+      is.message += "; " + op(r) + " on " + rank_text(s.peer) + " from " + rank_text(ref.rank) + " waits for tag " +
+                    std::to_string(r.tag) + " and never completed (the run hung)";
+      is.sides = {{ref.rank, ref.index, "send"}, {s.peer, rref.index, "receive waiting for another tag"}};
+      out.push_back(std::move(is));
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 // ---- arguments MPI accepts but the standard forbids -------------------------------
@@ -677,6 +800,24 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
       bool writes;
     };
     std::unordered_map<std::uint64_t, Pending> pending;  // request id -> buffer range
+    std::set<std::uint32_t> count_reported;                // call sites of receives whose count overran
+    // The bytes the first completion of `request` after record `post`
+    // received (nullopt: never completed).
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> completions;
+    bool completions_built = false;
+    auto received_bytes = [&](std::uint64_t request, std::size_t post) -> std::optional<std::int64_t> {
+      if (!completions_built) {
+        completions_built = true;
+        for (std::size_t k = 0; k < rt.events.size(); ++k)
+          if (cls(rt.events[k]) == OpClass::RequestDone && !(rt.events[k].flags & trace::kFlagTestFailed))
+            completions[rt.events[k].request].push_back(k);
+      }
+      auto it = completions.find(request);
+      if (it == completions.end()) return std::nullopt;
+      auto k = std::upper_bound(it->second.begin(), it->second.end(), post);
+      if (k == it->second.end() || rt.events[*k].error != 0) return std::nullopt;
+      return rt.events[*k].status_bytes;
+    };
     for (std::size_t i = 0; i < rt.events.size(); ++i) {
       const Event& e = rt.events[i];
       const OpClass c = cls(e);
@@ -723,6 +864,35 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
         Pending p{i, e.buffer, e.buffer + static_cast<std::uint64_t>(e.bytes), c == OpClass::Irecv};
         for (const auto& [id, q] : pending) {
           if ((p.writes || q.writes) && p.lo < q.hi && q.lo < p.hi) {
+            // Two receives where only the lower one's tail reaches into the
+            // other's buffer, and the message it got fit before that
+            // buffer: its count is larger than its slot (a halo buffer
+            // carved from one block), not the other's address wrong.
+            if (p.writes && q.writes) {
+              const Pending& low = q.lo <= p.lo ? q : p;
+              const Pending& high = q.lo <= p.lo ? p : q;
+              const std::uint64_t room = high.lo - low.lo;
+              const auto got = received_bytes(rt.events[low.index].request, low.index);
+              if (low.lo < high.lo && low.hi <= high.hi && got && *got <= room) {
+                if (count_reported.insert(rt.events[low.index].callsite).second) {
+                  const Event& l = rt.events[low.index];
+                  Issue is;
+                  is.kind = "buffer-overflow";
+                  is.section = "MPI-4.0 §3.2.4 (the receive buffer is count consecutive elements), §3.7.2";
+                  is.rule = "count elements of the datatype from the buffer address must lie inside the memory meant "
+                            "for this receive; here they reach into another pending receive's buffer";
+                  is.message = op(l) + " on " + rank_text(rt.rank) + " receives up to " + std::to_string(l.bytes) +
+                               " bytes (" + std::to_string(l.scount_arg) + " elements), " +
+                               std::to_string(low.hi - high.lo) + " bytes more than the " + std::to_string(room) +
+                               " bytes before the buffer of the pending " + op(rt.events[high.index]) +
+                               "; its message (" + std::to_string(*got) + " bytes) fit: the count is too large";
+                  is.sides = {{rt.rank, low.index, "this receive's count"},
+                              {rt.rank, high.index, "pending receive whose buffer it reaches"}};
+                  out.push_back(std::move(is));
+                }
+                continue;
+              }
+            }
             Issue is;
             is.kind = "overlapping-buffers";
             // Two receives into exactly the same buffer is the scratch-buffer
@@ -751,6 +921,7 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options)
 std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options, const ObjectResolver& resolve) {
   std::vector<Issue> out;
   check_recorded_errors(run, out);
+  check_truncation_cause(run, out);
   check_finalize(run, options, out);
   check_collectives(run, options, out);
   check_arguments(run, out);
@@ -761,12 +932,34 @@ std::vector<Issue> check_run(const trace::RunTrace& run, const Options& options,
   check_buffering(run, matching, options, out);
   const ModifiedSends none;
   const ModifiedSends& modified = options.modified != nullptr ? *options.modified : none;
-  check_modified_sends(run, modified, out);
+  {
+    // A send whose count ran into the next send's buffer (the truncation
+    // above) also "changed" while pending when the program filled that
+    // neighbour slot: a consequence of the count, not a second error. By
+    // the site's stable hash: the same call on the other ranks has the same
+    // count, though only the rank whose receiver failed first shows it.
+    auto site_hash = [&](const Side& side) -> std::uint64_t {
+      const auto& rt = run.ranks[static_cast<std::size_t>(side.rank)];
+      const std::uint32_t site = rt.events[side.event].callsite;
+      return site < rt.sites.size() && rt.sites[site].stable_hash != 0 ? rt.sites[site].stable_hash
+                                                                       : (std::uint64_t{1} << 63) |
+                                                                             (std::uint64_t(side.rank) << 32) | site;
+    };
+    std::set<std::uint64_t> overran;
+    for (const auto& is : out)
+      if (is.kind == "buffer-overflow" && !is.sides.empty() && is.sides[0].role == "send count")
+        overran.insert(site_hash(is.sides[0]));
+    std::vector<Issue> changed;
+    check_modified_sends(run, modified, changed);
+    for (auto& is : changed)
+      if (is.sides.empty() || !overran.count(site_hash(is.sides[0]))) out.push_back(std::move(is));
+  }
   check_written_receives(run, matching, modified, out);
   if (options.written_collectives != nullptr) check_written_collectives(run, *options.written_collectives, out);
   check_collective_concurrency(run, out);
   if (options.accessed != nullptr) check_accessed_receives(run, *options.accessed, out);
   if (options.run_hung) check_finalized_waits(run, matching, out);
+  if (options.run_hung) tag_mismatch_in_hang(run, matching, out);
   if (options.run_completed) {
     const std::vector<Issue> so_far = out;
     unmatched_messages(run, matching, so_far, out);

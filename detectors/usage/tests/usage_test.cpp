@@ -99,6 +99,14 @@ struct Builder {
     e.request = request;
     return e;
   }
+  // A completion (Wait) of `request` with its RequestDone child; the child.
+  Event& wait_done(int r, std::uint64_t request) {
+    add(r, ops::Wait, OpClass::Completion);
+    Event& d = add(r, ops::Wait, OpClass::RequestDone);
+    d.request = request;
+    d.flags |= trace::kFlagChild;
+    return d;
+  }
   void free_request(int r, std::uint64_t request, std::uint16_t op = ops::Request_free) {
     add(r, op, OpClass::RequestFree).request = request;
   }
@@ -512,7 +520,7 @@ trace::TypeEntry derived(std::vector<std::pair<std::uint32_t, std::int64_t>> map
 TEST(UsageBuffers, StructDatatypeAgainstTheStructMembers) {
   // struct { int i; double d; }: 16 bytes, d at byte 8.
   MemoryObject s = variable(0x1000, 64, CType::Class::Struct, 16, "struct cell");
-  s.element.members = {{0, CType::Class::Signed, 4, "i"}, {8, CType::Class::Float, 8, "d"}};
+  s.element.members = {{0, CType::Class::Signed, 4, "i", "int"}, {8, CType::Class::Float, 8, "d", "double"}};
   for (const auto& [map, extent, expect] :
        std::vector<std::tuple<std::vector<std::pair<std::uint32_t, std::int64_t>>, std::int64_t, std::string>>{
            {{{kInt, 0}, {kDouble, 8}}, 16, ""},                         // offsetof-built: clean
@@ -937,6 +945,159 @@ TEST(UsageWaits, WaitOnAnIsendToAnExitedRankAndOnARankOutsideMpi) {
   k = kinds(out);
   EXPECT_EQ(std::count(k.begin(), k.end(), "waits-for-rank-outside-mpi"), 2);
   EXPECT_EQ(std::count(k.begin(), k.end(), "waits-for-finalized"), 0);
+}
+
+
+// Issue 32 (real code at -O3): the checks that LULESH's mutations needed.
+
+TEST(UsageBuffers, PredefinedDatatypeOnAStructMemberIsJudgedAgainstThatMember) {
+  // `MPI_Allreduce(MPI_IN_PLACE, &this->cells_, 1, MPI_INT, ...)` with a long
+  // member, in a heap object typed by `this`; an int member next to it is fine.
+  Builder b(1);
+  Event& bad = b.coll(0, ops::Allreduce, kInt, 1, trace::kNoPeer, trace::ReduceOp::Sum);
+  bad.flags |= trace::kFlagInPlace;
+  bad.rbuffer = 0x1000 + 16;
+  Event& good = b.coll(0, ops::Allreduce, kInt, 1, trace::kNoPeer, trace::ReduceOp::Sum);
+  good.flags |= trace::kFlagInPlace;
+  good.rbuffer = 0x1000 + 24;
+  Event& inside = b.coll(0, ops::Allreduce, kInt, 1, trace::kNoPeer, trace::ReduceOp::Sum);
+  inside.flags |= trace::kFlagInPlace;
+  inside.rbuffer = 0x1000 + 20;  // the middle of the long: no member starts there, not judged
+  b.finalize();
+  MemoryObject mesh = variable(0x1000, 32, CType::Class::Struct, 32, "struct Mesh");
+  mesh.kind = MemoryObject::Kind::Heap;
+  mesh.element.members = {{0, CType::Class::Float, 8, "x", "double"},
+                          {8, CType::Class::Float, 8, "y", "double"},
+                          {16, CType::Class::Signed, 8, "cells_", "long int"},
+                          {24, CType::Class::Signed, 4, "rank_", "int"}};
+  std::vector<Issue> out;
+  check_buffers(b.run, objects({mesh}), out);
+  ASSERT_EQ(kinds(out), std::vector<std::string>{"buffer-type-mismatch"});
+  EXPECT_EQ(out[0].sides[0].event, 1u);
+  EXPECT_NE(out[0].message.find("member 'cells_'"), std::string::npos) << out[0].message;
+  EXPECT_NE(out[0].message.find("long int"), std::string::npos) << out[0].message;
+}
+
+TEST(UsageArguments, ReceiveCountRunningIntoTheNextPendingReceiveIsAnOverflowAtThatReceive) {
+  // Halo slots of 128 bytes in one block; the first receive asks for 136.
+  auto run = [](std::int32_t first_got) {
+    Builder b(1);
+    Event& r1 = b.post(0, false, 1, 7, 1);
+    r1.buffer = 0x2000;
+    r1.bytes = 136;
+    r1.scount_arg = 17;
+    Event& r2 = b.post(0, false, 2, 7, 2);
+    r2.buffer = 0x2080;
+    r2.bytes = 128;
+    r2.scount_arg = 16;
+    b.add(0, ops::Waitall, OpClass::Completion);
+    for (std::uint64_t req : {1u, 2u}) {
+      Event& d = b.add(0, ops::Waitall, OpClass::RequestDone);
+      d.request = req;
+      d.flags |= trace::kFlagChild;
+      d.status_bytes = req == 1 ? first_got : 128;
+    }
+    std::vector<Issue> out;
+    check_arguments(b.run, out);
+    return out;
+  };
+  auto fit = run(128);  // the message fit its slot: the count is wrong, at the first receive
+  ASSERT_EQ(kinds(fit), std::vector<std::string>{"buffer-overflow"});
+  EXPECT_EQ(fit[0].sides[0].event, 1u);
+  EXPECT_EQ(fit[0].sides[1].event, 2u);
+  auto used = run(136);  // the data really landed in the other buffer: overlapping buffers, at the later call
+  ASSERT_EQ(kinds(used), std::vector<std::string>{"overlapping-buffers"});
+  EXPECT_EQ(used[0].sides[0].event, 2u);
+}
+
+TEST(UsageErrors, TruncatedMessageFromASendRunningIntoItsNeighbourSlotIsAnOverflowAtTheSend) {
+  auto run = [](std::uint64_t second_buffer) {
+    Builder b(2);
+    Event& a = b.post(0, true, 1, 0, 1);  // index 1: 136 bytes from 0x1000
+    a.buffer = 0x1000;
+    a.bytes = 136;
+    a.scount_arg = 17;
+    Event& s2 = b.post(0, true, 1, 1, 2);  // index 2
+    s2.buffer = second_buffer;
+    s2.bytes = 128;
+    b.add(0, ops::Waitall, OpClass::Completion);
+    for (int tag = 0; tag < 2; ++tag) {
+      Event& r = b.post(1, false, 0, tag, static_cast<std::uint64_t>(tag + 1));
+      r.buffer = 0x5000 + 128u * static_cast<std::uint64_t>(tag);
+      r.bytes = 128;
+    }
+    Event& w = b.add(1, ops::Waitall, OpClass::Completion);  // index 3 on rank 1
+    w.error = 17;
+    b.run.ranks[1].errors.push_back({w.seq, 17, 17, "See the MPI_ERROR field in MPI_Status for the error code"});
+    // The first send's bytes also changed while pending (its neighbour
+    // slot was filled): a consequence of its count when that is the error.
+    static ModifiedSends modified(2);
+    modified[0] = {{2, 4}};
+    Options options;
+    options.modified = &modified;
+    std::vector<Issue> out = check_run(b.run, options);
+    return out;
+  };
+  auto slot = run(0x1080);
+  auto k = kinds(slot);
+  EXPECT_EQ(std::count(k.begin(), k.end(), "buffer-modified"), 0);
+  ASSERT_NE(std::find(k.begin(), k.end(), "buffer-overflow"), k.end());
+  const Issue& is = slot[static_cast<std::size_t>(std::find(k.begin(), k.end(), "buffer-overflow") - k.begin())];
+  EXPECT_EQ(is.sides[0].rank, 0);
+  EXPECT_EQ(is.sides[0].event, 1u);
+  EXPECT_EQ(is.sides[1].rank, 1);
+  EXPECT_NE(std::find(k.begin(), k.end(), "mpi-error"), k.end());
+  // The second send's buffer elsewhere: no evidence which count is wrong, only the MPI error.
+  auto apart = kinds(run(0x9000));
+  EXPECT_EQ(std::find(apart.begin(), apart.end(), "buffer-overflow"), apart.end());
+  EXPECT_NE(std::find(apart.begin(), apart.end(), "buffer-modified"), apart.end());
+  EXPECT_NE(std::find(apart.begin(), apart.end(), "mpi-error"), apart.end());
+}
+
+TEST(UsageWaits, SendWithAnotherTagThanTheHungReceiveWaitsForIsUnmatchedAtTheSend) {
+  Builder b(2);
+  Event& s = b.post(0, true, 1, 101, 1);  // index 1
+  s.bytes = 256;
+  b.wait_done(0, 1);
+  Event& r = b.post(1, false, 0, 100, 1);  // index 1, never completed
+  r.bytes = 256;
+  b.add(1, ops::Wait, OpClass::Completion);
+  Options hung;
+  hung.run_hung = true;
+  auto issues = check_run(b.run, hung);
+  std::vector<Issue> unmatched;
+  for (const auto& is : issues)
+    if (is.kind == "unmatched-send") unmatched.push_back(is);
+  ASSERT_EQ(unmatched.size(), 1u);
+  EXPECT_EQ(unmatched[0].sides[0].rank, 0);
+  EXPECT_EQ(unmatched[0].sides[0].event, 1u);
+  EXPECT_EQ(unmatched[0].sides[1].rank, 1);
+  EXPECT_NE(unmatched[0].message.find("waits for tag 100"), std::string::npos);
+  // The same tag on both sides: not this finding (the hang is MPI-PD's).
+  b.run.ranks[1].events[1].tag = 101;
+  for (const auto& is : check_run(b.run, hung)) EXPECT_NE(is.kind, "unmatched-send");
+}
+
+TEST(UsageArguments, IrecvFromProcNullIsOneFindingAtTheReceiveWithTheUnreceivedSendLinked) {
+  // Issue 32: rank 1's MPI_Irecv names MPI_PROC_NULL; rank 0's MPI_Isend to
+  // it is never received. One finding, at the receive, not also an
+  // unmatched-send at the send.
+  Builder b(2);
+  Event& s = b.post(0, true, 1, 5, 1);  // index 1
+  s.bytes = 16;
+  b.wait_done(0, 1);
+  Event& r = b.post(1, false, trace::kProcNull, 5, 1);  // index 1
+  r.bytes = 16;
+  b.wait_done(1, 1).status_source = trace::kProcNull;
+  b.finalize();
+  Options completed;
+  completed.run_completed = true;
+  auto issues = check_run(b.run, completed);
+  ASSERT_EQ(kinds(issues), std::vector<std::string>{"invalid-argument"});
+  EXPECT_EQ(issues[0].sides[0].rank, 1);
+  EXPECT_EQ(issues[0].sides[0].event, 1u);
+  EXPECT_EQ(issues[0].sides[1].rank, 0);
+  EXPECT_EQ(issues[0].sides[1].event, 1u);
 }
 
 }  // namespace

@@ -93,6 +93,7 @@ struct CType {
     Class cls = Class::Unknown;
     std::int64_t size = 0;
     std::string name;  // "d", "pos[1]", "inner.x"
+    std::string type;  // its C type: "int", "double" (scalars)
   };
   std::vector<Member> members;
 };
