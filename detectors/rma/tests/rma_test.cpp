@@ -6,6 +6,7 @@
 
 #include "scalefuzz/detectors/rma.hpp"
 #include "scalefuzz/trace/ops.hpp"
+#include "scalefuzz/trace/testing/trace_builder.hpp"
 
 namespace scalefuzz::detectors::rma {
 namespace {
@@ -16,39 +17,8 @@ namespace ops = trace::ops;
 
 constexpr std::uint32_t kInt = 0x4c000405, kWin = 0x1234;
 
-struct Builder {
-  trace::RunTrace run;
-  explicit Builder(int n) {
-    run.ranks.resize(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r) {
-      auto& rt = run.ranks[static_cast<std::size_t>(r)];
-      rt.rank = r;
-      rt.world_size = n;
-      trace::TypeEntry t;
-      t.key = kInt;
-      t.size = t.extent = 4;
-      t.predefined = true;
-      t.name = "MPI_INT";
-      t.signature_known = true;
-      t.runs = {{kInt, 1}};
-      rt.types = {t};
-      add(r, ops::Init, OpClass::Init);
-    }
-  }
-  Event& add(int r, std::uint16_t op, OpClass c) {
-    auto& rt = run.ranks[static_cast<std::size_t>(r)];
-    Event e{};
-    e.seq = rt.events.size() + 1;
-    e.t_enter_ns = e.seq * 10;
-    e.t_exit_ns = e.seq * 10 + 5;
-    e.op = op;
-    e.op_class = static_cast<std::uint8_t>(c);
-    e.peer = e.root = e.status_source = trace::kNoPeer;
-    e.tag = e.status_tag = trace::kNoTag;
-    e.callsite = static_cast<std::uint32_t>(rt.events.size());
-    rt.events.push_back(e);
-    return rt.events.back();
-  }
+struct Builder : trace::testing::TraceBuilder {
+  explicit Builder(int n) : TraceBuilder(n, {trace::testing::predefined_type(kInt, "MPI_INT", 4)}) {}
   void create_all(std::int64_t bytes = 40) {
     for (auto& rt : run.ranks) {
       Event& e = add(rt.rank, ops::Win_allocate, OpClass::WinMgmt);
