@@ -129,10 +129,92 @@ TEST(Rma, LoadOfTheTargetConflictsOnlyInsideTheEpoch) {
     b.all(ops::Win_fence, OpClass::RmaSync);
     b.all(ops::Win_free, OpClass::WinMgmt);
     WindowAccesses acc(2);
-    acc[1].push_back({kWin, false, inside ? 3u : 4u, 0x20000 + 8, {0x401000}});
+    WindowAccess a;
+    a.window = kWin;
+    a.seq = inside ? 3u : 4u;
+    a.address = 0x20000 + 8;
+    a.frames = {0x401000};
+    acc[1].push_back(a);
     Options o;
     o.window_accesses = &acc;
     EXPECT_EQ(check_run(b.run, o).size(), inside ? 1u : 0u) << inside;
+  }
+}
+
+}  // namespace
+}  // namespace scalefuzz::detectors::rma
+
+namespace scalefuzz::detectors::rma {
+namespace {
+
+// A thread's load of its rank's window (OpenMP around MPI calls): ordered
+// against the rank's other threads' records by time. Rank 0 puts under an
+// exclusive lock and then enters the barrier; rank 1's main thread is in
+// that barrier while another thread loads the location: the load overlaps
+// the barrier, so nothing orders it after the Put. A load after the barrier
+// returned is ordered (the barrier joins rank 0's unlock).
+TEST(Rma, ThreadsLoadIsOrderedByTheRecordsThatReturnedBeforeIt) {
+  for (bool during_barrier : {true, false}) {
+    Builder b(2);
+    b.create_all();
+    for (int r : {0, 1}) b.add(r, ops::Barrier, OpClass::Collective).comm = trace::kCommWorld;
+    Event& l = b.add(0, ops::Win_lock, OpClass::RmaSync);
+    l.comm = kWin, l.peer = 1, l.tag = trace::kLockExclusive;
+    b.rma(0, ops::Put, 1, 0);
+    Event& u = b.add(0, ops::Win_unlock, OpClass::RmaSync);
+    u.comm = kWin, u.peer = 1;
+    b.add(0, ops::Barrier, OpClass::Collective).comm = trace::kCommWorld;
+    Event& bar = b.add(1, ops::Barrier, OpClass::Collective);  // rank 1, seq 4: entered at 40
+    bar.comm = trace::kCommWorld;
+    bar.t_exit_ns = 400;
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    WindowAccesses acc(2);
+    WindowAccess a;
+    a.window = kWin;
+    a.seq = 4;  // the last record entered: the barrier
+    a.thread = 7;
+    a.t_fault_ns = a.t_access_ns = during_barrier ? 200 : 450;
+    a.address = 0x20000;
+    a.frames = {0x401000};
+    acc[1].push_back(a);
+    Options o;
+    o.window_accesses = &acc;
+    const auto k = kinds(check_run(b.run, o));
+    EXPECT_EQ(k, during_barrier ? std::vector<std::string>{"rma-conflict"} : std::vector<std::string>{}) << during_barrier;
+    // The same access seen by a rank of one thread (thread 0): after the barrier by the trace's order.
+    acc[1][0].thread = 0;
+    EXPECT_TRUE(check_run(b.run, o).empty());
+  }
+}
+
+// A thread's load of window memory that another thread's pending Get
+// writes (its origin buffer), held by the injector from before the Get to
+// after the unlock: nothing orders them. A fault after the unlock returned is
+// ordered.
+TEST(Rma, ThreadsLoadOfAPendingGetsOriginBufferIsReported) {
+  for (bool pending : {true, false}) {
+    Builder b(2);
+    b.create_all();  // rank 0's window at 0x10000
+    Event& l = b.add(0, ops::Win_lock, OpClass::RmaSync);  // entered at 30
+    l.comm = kWin, l.peer = 1, l.tag = trace::kLockExclusive;
+    b.rma(0, ops::Get, 1, 0).buffer = 0x10000;  // 40
+    Event& u = b.add(0, ops::Win_unlock, OpClass::RmaSync);  // 50, left at 55
+    u.comm = kWin, u.peer = 1;
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    WindowAccesses acc(2);
+    WindowAccess a;
+    a.window = kWin;
+    a.seq = 3;
+    a.thread = 5;
+    a.t_fault_ns = pending ? 38 : 58;
+    a.t_access_ns = 70;
+    a.address = 0x10000;
+    a.frames = {0x401000};
+    acc[0].push_back(a);
+    Options o;
+    o.window_accesses = &acc;
+    const auto k = kinds(check_run(b.run, o));
+    EXPECT_EQ(k, pending ? std::vector<std::string>{"rma-origin-buffer"} : std::vector<std::string>{}) << pending;
   }
 }
 
