@@ -147,6 +147,12 @@ TEST(Rma, LoadOfTheTargetConflictsOnlyInsideTheEpoch) {
 namespace scalefuzz::detectors::rma {
 namespace {
 
+// A load of window memory noted by the threaded guard (thread, fault and access times).
+WindowAccess thread_access(std::uint64_t seq, std::uint64_t thread, std::uint64_t t_fault, std::uint64_t t_access,
+                           std::uint64_t address) {
+  return {kWin, false, seq, thread, t_fault, t_access, address, {0x401000}};
+}
+
 // A thread's load of its rank's window (OpenMP around MPI calls): ordered
 // against the rank's other threads' records by time. Rank 0 puts under an
 // exclusive lock and then enters the barrier; rank 1's main thread is in
@@ -169,14 +175,8 @@ TEST(Rma, ThreadsLoadIsOrderedByTheRecordsThatReturnedBeforeIt) {
     bar.t_exit_ns = 400;
     b.all(ops::Win_free, OpClass::WinMgmt);
     WindowAccesses acc(2);
-    WindowAccess a;
-    a.window = kWin;
-    a.seq = 4;  // the last record entered: the barrier
-    a.thread = 7;
-    a.t_fault_ns = a.t_access_ns = during_barrier ? 200 : 450;
-    a.address = 0x20000;
-    a.frames = {0x401000};
-    acc[1].push_back(a);
+    // seq 4: the last record entered, the barrier
+    acc[1].push_back(thread_access(4, 7, during_barrier ? 200 : 450, during_barrier ? 200 : 450, 0x20000));
     Options o;
     o.window_accesses = &acc;
     const auto k = kinds(check_run(b.run, o));
@@ -202,15 +202,7 @@ TEST(Rma, ThreadsLoadOfAPendingGetsOriginBufferIsReported) {
     u.comm = kWin, u.peer = 1;
     b.all(ops::Win_free, OpClass::WinMgmt);
     WindowAccesses acc(2);
-    WindowAccess a;
-    a.window = kWin;
-    a.seq = 3;
-    a.thread = 5;
-    a.t_fault_ns = pending ? 38 : 58;
-    a.t_access_ns = 70;
-    a.address = 0x10000;
-    a.frames = {0x401000};
-    acc[0].push_back(a);
+    acc[0].push_back(thread_access(3, 5, pending ? 38 : 58, 70, 0x10000));
     Options o;
     o.window_accesses = &acc;
     const auto k = kinds(check_run(b.run, o));
