@@ -272,6 +272,7 @@ void unprotect_all() {
 // not seen; one whose step the re-protection overtakes faults again).
 void step_over_threaded(ucontext_t* uc, std::uintptr_t page) {
   if (tl_steps < 4) tl_step_pages[tl_steps++] = page;
+  else tl_steps = 5;  // more pages than noted (a rep-prefixed string instruction): all armed ones are protected again
   set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
 #if defined(__x86_64__)
   uc->uc_mcontext.gregs[REG_EFL] |= 0x100;
@@ -439,8 +440,10 @@ void on_trap(int sig, siginfo_t* si, void* ctx) {
     uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(0x100);
 #endif
     TableLock lock;
-    for (int k = 0; k < tl_steps; ++k)
-      if (page_of_armed(tl_step_pages[k])) set_pages(tl_step_pages[k], tl_step_pages[k] + g_page, PROT_NONE);
+    if (tl_steps > 4) protect_armed();
+    else
+      for (int k = 0; k < tl_steps; ++k)
+        if (page_of_armed(tl_step_pages[k])) set_pages(tl_step_pages[k], tl_step_pages[k] + g_page, PROT_NONE);
     tl_steps = 0;
     return;
   }

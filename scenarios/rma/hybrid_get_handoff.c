@@ -6,13 +6,15 @@
  * the Get to its completion, and the worker's load faults on its own thread.
  * ranks: 2
  * mode: guard-windows
- * expect: rma-origin-buffer rank 0 line 29
+ * expect: rma-origin-buffer rank 0 line 31
  * twin: hybrid_get_handoff_ok -DCORRECT
  */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+
+#include "corpus.h"
 #include <stdlib.h>
 
 enum { N = 2048 };
@@ -32,10 +34,7 @@ static void* worker(void* arg) {
 }
 
 int main(int argc, char** argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_MULTIPLE, 0);
   int* table;
   MPI_Win win;
   MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &table, &win);

@@ -7,12 +7,14 @@
  * ordered against the main thread's MPI calls by time.
  * ranks: 2
  * mode: guard-windows
- * expect: rma-conflict rank 1 line 30
+ * expect: rma-conflict rank 1 line 32
  * twin: hybrid_worker_reads_halo_ok -DCORRECT
  */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
+
+#include "corpus.h"
 
 enum { N = 1024 };
 
@@ -32,10 +34,7 @@ static void* worker(void* arg) {
 }
 
 int main(int argc, char** argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_MULTIPLE, 0);
   MPI_Win win;
   MPI_Win_allocate(N * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &halo, &win);
   halo[0] = -1;
