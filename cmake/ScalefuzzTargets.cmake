@@ -52,20 +52,21 @@ function(scalefuzz_gtest target)
 endfunction()
 
 # scalefuzz_detector(<name> SOURCES <files>... [PUBLIC <libs>...] [PRIVATE <libs>...]
-#                    TESTS <files>... ANALYSIS <files>... [ANALYSIS_PRIVATE <libs>...])
+#                    TESTS <files>... [TEST_LIBS <libs>...] ANALYSIS <files>... [ANALYSIS_PRIVATE <libs>...])
 # A detector room (detectors/<name>/): the pure library scalefuzz::<name>
-# (include/ public, src/ private), its unit tests <name>_test (label unit) and
+# (include/ public, src/ private), its unit tests <name>_test (label unit;
+# TEST_LIBS: e.g. scalefuzz::trace_testing, hand-built traces) and
 # its glue into the analysis engine, scalefuzz::<name>_analysis (analysis/;
 # registered by one line in harness/analysis/src/registry.cpp).
 function(scalefuzz_detector name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PUBLIC;PRIVATE;TESTS;ANALYSIS;ANALYSIS_PRIVATE")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PUBLIC;PRIVATE;TESTS;TEST_LIBS;ANALYSIS;ANALYSIS_PRIVATE")
   if(arg_UNPARSED_ARGUMENTS OR NOT arg_TESTS OR NOT arg_ANALYSIS)
     message(FATAL_ERROR "scalefuzz_detector(${name}): needs TESTS and ANALYSIS; unknown: ${arg_UNPARSED_ARGUMENTS}")
   endif()
   scalefuzz_library(${name} SOURCES ${arg_SOURCES} INCLUDE include PRIVATE_INCLUDE src
     PUBLIC ${arg_PUBLIC} PRIVATE ${arg_PRIVATE})
   if(SCALEFUZZ_BUILD_TESTS)
-    scalefuzz_gtest(${name}_test SOURCES ${arg_TESTS} LIBS scalefuzz::${name} LABELS unit)
+    scalefuzz_gtest(${name}_test SOURCES ${arg_TESTS} LIBS scalefuzz::${name} ${arg_TEST_LIBS} LABELS unit)
   endif()
   scalefuzz_library(${name}_analysis SOURCES ${arg_ANALYSIS} INCLUDE analysis
     PUBLIC scalefuzz::analysis_core scalefuzz::${name} PRIVATE ${arg_ANALYSIS_PRIVATE})

@@ -1,8 +1,10 @@
 /* Cost of guard_windows per MPI call (issue 33): one rank exposes a window
  * of PAGES pages and makes N calls of MPI_Iprobe (any cheap call: the
  * guarded pages open and close around every call), touching the window
- * between calls or not. Prints "seconds S calls N".
- * usage: guard_cost N PAGES touch|quiet */
+ * between calls or not. With "threads" MPI runs at MPI_THREAD_MULTIPLE
+ * (guard_windows' threaded mode: the pages stay protected across calls and
+ * every access faults). Prints "seconds S calls N".
+ * usage: guard_cost N PAGES touch|quiet [threads] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,11 @@
 #include <time.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided;
+  if (argc > 4 && strcmp(argv[4], "threads") == 0)
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  else
+    MPI_Init(&argc, &argv);
   const long n = argc > 1 ? atol(argv[1]) : 100000;
   const long pages = argc > 2 ? atol(argv[2]) : 1;
   const int touch = argc > 3 && strcmp(argv[3], "touch") == 0;

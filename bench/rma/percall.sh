@@ -57,16 +57,18 @@ if command -v valgrind >/dev/null; then
 fi
 mpicc -O2 -o "$WORK/guard_cost" "$(dirname "$0")/guard_cost.c"
 N=${GUARD_CALLS:-50000}
+for threads in single threads; do
 for pages in 1 16; do
   for touch in quiet touch; do
     r=(); g=()
     for ((k = 0; k < REPS; ++k)); do
-      r+=("$(run "$NEW" 1 seconds "$WORK/guard_cost" $N $pages $touch)")
-      g+=("$(SCALEFUZZ_NOISE_GUARD_WINDOWS=1 run "$NEW" 1 seconds "$WORK/guard_cost" $N $pages $touch)")
+      r+=("$(run "$NEW" 1 seconds "$WORK/guard_cost" $N $pages $touch $threads)")
+      g+=("$(SCALEFUZZ_NOISE_GUARD_WINDOWS=1 run "$NEW" 1 seconds "$WORK/guard_cost" $N $pages $touch $threads)")
     done
-    awk -v r="$(printf '%s\n' "${r[@]}" | min)" -v g="$(printf '%s\n' "${g[@]}" | min)" -v n=$N -v p=$pages -v t=$touch 'BEGIN {
-      printf "guard_windows, window of %d page(s), %s between calls: recorded %.0f, guarded %.0f ns per call (+%.0f)\n",
-             p, t == "touch" ? "one store" : "no access", r / n * 1e9, g / n * 1e9, (g - r) / n * 1e9 }'
+    awk -v r="$(printf '%s\n' "${r[@]}" | min)" -v g="$(printf '%s\n' "${g[@]}" | min)" -v n=$N -v p=$pages -v t=$touch -v m=$threads 'BEGIN {
+      printf "guard_windows%s, window of %d page(s), %s between calls: recorded %.0f, guarded %.0f ns per call (+%.0f)\n",
+             m == "threads" ? " (MPI_THREAD_MULTIPLE)" : "", p, t == "touch" ? "one store" : "no access", r / n * 1e9, g / n * 1e9, (g - r) / n * 1e9 }'
   done
+done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -273,12 +273,32 @@ inline bool recording() { return !g_stopped && g_enabled_env && !tl_in_hook; }
   tl_in_hook = false;
 }
 
+// Watched window bases (alloc_watch): lock-free slots, 0 = empty; g_watched
+// counts them so that a program without windows pays one load per small free.
+constexpr int kWatchSlots = 64;
+std::uint64_t g_watch[kWatchSlots];
+int g_watched = 0;
+
+bool watched(const void* p) {
+  if (__atomic_load_n(&g_watched, __ATOMIC_RELAXED) == 0) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  for (int i = 0; i < kWatchSlots; ++i)
+    if (__atomic_load_n(&g_watch[i], __ATOMIC_RELAXED) == a) return true;
+  return false;
+}
+
 [[gnu::noinline]] void note_free_slow(void* p) {
   // The block's size before the live table: it reads the chunk header, which
   // free() is about to touch anyway, whereas a probe of the table is a
   // cache miss at a random slot.
   const std::size_t usable = malloc_usable_size(p);
-  if (usable < g_free_min_bytes) return;
+  if (usable < g_free_min_bytes) {
+    if (!watched(p)) return;
+    tl_in_hook = true;
+    store(AllocRecord{now_ns(), reinterpret_cast<std::uintptr_t>(p), 0, 0, static_cast<std::uint32_t>(AllocKind::Free), 0});
+    tl_in_hook = false;
+    return;
+  }
   if (!live_erase(reinterpret_cast<std::uintptr_t>(p)) && (!g_live_full || usable < g_min_bytes)) return;
   tl_in_hook = true;
   store(AllocRecord{now_ns(), reinterpret_cast<std::uintptr_t>(p), 0, 0, static_cast<std::uint32_t>(AllocKind::Free), 0});
@@ -348,6 +368,29 @@ void alloc_log_start(const char* path, const trace::FileHeader& header, std::uin
   // A forked child shares the mapping but not the record counter.
   pthread_atfork(nullptr, nullptr, stop_in_child);
   __atomic_store_n(&g_active, true, __ATOMIC_RELEASE);
+}
+
+void alloc_watch(const void* base) {
+  const auto a = reinterpret_cast<std::uintptr_t>(base);
+  if (a == 0) return;
+  for (int i = 0; i < kWatchSlots; ++i) {
+    std::uint64_t empty = 0;
+    if (__atomic_compare_exchange_n(&g_watch[i], &empty, a, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      __atomic_add_fetch(&g_watched, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+}
+
+void alloc_unwatch(const void* base) {
+  const auto a = reinterpret_cast<std::uintptr_t>(base);
+  for (int i = 0; i < kWatchSlots; ++i) {
+    std::uint64_t cur = a;
+    if (a != 0 && __atomic_compare_exchange_n(&g_watch[i], &cur, 0, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      __atomic_sub_fetch(&g_watched, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
 }
 
 void alloc_log_stop() {

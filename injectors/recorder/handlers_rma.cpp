@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "alloc.hpp"
 #include "hooks.hpp"
 #include "receive_guard.hpp"
 #include "scalefuzz/trace/ops.hpp"
@@ -48,6 +49,7 @@ struct WinInfo {
   const CommInfo* comm = nullptr;  // the window's group (never deleted)
   std::uintptr_t base = 0;
   std::int64_t size = 0;
+  bool watched = false;  // MPI_Win_create's base in the allocator's watch list
   std::vector<PendingOp> pending;
 };
 
@@ -158,6 +160,8 @@ SCALEFUZZ_HANDLER(win_new) {
       a.ev->buffer = wi->base;
     }
     if (wi->size > 0) guard_window(wi->id, reinterpret_cast<const void*>(wi->base), wi->size);
+    wi->watched = c.op == trace::ops::Win_create && wi->size > 0;  // the program's memory: its free() is noted
+    if (wi->watched) alloc_watch(reinterpret_cast<const void*>(wi->base));
   }
   end_call(a, rc, 0);
   return rc;
@@ -196,6 +200,7 @@ SCALEFUZZ_HANDLER(win_free) {
     // Freeing completes whatever the epoch left (erroneous inside one: the detector says so).
     complete_ops(wi, a.seq, [](const PendingOp&) { return true; });
     unguard_window(wi->id, nullptr);
+    if (wi->watched) alloc_unwatch(reinterpret_cast<const void*>(wi->base));
     {
       StateLock lock;
       g_windows.erase(handle_key(w));
@@ -283,6 +288,13 @@ SCALEFUZZ_HANDLER(rma_sync) {
                                        : trace::kNoPeer;
   if (c.op == trace::ops::Win_lock) e.tag = lock_type_code(r.locktype);
   e.count = assert_bits(r.assertion);
+  {
+    const std::uint16_t op = c.op;
+    if (op == trace::ops::Win_fence || op == trace::ops::Win_complete || op == trace::ops::Win_wait ||
+        op == trace::ops::Win_unlock || op == trace::ops::Win_unlock_all || op == trace::ops::Win_flush ||
+        op == trace::ops::Win_flush_all || op == trace::ops::Win_flush_local || op == trace::ops::Win_flush_local_all)
+      hold_before_completion();  // threaded guard_windows only: the pending operations stay pending longer
+  }
   Active a = begin_call(c, e, 0);
   if (c.op == trace::ops::Win_start || c.op == trace::ops::Win_post)
     for (int w : group_world_ranks(r.group)) record_rma_sync_child(a, r, e.comm, w);

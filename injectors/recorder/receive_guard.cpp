@@ -32,8 +32,9 @@
 // Windows (guard_windows, one-sided; handlers_rma.cpp): a window's memory is
 // guarded from its creation to Win_free, and a guard of a window is never
 // disarmed by an access: every access of the rank's own code is a line of
-// ranks/N.winaccess, "<window-id-hex> <read|write> <last seq> <address-hex>
-// <pc+1-hex> <return-address-hex> ...", and the instruction is then
+// ranks/N.winaccess, "<window-id-hex> <read|write> <last seq> <thread> <fault
+// ns> <access ns> <address-hex> <pc+1-hex> <return-address-hex> ..." (thread 0
+// and equal times with one thread; see g_threaded), and the instruction is then
 // single-stepped like a neighbour's access. The rma detector decides which of
 // them conflict with another rank's operation on that memory. A loop over
 // window memory costs a fault, an unwind and a trap per access: after
@@ -42,10 +43,11 @@
 // after kMaxWindowLines lines in all window guards end (a note line
 // "capped" says so).
 //
-// Limits (detectors/usage/README.md): x86-64 Linux; only when the
-// application does not run MPI_THREAD_MULTIPLE and no noise send thread
-// runs (one thread calls MPI; another thread touching a guarded page while
-// the faulting one steps is not seen); contiguous datatypes; a buffer on the
+// Limits (detectors/usage/README.md): x86-64 Linux; guard_receives only when
+// the application does not run MPI_THREAD_MULTIPLE and no noise send thread
+// runs (one thread calls MPI); guard_windows with threads in the threaded
+// mode (g_threaded: every access faults, another thread touching a page while
+// one steps through it is not seen); contiguous datatypes; a buffer on the
 // stack is guarded only on the pages it fills alone (the program's frames
 // and the signal frame share the others); the kernel reports a system call's
 // access to a guarded page as EFAULT, not as a fault (read(2) into a pending
@@ -62,6 +64,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +74,7 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
+#include "clock.hpp"
 #include "handlers.hpp"
 #include "signal_format.hpp"
 #include "state.hpp"
@@ -132,6 +136,35 @@ std::uintptr_t g_step_pages[4];
 volatile sig_atomic_t g_steps = 0;
 struct sigaction g_prev_segv, g_prev_trap;
 
+// guard_windows in a program with several threads calling MPI or touching
+// memory (MPI_THREAD_MULTIPLE, e.g. OpenMP around one-sided calls): the
+// pages can no longer be opened for the length of an MPI call, since another
+// thread runs the program's code meanwhile. They stay protected from the
+// guard's arming to its release; every access faults on the thread that
+// makes it: inside a wrapper (tl_depth > 0) it is MPI's (or the injector's)
+// and is stepped over unnoted, otherwise it is the program's, noted with the
+// thread and the time (the rma detector orders it against the other
+// threads' MPI calls by time, the only order it can see). The guard table
+// is shared by the threads under g_table.
+bool g_threaded = false;
+std::atomic_flag g_table = ATOMIC_FLAG_INIT;
+struct TableLock {
+  bool held;
+  TableLock() : held(g_threaded) {
+    if (held)
+      while (g_table.test_and_set(std::memory_order_acquire)) {
+      }
+  }
+  ~TableLock() {
+    if (held) g_table.clear(std::memory_order_release);
+  }
+  TableLock(const TableLock&) = delete;
+  TableLock& operator=(const TableLock&) = delete;
+};
+// The faulting thread's own single-stepped pages (threaded mode).
+thread_local constinit std::uintptr_t tl_step_pages[4] = {};
+thread_local constinit int tl_steps = 0;
+
 void set_pages(std::uintptr_t lo, std::uintptr_t hi, int prot) {
   if (hi > lo) (void)::mprotect(reinterpret_cast<void*>(lo), hi - lo, prot);
 }
@@ -171,7 +204,8 @@ using signal_format::put_hex;
 
 // One line of ranks/N.accessed (`window` false: "<post seq> ...") or of
 // ranks/N.winaccess (`window` true: "<window-id-hex> ...").
-void report_line(const Guard& g, bool window, std::uintptr_t address, bool write, const std::uint64_t* frames, int n) {
+void report_line(const Guard& g, bool window, std::uintptr_t address, bool write, const std::uint64_t* frames, int n,
+                 std::uint64_t t_fault = 0) {
   const int fd = window ? g_fd_win : g_fd;
   if (fd < 0) return;
   char line[1024];
@@ -179,6 +213,15 @@ void report_line(const Guard& g, bool window, std::uintptr_t address, bool write
   std::memcpy(p, write ? " write " : " read ", write ? 7 : 6);
   p += write ? 7 : 6;
   p = put_dec(p, g_live != nullptr ? g_live->current_seq : 0);
+  if (window) {  // the thread (0: one thread runs the program), the fault's time and the access's (after a hold)
+    const std::uint64_t t = now_ns();
+    *p++ = ' ';
+    p = put_dec(p, g_threaded ? static_cast<std::uint64_t>(syscall(SYS_gettid)) : 0);
+    *p++ = ' ';
+    p = put_dec(p, t_fault != 0 ? t_fault : t);
+    *p++ = ' ';
+    p = put_dec(p, t);
+  }
   *p++ = ' ';
   p = put_hex(p, address);
   for (int i = 0; i < n && p < line + sizeof line - 24; ++i) {
@@ -215,7 +258,120 @@ void chain(int sig, siginfo_t* si, void* uc, const struct sigaction& prev) {
   }
 }
 
+// Threaded mode: protect the pages of every armed guard again / open them all.
+void protect_armed() {
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].armed) set_pages(g_guards[i].page_lo, g_guards[i].page_hi, PROT_NONE);
+}
+void unprotect_all() {
+  for (int i = 0; i < g_count; ++i) set_pages(g_guards[i].page_lo, g_guards[i].page_hi, PROT_READ | PROT_WRITE);
+}
+
+// Threaded mode: this thread's instruction goes through its page, which its
+// own SIGTRAP protects again (another thread touching the page meanwhile is
+// not seen; one whose step the re-protection overtakes faults again).
+void step_over_threaded(ucontext_t* uc, std::uintptr_t page) {
+  if (tl_steps < 4) tl_step_pages[tl_steps++] = page;
+  else tl_steps = 5;  // more pages than noted (a rep-prefixed string instruction): all armed ones are protected again
+  set_pages(page, page + g_page, PROT_READ | PROT_WRITE);
+#if defined(__x86_64__)
+  uc->uc_mcontext.gregs[REG_EFL] |= 0x100;
+#endif
+}
+
+// Threaded mode: the program's access to a guarded page is held (the thread
+// sleeps in the handler before the access runs) when another thread may run
+// meanwhile: a thread other than the one that set MPI up, or any thread
+// inside an OpenMP parallel region. Whatever MPI call another thread of the
+// rank enters during the hold cannot be ordered after the access by the
+// program's own synchronization (the accessing thread is stuck before it), so
+// the detector takes the access as spanning [fault, access]. kHoldNs covers a
+// lock round trip plus a Get or Put and the unlock on a loaded 2-core machine
+// (Win_lock took up to 19 ms there, bench/rma/README.md); kMaxHolds bounds
+// the cost per rank (a loop over window memory is held only at its start).
+constexpr std::uint64_t kHoldNs = 25'000'000;
+constexpr int kMaxHolds = 64;
+std::atomic<int> g_holds{0};
+int (*g_omp_in_parallel)() = nullptr;  // libgomp/libomp's, when the program is OpenMP
+
+bool hold_wanted() {
+  const bool other = static_cast<pid_t>(syscall(SYS_gettid)) != g_mpi_thread ||
+                     (g_omp_in_parallel != nullptr && g_omp_in_parallel() != 0);
+  return other && g_holds.fetch_add(1, std::memory_order_relaxed) < kMaxHolds;
+}
+
+void hold() {
+  timespec ts{0, static_cast<long>(kHoldNs)};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
+std::atomic<int> g_completion_holds{0};
+
+void on_segv_threaded(int sig, siginfo_t* si, void* ctx) {
+  auto* uc = static_cast<ucontext_t*>(ctx);
+  const auto address = reinterpret_cast<std::uintptr_t>(si->si_addr);
+  const std::uintptr_t page = address & ~(g_page - 1);
+  std::uint64_t frames[32];
+  int n = -1;
+  std::uint64_t t_fault = 0;
+  for (int pass = 0;; ++pass) {
+    {
+      TableLock lock;
+      const bool ours = si->si_code == SEGV_ACCERR && g_on && page_of_armed(page);
+      if (!ours && pass > 0) return;  // released while held: the access goes through
+      if (ours) {
+        int hit = -1;
+        for (int i = 0; i < g_count && hit < 0; ++i)
+          if (g_guards[i].armed && g_guards[i].window == 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+        for (int i = 0; i < g_count && hit < 0; ++i)
+          if (g_guards[i].armed && g_guards[i].window != 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+        // Inside a wrapper: MPI's access (or the injector's); a neighbour of a guarded buffer.
+        if (tl_depth > 0 || hit < 0) return step_over_threaded(uc, page);
+        unprotect_all();  // the unwinder may read memory sharing a guarded page
+        if (n < 0) n = unwind(uc, frames, 32);
+        if (mpi_on_stack(frames, n)) {
+          protect_armed();
+          return step_over_threaded(uc, page);
+        }
+        if (pass == 0) {
+          t_fault = now_ns();
+          // A pending Get's buffer is evidence already (the guard is armed
+          // from the issue to the completion); window memory is held.
+          if (g_guards[hit].window != 0 && hold_wanted()) {
+            protect_armed();
+            goto held;  // the lock is released first
+          }
+        }
+#if defined(__x86_64__)
+        const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+        const bool write = false;
+#endif
+        const bool window = g_guards[hit].window != 0;
+        report_line(g_guards[hit], window, address, write, frames, n, t_fault);
+        if (!window) {
+          g_guards[hit].armed = false;  // once per request
+          --g_armed;
+        } else if (++g_window_lines >= kMaxWindowLines) {
+          (void)!::write(g_fd_win, "capped\n", 7);
+          for (int i = 0; i < g_count; ++i)
+            if (g_guards[i].window != 0 && g_guards[i].armed) g_guards[i].armed = false, --g_armed;
+        }
+        protect_armed();
+        if (page_of_armed(page)) step_over_threaded(uc, page);
+        return;
+      }
+      if (g_on) unprotect_all();  // not ours: the fatal-signal handler walks the stack
+    }
+    return chain(sig, si, ctx, g_prev_segv);
+  held:
+    hold();
+  }
+}
+
 void on_segv(int sig, siginfo_t* si, void* ctx) {
+  if (g_threaded) return on_segv_threaded(sig, si, ctx);
   auto* uc = static_cast<ucontext_t*>(ctx);
   const auto address = reinterpret_cast<std::uintptr_t>(si->si_addr);
   const std::uintptr_t page = address & ~(g_page - 1);
@@ -277,8 +433,21 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
 }
 
 void on_trap(int sig, siginfo_t* si, void* ctx) {
-  if (g_steps == 0) return chain(sig, si, ctx, g_prev_trap);
   auto* uc = static_cast<ucontext_t*>(ctx);
+  if (g_threaded) {
+    if (tl_steps == 0) return chain(sig, si, ctx, g_prev_trap);
+#if defined(__x86_64__)
+    uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(0x100);
+#endif
+    TableLock lock;
+    if (tl_steps > 4) protect_armed();
+    else
+      for (int k = 0; k < tl_steps; ++k)
+        if (page_of_armed(tl_step_pages[k])) set_pages(tl_step_pages[k], tl_step_pages[k] + g_page, PROT_NONE);
+    tl_steps = 0;
+    return;
+  }
+  if (g_steps == 0) return chain(sig, si, ctx, g_prev_trap);
 #if defined(__x86_64__)
   uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(0x100);
 #endif
@@ -297,22 +466,42 @@ void find_mpi_library() {
   if (hi > lo) g_mpi_lo = lo, g_mpi_hi = hi;
 }
 
+// Threaded mode: `a` lies on the calling thread's stack and the thread is
+// not the one the handlers have an alternate signal stack for (a fault there
+// would have no stack to run on): not guarded.
+bool on_other_thread_stack(std::uintptr_t a) {
+  if (static_cast<pid_t>(syscall(SYS_gettid)) == g_mpi_thread) return false;
+  pthread_attr_t attr;
+  bool on = false;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* lo = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0)
+      on = in(a, reinterpret_cast<std::uintptr_t>(lo), reinterpret_cast<std::uintptr_t>(lo) + size);
+    pthread_attr_destroy(&attr);
+  }
+  return on;
+}
+
 }  // namespace
 
 namespace guard_detail {
 
 void open_window() {
+  if (g_threaded) return;  // the pages stay protected (on_segv_threaded)
   for (int i = 0; i < g_count; ++i)
     if (g_guards[i].armed) set_pages(g_guards[i].page_lo, g_guards[i].page_hi, PROT_READ | PROT_WRITE);
   g_protected = false;
 }
 
 void close_window_after_call() {
+  if (g_threaded) return;
   g_segment_faults = 0;
   close_window();
 }
 
 void close_window() {
+  if (g_threaded) return;
   // Set first: a guarded stack page faults on this very function's frame
   // once protected, and the handler must know the fault is ours.
   g_protected = g_armed != 0;
@@ -322,6 +511,8 @@ void close_window() {
 
 void release_slow(std::uint64_t request) {
   if (g_protected) open_window();  // called inside a wrapper: already open
+  TableLock lock;
+  if (g_threaded) unprotect_all();  // the released pages open, the others are protected again below
   for (int i = 0; i < g_count;) {
     if (request == 0 || (g_guards[i].window == 0 && g_guards[i].request == request)) {
       if (g_guards[i].armed) --g_armed;
@@ -331,6 +522,7 @@ void release_slow(std::uint64_t request) {
     }
   }
   if (request == 0) g_on = false;  // MPI_Finalize
+  if (g_threaded && g_on) protect_armed();
 }
 
 }  // namespace guard_detail
@@ -344,12 +536,19 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   g_receives = asked("guard_receives");
   g_windows = asked("guard_windows");
   if (!g_receives && !g_windows) return;
-  if (!kSupported || !single_threaded) {
+  if (!kSupported || (!single_threaded && !g_windows)) {
     std::fprintf(stderr, "scalefuzz injector: %s: %s; nothing is guarded\n",
                  g_receives ? "guard_receives" : "guard_windows",
                  kSupported ? "needs one thread calling MPI (no MPI_THREAD_MULTIPLE, no noise send thread)"
                             : "x86-64 Linux only");
     return;
+  }
+  if (!single_threaded) {  // windows and one-sided buffers only, each access faulting (g_threaded)
+    if (g_receives)
+      std::fprintf(stderr, "scalefuzz injector: guard_receives: needs one thread calling MPI (no MPI_THREAD_MULTIPLE, "
+                           "no noise send thread); only guard_windows runs\n");
+    g_receives = false;
+    g_threaded = true;
   }
   g_page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const std::string path = std::string(ranks_dir) + "/" + std::to_string(rank) + ".accessed";
@@ -360,6 +559,8 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
     g_fd_win = ::open(win.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   }
   find_mpi_library();
+  // Resolved now: dlsym is no call for a signal handler.
+  g_omp_in_parallel = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
   g_self_lo = g_state->self_begin, g_self_hi = g_state->self_end;
   g_live = g_state->live;
   g_mpi_thread = static_cast<pid_t>(syscall(SYS_gettid));
@@ -407,8 +608,17 @@ void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* bu
     g.page_hi = hi & ~(g_page - 1);
     if (g.page_hi <= g.page_lo) return;
   }
+  if (g_threaded && on_other_thread_stack(lo)) return;
+  TableLock lock;
+  if (g_count == kMaxGuards) return;
   g_guards[g_count++] = g;
   ++g_armed;
+  if (g_threaded) set_pages(g.page_lo, g.page_hi, PROT_NONE);  // from now on (no wrapper closes it)
+}
+
+void hold_before_completion() {
+  if (!g_on || !g_threaded || g_completion_holds.fetch_add(1, std::memory_order_relaxed) >= kMaxHolds) return;
+  hold();
 }
 
 void guard_window(std::uint32_t window_id, const void* base, std::int64_t bytes) {
@@ -423,13 +633,19 @@ void guard_window(std::uint32_t window_id, const void* base, std::int64_t bytes)
     g.page_hi = hi & ~(g_page - 1);
     if (g.page_hi <= g.page_lo) return;
   }
+  if (g_threaded && on_other_thread_stack(lo)) return;
+  TableLock lock;
+  if (g_count == kMaxGuards) return;
   g_guards[g_count++] = g;
   ++g_armed;
+  if (g_threaded) set_pages(g.page_lo, g.page_hi, PROT_NONE);
 }
 
 void unguard_window(std::uint32_t window_id, const void* base) {
   if (!g_on || !g_windows) return;
   if (g_protected) open_window();  // called inside a wrapper: already open
+  TableLock lock;
+  if (g_threaded) unprotect_all();
   for (int i = 0; i < g_count;) {
     if (g_guards[i].window == window_id &&
         (base == nullptr || g_guards[i].buf_lo == reinterpret_cast<std::uintptr_t>(base))) {
@@ -439,6 +655,7 @@ void unguard_window(std::uint32_t window_id, const void* base) {
       ++i;
     }
   }
+  if (g_threaded) protect_armed();
 }
 
 }  // namespace scalefuzz::inject

@@ -57,6 +57,12 @@ inline bool guarding_receives() { return guard_detail::g_on && guard_detail::g_r
 // rank's own code to it is noted in ranks/N.winaccess.
 inline bool guarding_rma() { return guard_detail::g_on && guard_detail::g_windows; }
 void guard_window(std::uint32_t window_id, const void* base, std::int64_t bytes);
+// Threaded guard_windows (several threads, receive_guard.cpp): before a
+// synchronization call that completes one-sided operations the calling
+// thread sleeps a while (bounded per rank), so another thread's access of
+// their buffers or of window memory lands while they are still pending when
+// nothing orders it; the detector judges only overlaps seen. Nothing otherwise.
+void hold_before_completion();
 void unguard_window(std::uint32_t window_id, const void* base);
 // The receive completed, was freed, or the rank finalizes (request 0: all).
 inline void release_receive_guard(std::uint64_t request) {

@@ -538,9 +538,14 @@ TEST(GuardWindows, OneSidedCallsAreRecordedAndOwnWindowStoresNoted) {
     std::istringstream f(line);
     std::uint32_t w = 0;
     std::string what;
-    std::uint64_t seq = 0, address = 0;
-    ASSERT_TRUE(static_cast<bool>(f >> std::hex >> w >> what >> std::dec >> seq >> std::hex >> address)) << line;
+    std::uint64_t seq = 0, thread = 1, t_fault = 0, t_access = 0, address = 0;
+    ASSERT_TRUE(static_cast<bool>(f >> std::hex >> w >> what >> std::dec >> seq >> thread >> t_fault >> t_access >> std::hex >>
+                                  address))
+        << line;
     EXPECT_EQ(w, win[1]);
+    EXPECT_EQ(thread, 0u) << line;  // one thread: the pages open for every MPI call
+    EXPECT_GT(t_fault, 0u) << line;
+    EXPECT_GE(t_access, t_fault) << line;
     if (address == alloc->buffer + 500 * sizeof(int) && what == "write") ++stores_500;
   }
   EXPECT_EQ(stores_500, 1);

@@ -11,8 +11,8 @@ namespace scalefuzz::detectors::rma {
 
 namespace {
 
-// ranks/N.winaccess: "<window-id-hex> <read|write> <last seq> <address-hex>
-// <pc+1-hex> <return-address-hex> ..." per access of the rank's own code to
+// ranks/N.winaccess: "<window-id-hex> <read|write> <last seq> <thread> <fault
+// ns> <access ns> <address-hex> <pc+1-hex> <return-address-hex> ..." per access of the rank's own code to
 // its window memory (injectors/recorder/receive_guard.cpp); "capped" ends it.
 WindowAccesses read_window_accesses(const std::filesystem::path& run_dir, const trace::RunTrace& trace) {
   WindowAccesses out(trace.ranks.size());
@@ -23,7 +23,7 @@ WindowAccesses read_window_accesses(const std::filesystem::path& run_dir, const 
       std::istringstream fields(line);
       WindowAccess a;
       std::string what;
-      if (!(fields >> std::hex >> a.window >> what >> std::dec >> a.seq >> std::hex >> a.address) ||
+      if (!(fields >> std::hex >> a.window >> what >> std::dec >> a.seq >> a.thread >> a.t_fault_ns >> a.t_access_ns >> std::hex >> a.address) ||
           (what != "read" && what != "write"))
         continue;
       a.write = what == "write";

@@ -161,9 +161,14 @@ class Checker {
             if (o.dynamic || e.op == ops::Win_create_dynamic || e.bytes <= 0 || o.size <= 0) continue;
             if (e.buffer < o.base + static_cast<std::uint64_t>(o.size) && o.base < e.buffer + static_cast<std::uint64_t>(e.bytes) &&
                 first_time("ov" + std::to_string(r) + ":" + std::to_string(e.callsite), "rma-overlapping-windows"))
-              add("rma-overlapping-windows", "the memory of windows a process exposes at the same time must not overlap",
+              // Legal in itself: "the same area in memory may appear in multiple
+              // windows ... However, concurrent communications to distinct,
+              // overlapping windows may lead to undefined results" (§12.2.1).
+              add("rma-overlapping-windows",
+                  "memory may appear in several windows, but concurrent communications to distinct, overlapping windows "
+                  "may lead to undefined results",
                   "MPI-4.0 §12.2.1", "a window created on " + rank_text(r) + " overlaps the memory of a window it created before",
-                  {{r, i, "window created here"}, {r, o.create, "overlapping window created here"}});
+                  {{r, i, "window created here"}, {r, o.create, "overlapping window created here"}}, Severity::Warning);
           }
           WinRank& w = windows_[e.comm][r];
           w.create = i;
@@ -540,7 +545,7 @@ class Checker {
     if (opt_.window_accesses != nullptr)
       for (int r = 0; r < n && static_cast<std::size_t>(r) < opt_.window_accesses->size(); ++r)
         for (const WindowAccess& a : (*opt_.window_accesses)[r])
-          if (auto i = access_index(r, a.seq); i != kNone) need[r][i] = 1;
+          if (auto i = access_span(r, a).first; i != kNone) need[r][i] = 1;
 
     // Dependencies.
     std::map<std::pair<int, std::size_t>, std::vector<std::pair<int, std::size_t>>> deps;
@@ -688,6 +693,34 @@ class Checker {
     return i;
   }
 
+  // Where an access lies among its rank's records: (the last record before
+  // it, the first after it; kNone: none). One thread: after record `seq` and
+  // its children, before the next. Several threads (WindowAccess::thread):
+  // by time, since the trace does not see the threads' own synchronization
+  // (OpenMP barriers, joins): before it, the longest run of records from the
+  // first on that all returned before the fault; after it, the first record
+  // entered after the access ran. A record overlapping [fault, access] is neither.
+  std::pair<std::size_t, std::size_t> access_span(int r, const WindowAccess& acc) const {
+    if (acc.thread == 0) {
+      const std::size_t i = access_index(r, acc.seq);
+      return {i, i == kNone ? kNone : i + 1};
+    }
+    const auto& evs = rank(r).events;
+    std::size_t before = kNone, after = kNone;
+    bool prefix = true;
+    for (std::size_t i = 0; i < evs.size(); ++i) {
+      if ((evs[i].flags & trace::kFlagChild) != 0) {
+        if (prefix && before != kNone) before = i;
+        continue;
+      }
+      if (prefix && evs[i].t_exit_ns != 0 && evs[i].t_exit_ns < acc.t_fault_ns) before = i;
+      else prefix = false;
+      if (after == kNone && evs[i].t_enter_ns > std::max(acc.t_access_ns, acc.t_fault_ns)) after = i;
+      if (!prefix && after != kNone) break;
+    }
+    return {before, after};
+  }
+
   std::size_t index_of_seq(int r, std::uint64_t seq) const {
     const auto& evs = rank(r).events;
     if (seq == 0 || evs.empty()) return kNone;
@@ -784,8 +817,9 @@ class Checker {
     for (std::size_t t = 0; t < opt_.window_accesses->size() && t < run_.ranks.size(); ++t) {
       const int tr = static_cast<int>(t);
       for (const WindowAccess& acc : (*opt_.window_accesses)[t]) {
-        const std::size_t li = access_index(tr, acc.seq);
+        const auto [li, next] = access_span(tr, acc);
         if (li == kNone) continue;
+        if (acc.thread != 0) thread_origin_buffers(tr, acc, li, next);
         for (const Op& a : ops_) {
           if (!a.range_known || a.target != tr || a.win != acc.window || acc.address < a.lo || acc.address >= a.hi) continue;
           if (!acc.write && !a.writes_target) continue;
@@ -793,7 +827,7 @@ class Checker {
           if (a.remote_done != kNone) {
             if (a.rank == tr ? a.remote_done <= li : hb(a.rank, a.remote_done, tr, li)) continue;
           }
-          if (a.rank == tr ? a.idx > li : hb(tr, li + 1, a.rank, a.idx)) continue;
+          if (a.rank == tr ? next != kNone && a.idx >= next : hb(tr, next, a.rank, a.idx)) continue;
           if (a.epoch == EpochKind::Lock || a.epoch == EpochKind::LockAll) {
             auto [type, at] = own_lock(tr, acc.window, li);
             if (at != kNone && (type == trace::kLockExclusive || a.lock_type == trace::kLockExclusive) &&
@@ -821,6 +855,41 @@ class Checker {
     }
   }
 
+  const char* const kOriginRule = "an RMA operation's origin buffer must not be modified (Put, Accumulate) nor accessed (Get, "
+                                  "result buffers) until the operation completes at the origin";
+  const char* const kOriginSection = "MPI-4.0 §12.3, §12.5";
+
+  // A thread's access to window memory of its rank that is also the origin
+  // buffer of an operation another thread of the rank issued (OpenMP around
+  // one-sided calls): the buffer a Get or fetching operation writes, loaded
+  // or stored, or the one a Put or accumulate reads, stored, while neither
+  // the operation's completion returned before the fault nor its issue came
+  // after the access ran (access_span). One thread never gets here: its own
+  // accesses between issue and completion are the guarded buffers' lines.
+  void thread_origin_buffers(int r, const WindowAccess& acc, std::size_t li, std::size_t next) {
+    auto covers = [&](std::uint64_t p, std::int64_t n) {
+      return p != 0 && n > 0 && acc.address >= p && acc.address < p + static_cast<std::uint64_t>(n);
+    };
+    for (const Op& o : ops_) {
+      if (o.rank != r || !(covers(o.wbuf, o.wbytes) || (acc.write && covers(o.obuf, o.obytes)))) continue;
+      const std::size_t done = o.local_done != kNone ? o.local_done : o.remote_done;
+      if ((done != kNone && done <= li) || (next != kNone && o.idx >= next)) continue;
+      const std::uint64_t pc = acc.frames.empty() ? 0 : acc.frames[0];
+      if (!first_time("a" + std::to_string(ev(r, o.idx).callsite) + ":" + std::to_string(pc), "rma-origin-buffer")) continue;
+      Issue is;
+      is.kind = "rma-origin-buffer";
+      is.rule = kOriginRule;
+      is.section = kOriginSection;
+      is.message = std::string(acc.write ? "a store to" : "a load of") + " the origin buffer of " + access_text(o) +
+                   " by a thread of the rank, before the operation completed";
+      is.sides = {{r, o.idx, "operation"}};
+      if (done != kNone) is.sides.push_back({r, done, "completed here"});
+      is.stack_rank = r;
+      is.stack = acc.frames;
+      out_.push_back(std::move(is));
+    }
+  }
+
   // Origin buffers: changed (hash) or touched (guard) before the operation
   // completed at the origin, or shared by two pending operations one of
   // which writes it.
@@ -831,9 +900,8 @@ class Checker {
       auto it = op_at_.find({r, i});
       return it != op_at_.end() ? &ops_[it->second] : nullptr;
     };
-    const char* rule = "an RMA operation's origin buffer must not be modified (Put, Accumulate) nor accessed (Get, "
-                       "result buffers) until the operation completes at the origin";
-    const char* section = "MPI-4.0 §12.3, §12.5";
+    const char* rule = kOriginRule;
+    const char* section = kOriginSection;
     if (opt_.modified != nullptr)
       for (std::size_t r = 0; r < opt_.modified->size(); ++r)
         for (const auto& [post, done] : (*opt_.modified)[r]) {

@@ -6,6 +6,7 @@
 
 #include "scalefuzz/detectors/rma.hpp"
 #include "scalefuzz/trace/ops.hpp"
+#include "scalefuzz/trace/testing/trace_builder.hpp"
 
 namespace scalefuzz::detectors::rma {
 namespace {
@@ -16,39 +17,8 @@ namespace ops = trace::ops;
 
 constexpr std::uint32_t kInt = 0x4c000405, kWin = 0x1234;
 
-struct Builder {
-  trace::RunTrace run;
-  explicit Builder(int n) {
-    run.ranks.resize(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r) {
-      auto& rt = run.ranks[static_cast<std::size_t>(r)];
-      rt.rank = r;
-      rt.world_size = n;
-      trace::TypeEntry t;
-      t.key = kInt;
-      t.size = t.extent = 4;
-      t.predefined = true;
-      t.name = "MPI_INT";
-      t.signature_known = true;
-      t.runs = {{kInt, 1}};
-      rt.types = {t};
-      add(r, ops::Init, OpClass::Init);
-    }
-  }
-  Event& add(int r, std::uint16_t op, OpClass c) {
-    auto& rt = run.ranks[static_cast<std::size_t>(r)];
-    Event e{};
-    e.seq = rt.events.size() + 1;
-    e.t_enter_ns = e.seq * 10;
-    e.t_exit_ns = e.seq * 10 + 5;
-    e.op = op;
-    e.op_class = static_cast<std::uint8_t>(c);
-    e.peer = e.root = e.status_source = trace::kNoPeer;
-    e.tag = e.status_tag = trace::kNoTag;
-    e.callsite = static_cast<std::uint32_t>(rt.events.size());
-    rt.events.push_back(e);
-    return rt.events.back();
-  }
+struct Builder : trace::testing::TraceBuilder {
+  explicit Builder(int n) : TraceBuilder(n, {trace::testing::predefined_type(kInt, "MPI_INT", 4)}) {}
   void create_all(std::int64_t bytes = 40) {
     for (auto& rt : run.ranks) {
       Event& e = add(rt.rank, ops::Win_allocate, OpClass::WinMgmt);
@@ -159,10 +129,84 @@ TEST(Rma, LoadOfTheTargetConflictsOnlyInsideTheEpoch) {
     b.all(ops::Win_fence, OpClass::RmaSync);
     b.all(ops::Win_free, OpClass::WinMgmt);
     WindowAccesses acc(2);
-    acc[1].push_back({kWin, false, inside ? 3u : 4u, 0x20000 + 8, {0x401000}});
+    WindowAccess a;
+    a.window = kWin;
+    a.seq = inside ? 3u : 4u;
+    a.address = 0x20000 + 8;
+    a.frames = {0x401000};
+    acc[1].push_back(a);
     Options o;
     o.window_accesses = &acc;
     EXPECT_EQ(check_run(b.run, o).size(), inside ? 1u : 0u) << inside;
+  }
+}
+
+}  // namespace
+}  // namespace scalefuzz::detectors::rma
+
+namespace scalefuzz::detectors::rma {
+namespace {
+
+// A load of window memory noted by the threaded guard (thread, fault and access times).
+WindowAccess thread_access(std::uint64_t seq, std::uint64_t thread, std::uint64_t t_fault, std::uint64_t t_access,
+                           std::uint64_t address) {
+  return {kWin, false, seq, thread, t_fault, t_access, address, {0x401000}};
+}
+
+// A thread's load of its rank's window (OpenMP around MPI calls): ordered
+// against the rank's other threads' records by time. Rank 0 puts under an
+// exclusive lock and then enters the barrier; rank 1's main thread is in
+// that barrier while another thread loads the location: the load overlaps
+// the barrier, so nothing orders it after the Put. A load after the barrier
+// returned is ordered (the barrier joins rank 0's unlock).
+TEST(Rma, ThreadsLoadIsOrderedByTheRecordsThatReturnedBeforeIt) {
+  for (bool during_barrier : {true, false}) {
+    Builder b(2);
+    b.create_all();
+    for (int r : {0, 1}) b.add(r, ops::Barrier, OpClass::Collective).comm = trace::kCommWorld;
+    Event& l = b.add(0, ops::Win_lock, OpClass::RmaSync);
+    l.comm = kWin, l.peer = 1, l.tag = trace::kLockExclusive;
+    b.rma(0, ops::Put, 1, 0);
+    Event& u = b.add(0, ops::Win_unlock, OpClass::RmaSync);
+    u.comm = kWin, u.peer = 1;
+    b.add(0, ops::Barrier, OpClass::Collective).comm = trace::kCommWorld;
+    Event& bar = b.add(1, ops::Barrier, OpClass::Collective);  // rank 1, seq 4: entered at 40
+    bar.comm = trace::kCommWorld;
+    bar.t_exit_ns = 400;
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    WindowAccesses acc(2);
+    // seq 4: the last record entered, the barrier
+    acc[1].push_back(thread_access(4, 7, during_barrier ? 200 : 450, during_barrier ? 200 : 450, 0x20000));
+    Options o;
+    o.window_accesses = &acc;
+    const auto k = kinds(check_run(b.run, o));
+    EXPECT_EQ(k, during_barrier ? std::vector<std::string>{"rma-conflict"} : std::vector<std::string>{}) << during_barrier;
+    // The same access seen by a rank of one thread (thread 0): after the barrier by the trace's order.
+    acc[1][0].thread = 0;
+    EXPECT_TRUE(check_run(b.run, o).empty());
+  }
+}
+
+// A thread's load of window memory that another thread's pending Get
+// writes (its origin buffer), held by the injector from before the Get to
+// after the unlock: nothing orders them. A fault after the unlock returned is
+// ordered.
+TEST(Rma, ThreadsLoadOfAPendingGetsOriginBufferIsReported) {
+  for (bool pending : {true, false}) {
+    Builder b(2);
+    b.create_all();  // rank 0's window at 0x10000
+    Event& l = b.add(0, ops::Win_lock, OpClass::RmaSync);  // entered at 30
+    l.comm = kWin, l.peer = 1, l.tag = trace::kLockExclusive;
+    b.rma(0, ops::Get, 1, 0).buffer = 0x10000;  // 40
+    Event& u = b.add(0, ops::Win_unlock, OpClass::RmaSync);  // 50, left at 55
+    u.comm = kWin, u.peer = 1;
+    b.all(ops::Win_free, OpClass::WinMgmt);
+    WindowAccesses acc(2);
+    acc[0].push_back(thread_access(3, 5, pending ? 38 : 58, 70, 0x10000));
+    Options o;
+    o.window_accesses = &acc;
+    const auto k = kinds(check_run(b.run, o));
+    EXPECT_EQ(k, pending ? std::vector<std::string>{"rma-origin-buffer"} : std::vector<std::string>{}) << pending;
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "scalefuzz/detectors/usage.hpp"
 #include "scalefuzz/trace/ops.hpp"
+#include "scalefuzz/trace/testing/trace_builder.hpp"
 
 namespace scalefuzz::detectors::usage {
 namespace {
@@ -16,46 +17,12 @@ namespace ops = trace::ops;
 
 constexpr std::uint32_t kInt = 0x4c000405, kFloat = 0x4c00040a, kDouble = 0x4c00080b, kChar = 0x4c000101;
 
-trace::TypeEntry prim(std::uint32_t key, const char* name, int size) {
-  trace::TypeEntry t;
-  t.key = key;
-  t.size = t.extent = size;
-  t.predefined = true;
-  t.name = name;
-  t.signature_known = true;
-  t.runs = {{key, 1}};
-  return t;
-}
+using trace::testing::predefined_type;
 
-struct Builder {
-  trace::RunTrace run;
-  explicit Builder(int n) {
-    run.ranks.resize(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r) {
-      auto& rt = run.ranks[static_cast<std::size_t>(r)];
-      rt.rank = r;
-      rt.world_size = n;
-      rt.types = {prim(kInt, "MPI_INT", 4), prim(kFloat, "MPI_FLOAT", 4), prim(kDouble, "MPI_DOUBLE", 8)};
-      add(r, ops::Init, OpClass::Init);
-    }
-  }
-  Event& add(int r, std::uint16_t op, OpClass c) {
-    auto& rt = run.ranks[static_cast<std::size_t>(r)];
-    Event e{};
-    e.seq = rt.events.size() + 1;
-    e.t_enter_ns = e.seq * 10;
-    e.t_exit_ns = e.seq * 10 + 5;
-    e.op = op;
-    e.op_class = static_cast<std::uint8_t>(c);
-    e.peer = trace::kNoPeer;
-    e.tag = trace::kNoTag;
-    e.root = trace::kNoPeer;
-    e.status_source = trace::kNoPeer;
-    e.status_tag = trace::kNoTag;
-    e.callsite = static_cast<std::uint32_t>(rt.events.size());
-    rt.events.push_back(e);
-    return rt.events.back();
-  }
+struct Builder : trace::testing::TraceBuilder {
+  explicit Builder(int n)
+      : TraceBuilder(n, {predefined_type(kInt, "MPI_INT", 4), predefined_type(kFloat, "MPI_FLOAT", 4),
+                         predefined_type(kDouble, "MPI_DOUBLE", 8)}) {}
   Event& coll(int r, std::uint16_t op, std::uint32_t type, int count, int root = trace::kNoPeer,
               trace::ReduceOp rop = trace::ReduceOp::None) {
     Event& e = add(r, op, OpClass::Collective);
@@ -468,7 +435,7 @@ TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
   b.coll(0, ops::Bcast, kInt, 4, 0).buffer = 0x4000;    // MPI_INT on char storage: not judged
   b.coll(0, ops::Bcast, kDouble, 1, 0).buffer = 0x5000; // a struct: not judged
   b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x9000;    // no object known: nothing
-  b.run.ranks[0].types.push_back(prim(kChar, "MPI_CHAR", 1));
+  b.run.ranks[0].types.push_back(predefined_type(kChar, "MPI_CHAR", 1));
   b.coll(0, ops::Bcast, kChar, 4, 0).buffer = 0x3000;   // an int moved as chars: raw bytes, not judged
   b.finalize();
   std::vector<Issue> out;

@@ -23,6 +23,16 @@ struct WindowAccess {
   std::uint32_t window = 0;
   bool write = false;
   std::uint64_t seq = 0;  // the rank's last record before the access
+  // The accessing thread (0: the rank runs one thread; guard_windows then
+  // opens the pages for every MPI call), the time of the fault and the time
+  // the access ran (later when the injector held the thread; the records'
+  // clock). With threads the records of the rank's other threads are
+  // ordered against the access by time only: those that returned before the
+  // fault came first, those entered after the access came after, the others
+  // overlap it (nothing the held thread did can order them).
+  std::uint64_t thread = 0;
+  std::uint64_t t_fault_ns = 0;
+  std::uint64_t t_access_ns = 0;
   std::uint64_t address = 0;
   std::vector<std::uint64_t> frames;  // innermost first (frames[0]: the faulting pc + 1)
 };
