@@ -97,7 +97,7 @@ void RaceJudge::add(const RunMatchSummary& r) {
   Baseline& b = s.baselines[r.point];
   for (const auto& m : r.matches) {
     auto& where = b.delivered[send_key(m)];
-    IntendedReceive i{m.recv_rank, m.recv_site_hash, m.recv_round};
+    IntendedReceive i{m.recv_rank, m.recv_site_hash, m.recv_round, r.run_id, m.recv_site_id};
     if (std::none_of(where.begin(), where.end(), [&](const IntendedReceive& w) {
           return std::tie(w.recv_rank, w.recv_site_hash, w.recv_round) ==
                  std::tie(i.recv_rank, i.recv_site_hash, i.recv_round);
@@ -272,7 +272,8 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     nlohmann::json intended = nlohmann::json::array();
     for (const auto& i : u.intended)
       intended.push_back({{"receive_rank", i.recv_rank}, {"receive_round", i.recv_round},
-                          {"same_receive_site", i.recv_site_hash == m.recv_site_hash}});
+                          {"same_receive_site", i.recv_site_hash == m.recv_site_hash},
+                          {"receive_site", name_site(i.quiet_run_id, i.recv_rank, i.recv_site_id)}});
     f.details["quiet_runs_deliver_it_to"] = intended;
     f.details["basis"] = u.lockstep ? "lock-step" : "quiet-runs";
     if (u.lockstep)

@@ -231,8 +231,51 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
       return localizer_order(findings[a].detector) < localizer_order(findings[b].detector);
     });
 
+  // A failed run whose blocked receive is where a message race of the same
+  // run took the message from (the race's details.quiet_runs_deliver_it_to
+  // names the receive quiet runs deliver it to, and the outcome or one of
+  // its localizers is there): the failure is that race's consequence, shown
+  // with the race's bug, not as a bug of its own (issue 32: one bug, not three).
+  std::map<std::size_t, std::size_t> caused_by;  // outcome finding -> race finding
+  for (const auto& [run, outcome] : outcome_of_run) {
+    std::set<std::string> waits;
+    if (auto l = normalize_location(findings[outcome].location); !l.empty()) waits.insert(l);
+    if (const auto loc = localizers.find(outcome); loc != localizers.end())
+      for (std::size_t j : loc->second)
+        if (auto l = normalize_location(findings[j].location); !l.empty()) waits.insert(l);
+    for (std::size_t j = 0; j < findings.size() && !caused_by.count(outcome); ++j) {
+      const auto& race = findings[j];
+      if (race.detector != "races" || race.run_id != run) continue;
+      const auto it = race.details.find("quiet_runs_deliver_it_to");
+      if (it == race.details.end() || !it->is_array()) continue;
+      for (const auto& to : *it)
+        if (to.is_object() && to.contains("receive_site") && to["receive_site"].is_string() &&
+            waits.count(normalize_location(to["receive_site"].get<std::string>())))
+          caused_by[outcome] = j;
+    }
+  }
+  for (const auto& [outcome, race] : caused_by) absorbed[outcome] = true;
+  // A potential race at a receive where the same campaign point showed an
+  // unintended match is that race seen before it struck: evidence of its bug.
+  std::map<std::pair<std::string, std::string>, std::size_t> struck;  // (point, receive) -> unintended match
+  for (std::size_t j = 0; j < findings.size(); ++j)
+    if (findings[j].detector == "races" && findings[j].kind == "unintended-match")
+      struck.emplace(std::make_pair(findings[j].details.value("campaign_point", ""),
+                                    normalize_location(findings[j].location)),
+                     j);
+  std::map<std::size_t, std::size_t> seen_before;  // potential race -> unintended match
+  for (std::size_t j = 0; j < findings.size(); ++j)
+    if (findings[j].detector == "races" && findings[j].kind == "potential-race")
+      if (const auto it = struck.find({findings[j].details.value("campaign_point", ""),
+                                       normalize_location(findings[j].location)});
+          it != struck.end() && !findings[j].location.empty()) {
+        seen_before[j] = it->second;
+        absorbed[j] = true;
+      }
+
   std::vector<Bug> bugs;
   std::map<std::string, std::size_t> bug_of_fingerprint;
+  std::map<std::size_t, std::size_t> bug_of_finding;
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (absorbed[i]) continue;
     const Finding& f = findings[i];
@@ -278,7 +321,19 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
       if (o.seen_at > bug.last_seen) bug.last_seen = o.seen_at;
     }
     bug.occurrences.push_back(std::move(o));
+    bug_of_finding[i] = it->second;
     if (loc != localizers.end()) bug.related.insert(bug.related.end(), loc->second.begin(), loc->second.end());
+  }
+  for (const auto& [potential, race] : seen_before)
+    if (const auto b = bug_of_finding.find(race); b != bug_of_finding.end()) bugs[b->second].related.push_back(potential);
+  for (const auto& [outcome, race] : caused_by) {
+    const auto b = bug_of_finding.find(race);
+    if (b == bug_of_finding.end()) continue;
+    Bug& bug = bugs[b->second];
+    bug.related.push_back(outcome);
+    if (const auto loc = localizers.find(outcome); loc != localizers.end())
+      bug.related.insert(bug.related.end(), loc->second.begin(), loc->second.end());
+    if (rank_of(findings[outcome].severity) > rank_of(bug.severity)) bug.severity = findings[outcome].severity;
   }
   std::stable_sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {
     if (a.serious() != b.serious()) return a.serious();

@@ -126,6 +126,37 @@ TEST(GroupFindings, ThreeHangsOfOneDeadlockAreOneBugWithThreeOccurrences) {
   EXPECT_EQ(bug.last_seen, "2026-11-23T01:00:10Z");
 }
 
+// Issue 32, "one bug, not three": a message race, the potential race seen
+// at the same receive, and the hang it causes in the same run (blocked in
+// the receive that quiet runs deliver the taken message to) are one bug: the
+// race's, with the others as its evidence. A hang of another run, blocked
+// elsewhere, stays a bug of its own.
+TEST(GroupFindings, AHangBlockedWhereARaceTookItsMessageIsThatRacesBug) {
+  auto race = finding("races", "unintended-match", "r1", "routine_a (/b/case3.c:55)");
+  race.details = {{"campaign_point", "np4"},
+                  {"send_routine", "routine_b (/b/case3.c:76)"},
+                  {"quiet_runs_deliver_it_to", {{{"receive_rank", 0}, {"receive_site", "routine_b (/b/case3.c:78)"}}}}};
+  auto potential = finding("races", "potential-race", "r0", "routine_a (/b/case3.c:55)", Severity::Warning);
+  potential.details = {{"campaign_point", "np4"}};
+  std::vector<Finding> findings = {finding("outcome", "hang", "r1", ""),
+                                   finding("mpipd", "deadlock", "r1", "iteration (/b/case3.c:91)"),
+                                   finding("pdg", "lp-task", "r1", "routine_b (/b/case3.c:78)"),
+                                   race,
+                                   potential,
+                                   finding("outcome", "hang", "r2", ""),
+                                   finding("mpipd", "deadlock", "r2", "other (/b/elsewhere.c:7)")};
+  const auto bugs = group_findings(findings, {});
+  ASSERT_EQ(bugs.size(), 2u);
+  EXPECT_EQ(bugs[0].key.detector, "races");
+  EXPECT_EQ(bugs[0].occurrences.size(), 1u);
+  EXPECT_EQ(bugs[0].related, (std::vector<std::size_t>{4, 0, 1, 2}));
+  EXPECT_EQ(bugs[1].key.detector, "outcome");  // r2's hang: no race of its run names where it waits
+  EXPECT_EQ(bugs[1].runs(), (std::vector<std::string>{"r2"}));
+  // Without the race's intended receive the hang is a bug of its own, as before.
+  findings[3].details.erase("quiet_runs_deliver_it_to");
+  EXPECT_EQ(group_findings(findings, {}).size(), 3u);
+}
+
 TEST(GroupFindings, OutcomeTakesTheMpipdLocationBeforePdg) {
   std::vector<Finding> findings = {finding("outcome", "crashed", "r", ""),
                                    finding("pdg", "lp-task", "r", "wait_all (a.c:5)"),

@@ -55,7 +55,9 @@ std::string bug_kind_label(const Finding& f) {
 }
 
 const Finding& representative(const ReportData& data, const bugs::Bug& bug) {
-  if (!bug.related.empty()) return data.findings.at(bug.related.front());
+  // A failed run's bug is shown by what localized it; a race's related
+  // findings are its consequences (the hang it caused), not its face.
+  if (bug.key.detector == "outcome" && !bug.related.empty()) return data.findings.at(bug.related.front());
   return data.findings.at(bug.occurrences.front().finding);
 }
 

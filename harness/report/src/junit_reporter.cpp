@@ -209,7 +209,7 @@ Testcase bug_testcase(const ReportData& data, const std::string& classname, cons
     out << ": " << finding_line(f) << "\n";
   }
   if (!bug.related.empty()) {
-    out << "\nlocalized by:\n";
+    out << (bug.key.detector == "outcome" ? "\nlocalized by:\n" : "\nwith it (the failures it caused, and where it was seen before it struck):\n");
     for (std::size_t i : bug.related) out << "- " << data.findings[i].run_id << ": " << finding_line(data.findings[i]) << "\n";
   }
   out << "\nfull details: findings.json (bugs[].fingerprint = " << bug.fingerprint << ")\n";

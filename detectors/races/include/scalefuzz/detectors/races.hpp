@@ -264,6 +264,8 @@ struct IntendedReceive {
   int recv_rank = -1;
   std::uint64_t recv_site_hash = 0;
   std::uint64_t recv_round = 0;
+  std::string quiet_run_id;       // a quiet run that delivered it there (names the site)
+  std::uint32_t recv_site_id = 0; // the receive's site id in that run
 };
 
 struct UnintendedMatch {

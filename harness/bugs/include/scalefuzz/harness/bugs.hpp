@@ -78,7 +78,10 @@ struct Bug {
   std::string title;                    // of the first occurrence
   std::vector<Occurrence> occurrences;  // one per finding, in findings order
   // Findings of the same runs that localize this bug (mpipd, pdg for a
-  // failed run): evidence shown with it, not bugs of their own.
+  // failed run), and for a message race the failed runs it caused (their
+  // outcome findings and localizers: a hang blocked in the receive that
+  // quiet runs deliver the taken message to): evidence shown with it, not
+  // bugs of their own.
   std::vector<std::size_t> related;
   std::string first_seen, last_seen;    // over the occurrences' seen_at ("" if none known)
 
