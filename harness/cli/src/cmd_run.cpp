@@ -48,7 +48,8 @@ class ReplayWriter : public harness::RunListener {
     if (r.noise.mode == noise::Mode::Application)
       if (auto dir = engine::ninja_analysis_for(store_, r)) analysis = fs::absolute(*dir).string();
     const auto argv = replay_exec_argv(this_program(), r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe),
-                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string(), campaign_.launcher);
+                                       analysis, fs::absolute(out_ / "replay" / r.run_id).string(), campaign_.launcher,
+                                       campaign_.mpi);
     const fs::path run_dir = fs::absolute(out_ / "runs" / r.run_id);
     write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), run_dir)), argv,
                       r.noise.mode == noise::Mode::None);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "scalefuzz/harness/campaign.hpp"
@@ -16,9 +17,11 @@ namespace scalefuzz::cli {
 std::filesystem::path injector_library(harness::MpiImplementation mpi = harness::MpiImplementation::Mpich);
 
 // The injector for running `app` (a run's argv[0], looked up on PATH) under
-// `launcher`: the one built for the application's MPI (its DT_NEEDED), else
-// the launcher's. Throws UsageError naming both MPIs when they differ.
-std::filesystem::path injector_for(const std::string& app, const harness::MpiLauncher& launcher);
+// `launcher`: the one built for `declared` (the campaign's `mpi:`), else the
+// application's MPI (its DT_NEEDED), else the launcher's. Throws UsageError
+// naming both MPIs when any two differ.
+std::filesystem::path injector_for(const std::string& app, const harness::MpiLauncher& launcher,
+                                   std::optional<harness::MpiImplementation> declared = std::nullopt);
 // injector_for() of every application of `runs` under the campaign's
 // launcher; UsageError when they need different injectors.
 std::filesystem::path campaign_injector(const harness::Campaign& campaign, const std::vector<harness::RunSpec>& runs);

@@ -243,3 +243,24 @@ TEST(ApplicationMpi, WithoutAnMpiInDtNeededTheLauncherDecides) {
   EXPECT_EQ(run_mpi(self, *find_mpi_launcher("srun")), MpiImplementation::Mpich);
   EXPECT_EQ(to_string(MpiImplementation::OpenMpi), "Open MPI");
 }
+
+// The campaign's `mpi:` decides where the binary cannot tell (srun starts
+// either MPI) and must agree with the launcher's MPI, naming both when not.
+TEST(ApplicationMpi, DeclaredMpiDecidesAndMustAgreeWithTheLauncher) {
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("srun"), MpiImplementation::OpenMpi), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("openmpi"), MpiImplementation::OpenMpi), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("hydra"), MpiImplementation::Mpich), MpiImplementation::Mpich);
+  try {
+    run_mpi(self, *find_mpi_launcher("hydra"), MpiImplementation::OpenMpi);
+    ADD_FAILURE() << "mpi: openmpi under Hydra was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mpi: openmpi (Open MPI) but the launcher is MPICH's (hydra)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(run_mpi(self, *find_mpi_launcher("openmpi"), MpiImplementation::Mpich), std::invalid_argument);
+  EXPECT_EQ(mpi_named("openmpi"), MpiImplementation::OpenMpi);
+  EXPECT_EQ(mpi_named("mpich"), MpiImplementation::Mpich);
+  EXPECT_EQ(mpi_named("auto"), std::nullopt);
+  EXPECT_EQ(key_word(MpiImplementation::OpenMpi), "openmpi");
+}

@@ -27,6 +27,10 @@ namespace scalefuzz::harness {
 enum class MpiImplementation { Mpich, OpenMpi };
 // "MPICH", "Open MPI".
 std::string_view to_string(MpiImplementation mpi);
+// The campaign key `mpi:`'s words: "mpich", "openmpi" (and back; nullopt for
+// any other word, `auto` included).
+std::string_view key_word(MpiImplementation mpi);
+std::optional<MpiImplementation> mpi_named(std::string_view word);
 
 // What the launcher and the MPI library printed about a failure, read line
 // by line from the run's stdout and stderr.
