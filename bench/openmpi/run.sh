@@ -8,7 +8,8 @@
 #      deadlock, crash, abort and early-exit scenarios, KCCA's allgather
 #      overflow, DMTracker's three scenarios.
 # usage: bench/openmpi/run.sh BUILD_DIR OUT_DIR [corpus|corrbench|campaigns]...
-# (default: all three; each part's output in OUT_DIR/<part>.txt)
+# (default: all three; each part's output in OUT_DIR/<part>.txt;
+# CORRBENCH_MPI=openmpi runs CorrBench's Open MPI half only)
 set -u
 build=$(cd "$1" && pwd) out=$2
 shift 2
@@ -20,7 +21,7 @@ for part in "${parts[@]}"; do
   echo "== $part: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
   case $part in
     corpus) python3 "$src/tests/usage/usage_corpus.py" "$build/scalefuzz" "$src" "$build" "$out/corpus" --mpi openmpi ;;
-    corrbench) python3 "$src/bench/corrbench/corrbench.py" "$build/scalefuzz" "$out/corrbench" --mpi both --timeout 30 \
+    corrbench) python3 "$src/bench/corrbench/corrbench.py" "$build/scalefuzz" "$out/corrbench" --mpi "${CORRBENCH_MPI:-both}" --timeout 30 \
                  --json "$out/corrbench.json" ;;
     campaigns) bash "$src/tests/openmpi/same_findings.sh" "$build/scalefuzz" "$src" "$out/campaigns" \
                  deadlock_cycle crash_in_compute mpipd_early_exit mpipd_task_farm_abort mpipd_invalid_source_irecv \

@@ -164,7 +164,7 @@ int cmd_exec(const ParsedArgs& args) {
     mpi = harness::mpi_named(*word);
     if (!mpi) throw UsageError("--mpi: expected auto, mpich or openmpi, got '" + *word + "'");
   }
-  const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options), mpi);
+  const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options), mpi, options.mpiexec);
   if (!args.has("--no-record")) options.injector_lib = injector;
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
   if (analysis && *analysis == options.run_dir)

@@ -51,7 +51,8 @@ int cmd_explore(const ParsedArgs& args) {
     throw UsageError(e.what());
   }
   options.launch.launcher = &harness::detect_mpi_launcher(options.launch.mpiexec);
-  options.launch.injector_lib = injector_for(spec.argv.at(0), *options.launch.launcher);
+  options.launch.injector_lib =
+      injector_for(spec.argv.at(0), *options.launch.launcher, std::nullopt, options.launch.mpiexec);
   options.launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = "auto";
   if (find_program(options.launch.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + options.launch.mpiexec.at(0) + "' (the run's, " + run_dir.string() +

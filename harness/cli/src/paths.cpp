@@ -49,10 +49,10 @@ fs::path injector_library(harness::MpiImplementation mpi) {
 }
 
 fs::path injector_for(const std::string& app, const harness::MpiLauncher& launcher,
-                      std::optional<harness::MpiImplementation> declared) {
+                      std::optional<harness::MpiImplementation> declared, const std::vector<std::string>& command) {
   const fs::path found = find_program(app);
   try {
-    return injector_library(harness::run_mpi(found.empty() ? fs::path(app) : found, launcher, declared));
+    return injector_library(harness::run_mpi(found.empty() ? fs::path(app) : found, launcher, declared, command));
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -64,7 +64,7 @@ fs::path campaign_injector(const harness::Campaign& campaign, const std::vector<
   std::map<std::string, fs::path> by_app;  // each application binary looked at once
   for (const auto& run : runs)
     if (!run.argv.empty() && !by_app.contains(run.argv.front()))
-      by_app.emplace(run.argv.front(), injector_for(run.argv.front(), launcher, campaign.mpi));
+      by_app.emplace(run.argv.front(), injector_for(run.argv.front(), launcher, campaign.mpi, campaign.mpiexec));
   if (by_app.empty())
     return injector_library(campaign.mpi.value_or(launcher.implementation().value_or(harness::MpiImplementation::Mpich)));
   for (const auto& [app, injector] : by_app)

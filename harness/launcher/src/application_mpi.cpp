@@ -46,7 +46,7 @@ std::string launch_hint(MpiImplementation mpi) {
 }  // namespace
 
 MpiImplementation run_mpi(const std::filesystem::path& app_path, const MpiLauncher& launcher,
-                          std::optional<MpiImplementation> declared) {
+                          std::optional<MpiImplementation> declared, const std::vector<std::string>& command) {
   const auto app = application_mpi(app_path);
   const auto launcher_mpi = launcher.implementation();
   const auto name = [](MpiImplementation mpi) { return std::string(to_string(mpi)); };
@@ -62,9 +62,10 @@ MpiImplementation run_mpi(const std::filesystem::path& app_path, const MpiLaunch
     throw std::invalid_argument(app_path.string() + " is built against " + name(*app) + " (DT_NEEDED) but the launcher is " +
                                 name(*launcher_mpi) + "'s (" + std::string(launcher.name()) + "): launch it with " +
                                 launch_hint(*app));
-  if (declared) return *declared;
-  if (app) return *app;
-  return launcher_mpi.value_or(MpiImplementation::Mpich);
+  const MpiImplementation mpi = declared ? *declared : app ? *app : launcher_mpi.value_or(MpiImplementation::Mpich);
+  if (const std::string why = launcher.cannot_start(mpi, command); !why.empty())
+    throw std::invalid_argument(app_path.string() + " is built against " + name(mpi) + ": " + why);
+  return mpi;
 }
 
 }  // namespace scalefuzz::harness

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scalefuzz/harness/mpi_launcher.hpp"
 
@@ -23,7 +24,11 @@ std::optional<MpiImplementation> application_mpi(const std::filesystem::path& bi
 // Throws std::invalid_argument naming both MPIs when any two of the declared
 // MPI, the application's and the launcher's differ (an Open MPI application
 // under Hydra's mpiexec cannot start right: every rank would be a singleton).
+// `command` is the launcher prefix (mpiexec words): refused, too, when the
+// launcher says it cannot start that MPI's ranks that way
+// (MpiLauncher::cannot_start).
 MpiImplementation run_mpi(const std::filesystem::path& app_path, const MpiLauncher& launcher,
-                          std::optional<MpiImplementation> declared = std::nullopt);
+                          std::optional<MpiImplementation> declared = std::nullopt,
+                          const std::vector<std::string>& command = {});
 
 }  // namespace scalefuzz::harness

@@ -67,6 +67,11 @@ class MpiLauncher {
   virtual std::vector<std::string> default_command() const = 0;
   // The MPI whose applications this launcher starts (nullopt: any, e.g. srun).
   virtual std::optional<MpiImplementation> implementation() const = 0;
+  // Why `command` (the launcher prefix) cannot start ranks of `mpi`; empty
+  // when it can (srun: Debian's Open MPI 4.1 needs --mpi=pmix).
+  virtual std::string cannot_start(MpiImplementation /*mpi*/, const std::vector<std::string>& /*command*/) const {
+    return {};
+  }
 
   // What follows the command prefix: process count, preload, the environment
   // the ranks need, then the application's argv. `injector` is absolute or
