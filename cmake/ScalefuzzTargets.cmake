@@ -77,16 +77,27 @@ endfunction()
 # folder built into ${CMAKE_BINARY_DIR}/scenarios/CORPUS/NAME (target
 # CORPUS_NAME); with MACRO, the correct twin built from an erroneous
 # program's source with MACRO defined (its header names it: "twin: NAME -DMACRO").
+# Where Open MPI was found, the same program is built against it too (as
+# mpicc.openmpi would: pkg-config ompi-c) into
+# ${CMAKE_BINARY_DIR}/scenarios/openmpi/CORPUS/NAME (target openmpi_CORPUS_NAME),
+# for the corpus run under Open MPI (tests/usage/usage_corpus.py --mpi openmpi).
 function(scalefuzz_corpus_program corpus name source)
-  add_executable(${corpus}_${name} ${source}.c)
-  target_link_libraries(${corpus}_${name} PRIVATE MPI::MPI_C)
-  set_target_properties(${corpus}_${name} PROPERTIES
-    C_STANDARD 11
-    OUTPUT_NAME ${name}
-    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/scenarios/${corpus})
-  # -g: findings name file:line; -O0 keeps each call and access on its own line.
-  target_compile_options(${corpus}_${name} PRIVATE -g -O0)
-  if(ARGC GREATER 3)
-    target_compile_definitions(${corpus}_${name} PRIVATE ${ARGV3})
+  set(variants ${corpus}_${name} MPI::MPI_C ${CMAKE_BINARY_DIR}/scenarios/${corpus})
+  if(SCALEFUZZ_OMPI_FOUND)
+    list(APPEND variants openmpi_${corpus}_${name} PkgConfig::SCALEFUZZ_OMPI ${CMAKE_BINARY_DIR}/scenarios/openmpi/${corpus})
   endif()
+  while(variants)
+    list(POP_FRONT variants target mpi dir)
+    add_executable(${target} ${source}.c)
+    target_link_libraries(${target} PRIVATE ${mpi})
+    set_target_properties(${target} PROPERTIES
+      C_STANDARD 11
+      OUTPUT_NAME ${name}
+      RUNTIME_OUTPUT_DIRECTORY ${dir})
+    # -g: findings name file:line; -O0 keeps each call and access on its own line.
+    target_compile_options(${target} PRIVATE -g -O0)
+    if(ARGC GREATER 3)
+      target_compile_definitions(${target} PRIVATE ${ARGV3})
+    endif()
+  endwhile()
 endfunction()

@@ -18,12 +18,13 @@ not run.
 usage: corrbench.py SCALEFUZZ WORK_DIR [--corrbench DIR] [--subset N] [--only REGEX]
        [--min-recall X] [--no-false-alarms] [--json FILE] [--timeout S] [--jobs N]
        [--detectors 'usage, rma, mpipd, pdg'] [--max-ranks N] [--zero-buffer] [--guard-receives] [--guard-windows]
-       [--explore BUDGET]
+       [--explore BUDGET] [--mpi mpich|openmpi|both] [--same-verdicts]
 Exit: 0 ok, 1 below --min-recall or a false alarm (with --min-recall or
 --no-false-alarms), 2 usage,
 77 when the corrbench folder is absent (ctest SKIP_RETURN_CODE).
 """
 import argparse
+import copy
 import json
 import os
 import re
@@ -107,7 +108,12 @@ def programs(root):
     return out
 
 
-def compile_all(progs, bindir):
+# The compiler and campaign key of each MPI (issue 31): Debian's mpicc is
+# MPICH's (the alternatives pinned by ci/setup.sh), mpicc.openmpi Open MPI's.
+COMPILERS = {"mpich": "mpicc", "openmpi": "mpicc.openmpi"}
+
+
+def compile_all(progs, bindir, cc="mpicc"):
     os.makedirs(bindir, exist_ok=True)
     for p in progs:
         if p["skip"]:
@@ -118,14 +124,14 @@ def compile_all(progs, bindir):
         if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(p["path"]):
             p["built"] = True
             continue
-        r = subprocess.run(["mpicc", "-g", "-O0", "-w", "-I", p["include"], "-o", exe, p["path"], "-lm"],
+        r = subprocess.run([cc, "-g", "-O0", "-w", "-I", p["include"], "-o", exe, p["path"], "-lm"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         p["built"] = r.returncode == 0
         p["build_log"] = r.stdout[-400:]
 
 
 def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=False, guard_receives=False,
-                  guard_windows=False, name_prefix="corrbench", explore_budget=0):
+                  guard_windows=False, name_prefix="corrbench", explore_budget=0, mpi="mpich", bin_name="bin"):
     """One `scalefuzz run` per rank count (programs: dicts with id "p123",
     ranks, built); returns id -> findings. bench/rma/rmaracebench.py uses it too."""
     findings = {}
@@ -140,8 +146,9 @@ def run_campaigns(scalefuzz, progs, work, jobs, timeout, detectors, zero_buffer=
             f.write("\n".join([
                 f"campaign: {name}",
                 "app:",
-                f'  command: ["{work}/bin/{{prog}}"]',
+                f'  command: ["{work}/{bin_name}/{{prog}}"]',
                 "  check: exit-code",
+                *([f"mpi: {mpi}"] if mpi != "mpich" else []),
                 f"scales: {{ test: [{ranks}] }}",
                 "parameters: { prog: [" + ", ".join(p["id"] for p in group) + "] }",
                 "noise:", "  - { mode: none" + (", guard_receives: true" if guard_receives else "") +
@@ -225,6 +232,59 @@ def score(progs, findings):
     return rows, details
 
 
+def print_table(rows, details):
+    """The per-class table; returns the totals over the non-RMA classes."""
+    print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
+    tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}
+    for key in CLASSES + ["rma", "correct"]:
+        r = rows.get(key)
+        if not r:
+            continue
+        if key == "correct":
+            print(f"{'correct':<14}{r['n']:>9}{r['built']:>7}   false alarms: {r['any']} "
+                  f"(usage detector: {r.get('usage_alarms', 0)}; programs per detector: "
+                  f"{r.get('alarms_by_detector', {})})")
+            for d in details:
+                if d.get("false_alarm"):
+                    print(f"  false alarm: {d['program']} ({d['ranks']} ranks): {'; '.join(d['titles'])[:300]}")
+                if d.get("not_run"):
+                    print(f"  not run: {d['program']}: {d['not_run']}")
+            continue
+        line = f"{r['line']}/{r['with_line']}"
+        print(f"{key:<14}{r['n']:>9}{r['built']:>7}{r['any'] / r['n']:>13.2f}{r['right'] / r['n']:>12.2f}{line:>13}")
+        if key != "rma":
+            for k in tot:
+                tot[k] += r[k]
+    if tot["n"]:
+        print(f"{'all (no rma)':<14}{tot['n']:>9}{'':>7}{tot['any'] / tot['n']:>13.2f}{tot['right'] / tot['n']:>12.2f}"
+              f"{str(tot['line']) + '/' + str(tot['with_line']):>13}")
+    return tot
+
+
+def print_side_by_side(per_mpi):
+    """MPICH and Open MPI per class (right kind, false alarms), then every
+    program whose verdict differs between them."""
+    (rm, dm, tm), (ro, do, to) = per_mpi["mpich"], per_mpi["openmpi"]
+    print("== side by side: right kind (erroneous) / false alarms (correct)")
+    print(f"{'class':<14}{'programs':>9}{'MPICH':>9}{'Open MPI':>10}")
+    for key in CLASSES + ["rma", "correct"]:
+        a, b = rm.get(key), ro.get(key)
+        if not a or not b:
+            continue
+        field = "any" if key == "correct" else "right"
+        print(f"{key:<14}{a['n']:>9}{a[field]:>9}{b[field]:>10}")
+    if tm["n"] and to["n"]:
+        print(f"{'all (no rma)':<14}{tm['n']:>9}{tm['right'] / tm['n']:>9.2f}{to['right'] / to['n']:>10.2f}")
+    verdict = lambda d: (d.get("right_kind"), d.get("false_alarm"), d.get("built"))
+    other = {d["program"]: d for d in do}
+    differ = [(d, other[d["program"]]) for d in dm if d["program"] in other and verdict(d) != verdict(other[d["program"]])]
+    print(f"programs whose verdict differs: {len(differ)}")
+    for d, o in differ:
+        print(f"  {d['program']}: MPICH {d.get('kinds')} / Open MPI {o.get('kinds')}"
+              + ("" if o.get("built") else " (not built with mpicc.openmpi)"))
+    return len(differ)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scalefuzz")
@@ -251,6 +311,11 @@ def main():
     ap.add_argument("--explore", type=int, default=0, metavar="BUDGET",
                     help="schedule exploration after each point's run (explore: {budget: BUDGET}; adds the races "
                          "detector): its race verdicts count as findings like the others")
+    ap.add_argument("--mpi", default="mpich", choices=["mpich", "openmpi", "both"],
+                    help="compile with mpicc (MPICH) or mpicc.openmpi and run under that MPI (campaign key mpi:); "
+                         "both: each, then the two side by side")
+    ap.add_argument("--same-verdicts", action="store_true",
+                    help="with --mpi both: exit 1 when a program's verdict differs between the two MPIs")
     ap.add_argument("--no-false-alarms", action="store_true",
                     help="exit 1 when any correct program got an error or warning finding")
     a = ap.parse_args()
@@ -265,51 +330,44 @@ def main():
     for p in progs:
         if a.max_ranks and p["ranks"] > a.max_ranks:
             p["skip"] = f"needs {p['ranks']} ranks (> --max-ranks {a.max_ranks})"
-    compile_all(progs, os.path.join(work, "bin"))
     detectors = a.detectors
     if a.explore and "races" not in [d.strip() for d in detectors.split(",")]:
         detectors += ", races"
-    findings = run_campaigns(a.scalefuzz, progs, work, a.jobs, a.timeout, detectors, a.zero_buffer, a.guard_receives,
-                             a.guard_windows, explore_budget=a.explore)
-    rows, details = score(progs, findings)
-    print(f"{'class':<14}{'programs':>9}{'built':>7}{'any finding':>13}{'right kind':>12}{'stated line':>13}")
-    tot = {"n": 0, "any": 0, "right": 0, "line": 0, "with_line": 0}
-    for key in CLASSES + ["rma", "correct"]:
-        r = rows.get(key)
-        if not r:
-            continue
-        if key == "correct":
-            print(f"{'correct':<14}{r['n']:>9}{r['built']:>7}   false alarms: {r['any']} "
-                  f"(usage detector: {r.get('usage_alarms', 0)}; programs per detector: "
-                  f"{r.get('alarms_by_detector', {})})")
-            for d in details:
-                if d.get("false_alarm"):
-                    print(f"  false alarm: {d['program']} ({d['ranks']} ranks): {'; '.join(d['titles'])[:300]}")
-                if d.get("not_run"):
-                    print(f"  not run: {d['program']}: {d['not_run']}")
-            continue
-        line = f"{r['line']}/{r['with_line']}"
-        print(f"{key:<14}{r['n']:>9}{r['built']:>7}{r['any'] / r['n']:>13.2f}{r['right'] / r['n']:>12.2f}{line:>13}")
-        if key != "rma":
-            for k in tot:
-                tot[k] += r[k]
-    if tot["n"]:
-        print(f"{'all (no rma)':<14}{tot['n']:>9}{'':>7}{tot['any'] / tot['n']:>13.2f}{tot['right'] / tot['n']:>12.2f}"
-              f"{str(tot['line']) + '/' + str(tot['with_line']):>13}")
+    per_mpi = {}  # mpi -> (rows, details, tot)
+    for mpi in (["mpich", "openmpi"] if a.mpi == "both" else [a.mpi]):
+        mine = copy.deepcopy(progs)
+        bin_name = "bin" if mpi == "mpich" else "bin-" + mpi
+        compile_all(mine, os.path.join(work, bin_name), COMPILERS[mpi])
+        findings = run_campaigns(a.scalefuzz, mine, work, a.jobs, a.timeout, detectors, a.zero_buffer,
+                                 a.guard_receives, a.guard_windows,
+                                 name_prefix="corrbench" if mpi == "mpich" else "corrbench-" + mpi,
+                                 explore_budget=a.explore, mpi=mpi, bin_name=bin_name)
+        rows, details = score(mine, findings)
+        print(f"== {mpi} ({COMPILERS[mpi]})")
+        per_mpi[mpi] = (rows, details, print_table(rows, details))
+    differ = print_side_by_side(per_mpi) if len(per_mpi) == 2 else 0
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"rows": rows, "programs": details}, f, indent=1)
-    alarms = rows.get("correct", {}).get("any", 0)
-    if a.no_false_alarms and alarms:
-        print(f"FAIL: {alarms} false alarms on the correct programs")
-        return 1
-    if a.min_recall is not None:
-        recall = tot["right"] / tot["n"] if tot["n"] else 1.0
+            if a.mpi == "both":
+                json.dump({m: {"rows": r, "programs": d} for m, (r, d, _) in per_mpi.items()}, f, indent=1)
+            else:
+                rows, details, _ = per_mpi[a.mpi]
+                json.dump({"rows": rows, "programs": details}, f, indent=1)
+    failed = False
+    if a.same_verdicts and differ:
+        print(f"FAIL: {differ} programs differ between MPICH and Open MPI")
+        failed = True
+    for mpi, (rows, _, tot) in per_mpi.items():
         alarms = rows.get("correct", {}).get("any", 0)
-        if recall < a.min_recall or alarms:
-            print(f"FAIL: right-kind recall {recall:.2f} < {a.min_recall} or {alarms} false alarms")
-            return 1
-    return 0
+        if a.no_false_alarms and alarms:
+            print(f"FAIL: {alarms} false alarms on the correct programs ({mpi})")
+            failed = True
+        if a.min_recall is not None:
+            recall = tot["right"] / tot["n"] if tot["n"] else 1.0
+            if recall < a.min_recall or alarms:
+                print(f"FAIL: right-kind recall {recall:.2f} < {a.min_recall} or {alarms} false alarms ({mpi})")
+                failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ built from the same source with MACRO defined. Prints per-program results, recal
 specificity; exits 1 when any program fails (or recall < --min-recall).
 
 usage: usage_corpus.py SCALEFUZZ SOURCE_DIR BUILD_DIR WORK_DIR [--only REGEX] [--folder usage|rma]
-       [--detectors 'usage, mpipd, pdg']
+       [--detectors 'usage, mpipd, pdg'] [--mpi mpich|openmpi]
 """
 import argparse
 import json
@@ -78,15 +78,16 @@ def read_corpus(src, sub):
     return corpus
 
 
-def campaign_text(name, ranks, mode, progs, build, sub, detectors):
+def campaign_text(name, ranks, mode, progs, build, sub, detectors, mpi="mpich"):
     noise = {"zero-buffer": "{ mode: none, zero_buffer: true }",
              "guard-receives": "{ mode: none, guard_receives: true }",
              "guard-windows": "{ mode: none, guard_windows: true }"}.get(mode, "{ mode: none }")
     return "\n".join([
         f"campaign: {name}",
         "app:",
-        f'  command: ["{build}/scenarios/{sub}/{{prog}}"]',
+        f'  command: ["{build}/scenarios/{"openmpi/" if mpi == "openmpi" else ""}{sub}/{{prog}}"]',
         "  check: exit-code",
+        *([f"mpi: {mpi}"] if mpi != "mpich" else []),
         f"scales: {{ test: [{ranks}] }}",
         "parameters: { prog: [" + ", ".join(progs) + "] }",
         "noise:",
@@ -116,6 +117,9 @@ def main():
     ap.add_argument("--min-recall", type=float, default=1.0)
     ap.add_argument("--folder", default="usage", choices=["usage", "rma"])
     ap.add_argument("--detectors", default="usage, mpipd, pdg")
+    # openmpi: the corpus built against Open MPI (scenarios/openmpi/FOLDER,
+    # cmake/ScalefuzzTargets.cmake), run by mpirun.openmpi (campaign key mpi: openmpi).
+    ap.add_argument("--mpi", default="mpich", choices=["mpich", "openmpi"])
     a = ap.parse_args()
     corpus = [p for p in read_corpus(a.src, a.folder) if re.search(a.only, p["name"])]
     os.makedirs(a.work, exist_ok=True)
@@ -127,7 +131,8 @@ def main():
         name = f"{a.folder}-corpus-np{ranks}-{mode}"
         path = os.path.join(a.work, name + ".yaml")
         with open(path, "w") as f:
-            f.write(campaign_text(name, ranks, mode, [p["name"] for p in progs], a.build, a.folder, a.detectors))
+            f.write(campaign_text(name, ranks, mode, [p["name"] for p in progs], a.build, a.folder, a.detectors,
+                                   a.mpi))
         out = os.path.join(a.work, name)
         subprocess.run(["rm", "-rf", out], check=True)
         log = open(os.path.join(a.work, name + ".log"), "w")

@@ -823,10 +823,12 @@ void check_arguments(const trace::RunTrace& run, std::vector<Issue>& out) {
       const OpClass c = cls(e);
       // Communicator constructors' arguments MPICH accepts (trace/format.hpp:
       // kColorUndefined): a negative color other than MPI_UNDEFINED (§7.4.2),
-      // a negative entry of a Cartesian topology's dims (§8.5.1).
+      // a negative entry of a Cartesian topology's dims (§8.5.1). Open MPI
+      // rejects both (MPI_ERR_ARG, MPI_ERR_DIMS: also an mpi-error finding);
+      // the rule broken is the same under either MPI.
       const bool bad_color = e.op == ops::Comm_split && e.tag < 0 && e.tag != trace::kColorUndefined;
       const bool bad_dims = e.op == ops::Cart_create && e.tag < 0;
-      if (c == OpClass::CommMgmt && e.error == 0 && (bad_color || bad_dims)) {
+      if (c == OpClass::CommMgmt && (bad_color || bad_dims)) {
         Issue is;
         is.kind = "invalid-argument";
         is.section = bad_color ? "MPI-4.0 §7.4.2 (MPI_COMM_SPLIT: color must be non-negative or MPI_UNDEFINED)"

@@ -29,7 +29,7 @@ const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys = {
       "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
       "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "launcher", "stall",
-      "kcca", "dmtracker", "explore"};
+      "kcca", "dmtracker", "explore", "mpi"};
   return keys;
 }
 
@@ -75,6 +75,16 @@ const MpiLauncher* read_launcher(const YamlReader& reader, const YAML::Node& nod
   if (name == "auto") return nullptr;
   if (const MpiLauncher* launcher = find_mpi_launcher(name)) return launcher;
   reader.fail(node, unknown_launcher_message(name));
+}
+
+// `mpi:` -- auto (nullopt), mpich or openmpi.
+std::optional<MpiImplementation> read_mpi(const YamlReader& reader, const YAML::Node& node) {
+  const std::string word = reader.non_empty_string(node, "mpi");
+  if (word == "auto") return std::nullopt;
+  if (const auto mpi = mpi_named(word)) return mpi;
+  const std::string hint = closest_name(word, {"auto", "mpich", "openmpi"});
+  reader.fail(node, "unknown MPI '" + word + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                        "; known: auto, mpich, openmpi");
 }
 
 Oversubscribe read_oversubscribe(const YamlReader& reader, const YAML::Node& node) {
@@ -208,6 +218,8 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
     } else if (key == "launcher") {
       campaign.launcher = read_launcher(reader, value);
       launcher_named = campaign.launcher != nullptr;
+    } else if (key == "mpi") {
+      campaign.mpi = read_mpi(reader, value);
     } else if (key == "kcca") {
       campaign.kcca = read_kcca(reader, value, campaign.campaign_dir);
     } else if (key == "dmtracker") {
@@ -273,6 +285,16 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
   // A named launcher without `mpiexec:` starts the ranks with its own
   // command; `auto` reads the launcher off the command's program.
   if (launcher_named && mpiexec_sites.empty()) campaign.mpiexec = campaign.launcher->default_command();
+  // `mpi:` alone (no launcher, no mpiexec) starts the ranks with that MPI's
+  // own launcher (openmpi: mpirun.openmpi; mpich: Hydra's mpiexec).
+  if (campaign.mpi && !launcher_named && mpiexec_sites.empty())
+    for (const MpiLauncher* launcher : mpi_launchers())
+      if (launcher->implementation() == campaign.mpi) {
+        campaign.launcher = launcher;
+        campaign.mpiexec = launcher->default_command();
+        launcher_named = true;
+        break;
+      }
   if (!campaign.launcher) campaign.launcher = &detect_mpi_launcher(campaign.mpiexec);
   campaign.launcher_detected = !launcher_named;
   return campaign;

@@ -254,6 +254,32 @@ TEST(LoadCampaign, LauncherIsAutoByDefaultOrNamed) {
               HasSubstr("inline.yaml:4:11:"));
 }
 
+// `mpi:` (issue 31): auto by default; a named MPI alone starts the ranks
+// with that MPI's launcher; a bad word is refused at its line and column.
+TEST(LoadCampaign, MpiKeyIsAutoByDefaultOrNamesTheApplicationsMpi) {
+  Campaign c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\n");
+  EXPECT_EQ(c.mpi, std::nullopt);
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: auto\n");
+  EXPECT_EQ(c.mpi, std::nullopt);
+  EXPECT_EQ(c.launcher->name(), "hydra");
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: openmpi\n");
+  EXPECT_EQ(c.mpi, MpiImplementation::OpenMpi);
+  EXPECT_EQ(c.launcher->name(), "openmpi") << "mpi: openmpi alone starts the ranks with Open MPI's mpirun";
+  EXPECT_THAT(c.mpiexec, ElementsAre("mpirun.openmpi"));
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: mpich\n");
+  EXPECT_EQ(c.mpi, MpiImplementation::Mpich);
+  EXPECT_EQ(c.launcher->name(), "hydra");
+  // With a launcher or an mpiexec the key only declares (the CLI checks they agree).
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: openmpi\nlauncher: srun\n");
+  EXPECT_EQ(c.launcher->name(), "srun");
+  EXPECT_EQ(c.mpi, MpiImplementation::OpenMpi);
+  c = parse("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: openmpi\nmpiexec: [mpiexec]\n");
+  EXPECT_EQ(c.launcher->name(), "hydra");
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: open-mpi\n"),
+              HasSubstr("inline.yaml:4:6: unknown MPI 'open-mpi' (did you mean 'openmpi'?); known: auto, mpich, openmpi"));
+  EXPECT_THAT(parse_error("campaign: t\napp: { command: [x] }\nscales: [2]\nmpi: [mpich]\n"), HasSubstr("inline.yaml:4:6:"));
+}
+
 TEST(LoadCampaign, EnvRejectsHarnessVariablesAndBadNames) {
   const std::string head = "campaign: t\napp:\n  command: [x]\n  env:\n";
   expect_load_errors(head, {

@@ -157,8 +157,14 @@ int cmd_exec(const ParsedArgs& args) {
   if (oversubscribe != "auto" && oversubscribe != "on" && oversubscribe != "off")
     throw UsageError("--oversubscribe: expected auto, on or off");
   options.env[injector::env_name(injector::Env::Oversubscribe)] = oversubscribe;
-  // The injector built for the application's MPI; a launcher of the other MPI is refused here.
-  const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options));
+  // The injector built for the application's MPI (--mpi where the binary
+  // cannot tell); a launcher of the other MPI is refused here.
+  std::optional<harness::MpiImplementation> mpi;
+  if (const auto word = args.value("--mpi"); word && *word != "auto") {
+    mpi = harness::mpi_named(*word);
+    if (!mpi) throw UsageError("--mpi: expected auto, mpich or openmpi, got '" + *word + "'");
+  }
+  const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options), mpi, options.mpiexec);
   if (!args.has("--no-record")) options.injector_lib = injector;
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
   if (analysis && *analysis == options.run_dir)

@@ -13,6 +13,7 @@
 #include "scalefuzz/analysis/detector.hpp"
 #include "scalefuzz/analysis/site_names.hpp"
 #include "scalefuzz/engine/explore_runs.hpp"
+#include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/finding_json.hpp"
 #include "scalefuzz/harness/run_json.hpp"
@@ -41,11 +42,21 @@ int cmd_explore(const ParsedArgs& args) {
   options.limits.budget = static_cast<std::size_t>(args.integer("--budget").value_or(100));
   options.out_dir = args.value("--out") ? fs::path(*args.value("--out")) : fs::path("out") / (spec.run_id + "-explore");
   options.scalefuzz_program = this_program();
-  options.launch.mpiexec = {"mpiexec"};
-  options.launch.injector_lib = injector_for(spec.argv.at(0), harness::launcher_of(options.launch));
+  // The run's own launcher words (launch.json: Hydra's mpiexec, Open MPI's
+  // mpirun, srun), its plug-in read off them as `scalefuzz replay` does, and
+  // the injector of the application's MPI.
+  try {
+    options.launch.mpiexec = engine::recorded_launcher(run_dir);
+  } catch (const std::exception& e) {
+    throw UsageError(e.what());
+  }
+  options.launch.launcher = &harness::detect_mpi_launcher(options.launch.mpiexec);
+  options.launch.injector_lib =
+      injector_for(spec.argv.at(0), *options.launch.launcher, std::nullopt, options.launch.mpiexec);
   options.launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = "auto";
   if (find_program(options.launch.mpiexec.at(0)).empty())
-    throw InfraError("launcher 'mpiexec' not found on PATH (install mpich: ci/setup.sh)");
+    throw InfraError("launcher '" + options.launch.mpiexec.at(0) + "' (the run's, " + run_dir.string() +
+                     "/launch.json) not found on PATH (MPICH, Open MPI: ci/setup.sh)");
   harness::become_subreaper();
 
   const std::string point = analysis::campaign_point(spec);

@@ -97,7 +97,7 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
             << terminal_safe(joined_for_shell(replay_exec_argv(this_program(), hit.run, campaign.mpiexec,
                                                                harness::to_string(campaign.oversubscribe),
                                                                hit.analysis_dir, replay_dir.string(),
-                                                               campaign.launcher)))
+                                                               campaign.launcher, campaign.mpi)))
             << "\n  (" << replay_timing_note(hit.run.noise.mode == noise::Mode::None) << "; these lines are also in "
             << (fs::absolute(hit.run_dir) / "replay.txt").string() << ")\n";
   harness::LaunchOptions options = launch;
@@ -225,7 +225,8 @@ int cmd_reproduce(const ParsedArgs& args) {
     // Every try's directory carries its replay line (report.html, JUnit).
     write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), fs::absolute(run_dir))),
                       replay_exec_argv(this_program(), run, campaign.mpiexec, harness::to_string(campaign.oversubscribe),
-                                       analysis_dir, fs::absolute(out / "replay" / run.run_id).string(), campaign.launcher),
+                                       analysis_dir, fs::absolute(out / "replay" / run.run_id).string(), campaign.launcher,
+                                       campaign.mpi),
                       run.noise.mode == noise::Mode::None);
     if (run.noise.mode == noise::Mode::System && engine::has_ninja_analysis(run_dir, run.nprocs))
       last_system_run = fs::absolute(run_dir);

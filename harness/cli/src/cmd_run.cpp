@@ -42,7 +42,8 @@ class ReplayWriter : public harness::RunListener {
   ReplayWriter(const harness::RunStore& store, const harness::Campaign& campaign) : store_(store), campaign_(campaign) {}
   void run_started(const harness::RunSpec&) override {}
   void run_finished(const harness::RunSpec& r, const harness::Outcome&) override {
-    write_stored_run_replay(store_, r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe), campaign_.launcher);
+    write_stored_run_replay(store_, r, campaign_.mpiexec, harness::to_string(campaign_.oversubscribe), campaign_.launcher,
+                            campaign_.mpi);
   }
   void end() override {}
 

@@ -99,6 +99,12 @@ void declare_exec(CLI::App& o) {
       ->description("how the command after -- starts the ranks: auto (default: from its program's name)" + launchers)
       ->type_name("NAME")
       ->check(CLI::IsMember(harness::mpi_launcher_choices()));
+  o.add_option("--mpi",
+               "auto|mpich|openmpi: the MPI the application is built against, which picks the\n"
+               "injector (default auto: the binary's DT_NEEDED, else the launcher's MPI); for a\n"
+               "wrapper script. Refused when it differs from the binary's or the launcher's")
+      ->type_name("MPI")
+      ->check(CLI::IsMember({"auto", "mpich", "openmpi"}));
   o.add_option("--oversubscribe", "auto|on|off: complete blocking calls by test-and-sleep (default auto)")
       ->type_name("MODE")
       ->check(CLI::IsMember({"auto", "on", "off"}));

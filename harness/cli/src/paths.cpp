@@ -48,10 +48,11 @@ fs::path injector_library(harness::MpiImplementation mpi) {
                             : "\nbuild it (ci/build.sh) or set SCALEFUZZ_INJECTOR"));
 }
 
-fs::path injector_for(const std::string& app, const harness::MpiLauncher& launcher) {
+fs::path injector_for(const std::string& app, const harness::MpiLauncher& launcher,
+                      std::optional<harness::MpiImplementation> declared, const std::vector<std::string>& command) {
   const fs::path found = find_program(app);
   try {
-    return injector_library(harness::run_mpi(found.empty() ? fs::path(app) : found, launcher));
+    return injector_library(harness::run_mpi(found.empty() ? fs::path(app) : found, launcher, declared, command));
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -63,8 +64,9 @@ fs::path campaign_injector(const harness::Campaign& campaign, const std::vector<
   std::map<std::string, fs::path> by_app;  // each application binary looked at once
   for (const auto& run : runs)
     if (!run.argv.empty() && !by_app.contains(run.argv.front()))
-      by_app.emplace(run.argv.front(), injector_for(run.argv.front(), launcher));
-  if (by_app.empty()) return injector_library(launcher.implementation().value_or(harness::MpiImplementation::Mpich));
+      by_app.emplace(run.argv.front(), injector_for(run.argv.front(), launcher, campaign.mpi, campaign.mpiexec));
+  if (by_app.empty())
+    return injector_library(campaign.mpi.value_or(launcher.implementation().value_or(harness::MpiImplementation::Mpich)));
   for (const auto& [app, injector] : by_app)
     if (injector != by_app.begin()->second)
       throw UsageError("campaign " + campaign.name + ": " + by_app.begin()->first + " and " + app +

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/mpi_launcher.hpp"
@@ -16,9 +18,14 @@ namespace scalefuzz::cli {
 std::filesystem::path injector_library(harness::MpiImplementation mpi = harness::MpiImplementation::Mpich);
 
 // The injector for running `app` (a run's argv[0], looked up on PATH) under
-// `launcher`: the one built for the application's MPI (its DT_NEEDED), else
-// the launcher's. Throws UsageError naming both MPIs when they differ.
-std::filesystem::path injector_for(const std::string& app, const harness::MpiLauncher& launcher);
+// `launcher`: the one built for `declared` (the campaign's `mpi:`), else the
+// application's MPI (its DT_NEEDED), else the launcher's. Throws UsageError
+// naming both MPIs when any two differ, or when the launcher cannot start
+// that MPI's ranks with `command` (the mpiexec words; srun --mpi=pmi2 and
+// Open MPI).
+std::filesystem::path injector_for(const std::string& app, const harness::MpiLauncher& launcher,
+                                   std::optional<harness::MpiImplementation> declared = std::nullopt,
+                                   const std::vector<std::string>& command = {});
 // injector_for() of every application of `runs` under the campaign's
 // launcher; UsageError when they need different injectors.
 std::filesystem::path campaign_injector(const harness::Campaign& campaign, const std::vector<harness::RunSpec>& runs);

@@ -69,7 +69,8 @@ std::uint64_t attempt_seed(std::uint64_t campaign_seed, int attempt) {
 std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const harness::RunSpec& spec,
                                           const std::vector<std::string>& mpiexec,
                                           const std::string& oversubscribe, const std::string& analysis_dir,
-                                          const std::string& out_dir, const harness::MpiLauncher* launcher) {
+                                          const std::string& out_dir, const harness::MpiLauncher* launcher,
+                                          std::optional<harness::MpiImplementation> mpi) {
   const harness::MpiLauncher& detected = harness::detect_mpi_launcher(mpiexec);
   if (!launcher) launcher = &detected;
   std::vector<std::string> argv;
@@ -99,6 +100,7 @@ std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const ha
                            ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms",
                            "--oversubscribe", oversubscribe, "--out", out_dir});
   if (launcher != &detected) argv.insert(argv.end(), {"--launcher", std::string(launcher->name())});
+  if (mpi) argv.insert(argv.end(), {"--mpi", std::string(harness::key_word(*mpi))});
   argv.push_back("--");
   argv.insert(argv.end(), mpiexec.begin(), mpiexec.end());
   const auto count = launcher->process_count_args(spec.nprocs);

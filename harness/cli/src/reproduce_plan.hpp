@@ -38,12 +38,14 @@ std::uint64_t attempt_seed(std::uint64_t campaign_seed, int attempt);
 // timeout, oversubscription, output directory, then `-- mpiexec... -n N app`
 // with the process count as the launcher spells it. `launcher` is the run's
 // launcher plug-in (null: detected from mpiexec); `--launcher NAME` is
-// printed only when exec would not detect the same one from mpiexec.
+// printed only when exec would not detect the same one from mpiexec;
+// `--mpi NAME` when the campaign's `mpi:` names one.
 // `analysis_dir` is the system-centric run an application run read.
 // `scalefuzz` is the path of the scalefuzz binary to name.
 std::vector<std::string> replay_exec_argv(const std::string& scalefuzz, const harness::RunSpec& spec,
                                           const std::vector<std::string>& mpiexec,
                                           const std::string& oversubscribe, const std::string& analysis_dir,
-                                          const std::string& out_dir, const harness::MpiLauncher* launcher = nullptr);
+                                          const std::string& out_dir, const harness::MpiLauncher* launcher = nullptr,
+                                          std::optional<harness::MpiImplementation> mpi = std::nullopt);
 
 }  // namespace scalefuzz::cli

@@ -37,14 +37,14 @@ void write_replay_file(const std::filesystem::path& run_dir, const std::string& 
 
 void write_stored_run_replay(const harness::RunStore& store, const harness::RunSpec& run,
                              const std::vector<std::string>& mpiexec, const std::string& oversubscribe,
-                             const harness::MpiLauncher* launcher) {
+                             const harness::MpiLauncher* launcher, std::optional<harness::MpiImplementation> mpi) {
   namespace fs = std::filesystem;
   std::string analysis;
   if (run.noise.mode == noise::Mode::Application)
     if (auto dir = engine::ninja_analysis_for(store, run)) analysis = fs::absolute(*dir).string();
   const fs::path out = fs::absolute(store.out_dir());
   const auto argv = replay_exec_argv(this_program(), run, mpiexec, oversubscribe, analysis,
-                                     (out / "replay" / run.run_id).string(), launcher);
+                                     (out / "replay" / run.run_id).string(), launcher, mpi);
   const fs::path run_dir = out / "runs" / run.run_id;
   write_replay_file(run_dir, joined_for_shell(engine::replay_argv(this_program(), run_dir)), argv,
                     run.noise.mode == noise::Mode::None);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ void write_replay_file(const std::filesystem::path& run_dir, const std::string& 
 // application-centric run's line names its system run's analysis).
 void write_stored_run_replay(const harness::RunStore& store, const harness::RunSpec& run,
                              const std::vector<std::string>& mpiexec, const std::string& oversubscribe,
-                             const harness::MpiLauncher* launcher);
+                             const harness::MpiLauncher* launcher,
+                             std::optional<harness::MpiImplementation> mpi = std::nullopt);
 
 // The path of this scalefuzz binary, so printed command lines run as shown.
 std::string this_program();

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/harness/mpi_launcher.hpp"
 
 namespace scalefuzz::harness {
@@ -14,6 +15,14 @@ std::vector<const MpiLauncher*> registered_mpi_launchers();
 std::string_view to_string(MpiImplementation mpi) {
   return mpi == MpiImplementation::OpenMpi ? "Open MPI" : "MPICH";
 }
+
+namespace {
+constexpr EnumName<MpiImplementation> kMpiKeyWords[] = {{MpiImplementation::Mpich, "mpich"},
+                                                        {MpiImplementation::OpenMpi, "openmpi"}};
+}  // namespace
+
+std::string_view key_word(MpiImplementation mpi) { return name_of(kMpiKeyWords, mpi); }
+std::optional<MpiImplementation> mpi_named(std::string_view word) { return value_named(kMpiKeyWords, word); }
 
 std::vector<std::string> MpiLauncher::process_count_args(int nprocs) const { return {"-n", std::to_string(nprocs)}; }
 

@@ -17,6 +17,24 @@ class SrunLauncher final : public MpiLauncher {
   std::vector<std::string> default_command() const override { return {"srun", "--mpi=pmi2", "--quiet"}; }
   // Either MPI (through SLURM's PMI plugins).
   std::optional<MpiImplementation> implementation() const override { return std::nullopt; }
+  // Debian's Open MPI 4.1 finds its peers through PMIx only (no PMI-2
+  // client: MPI_Init fails "on a NULL communicator" under --mpi=pmi2 or
+  // --mpi=none; --mpi=pmix runs, checked with this project's SLURM
+  // 22.05, docs/slurm.md). A command without --mpi takes the cluster's
+  // MpiDefault, which may be PMIx: not refused.
+  std::string cannot_start(MpiImplementation mpi, const std::vector<std::string>& command) const override {
+    if (mpi != MpiImplementation::OpenMpi) return {};
+    for (std::size_t i = 1; i < command.size(); ++i) {
+      std::string plugin;
+      if (command[i].rfind("--mpi=", 0) == 0) plugin = command[i].substr(6);
+      else if (command[i] == "--mpi" && i + 1 < command.size()) plugin = command[i + 1];
+      else continue;
+      if (plugin.rfind("pmix", 0) == 0) return {};
+      return "Open MPI applications start under srun with PMIx only (Debian's Open MPI 4.1 has no PMI-2 client), "
+             "but the command says --mpi=" + plugin + ": use srun --mpi=pmix (campaign: mpiexec: [srun, --mpi=pmix, --quiet])";
+    }
+    return {};
+  }
 
   std::vector<std::string> job_args(const RunSpec& spec, const std::filesystem::path& injector,
                                     const std::vector<std::string>& /*rank_env: --export=ALL*/) const override {

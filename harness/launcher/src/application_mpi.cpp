@@ -38,17 +38,34 @@ std::optional<MpiImplementation> application_mpi(const std::filesystem::path& bi
   return found;
 }
 
-MpiImplementation run_mpi(const std::filesystem::path& app_path, const MpiLauncher& launcher) {
+namespace {
+std::string launch_hint(MpiImplementation mpi) {
+  return mpi == MpiImplementation::OpenMpi ? "Open MPI's mpirun (mpirun.openmpi, launcher: openmpi)"
+                                           : "MPICH's mpiexec (mpiexec.mpich, launcher: hydra)";
+}
+}  // namespace
+
+MpiImplementation run_mpi(const std::filesystem::path& app_path, const MpiLauncher& launcher,
+                          std::optional<MpiImplementation> declared, const std::vector<std::string>& command) {
   const auto app = application_mpi(app_path);
   const auto launcher_mpi = launcher.implementation();
+  const auto name = [](MpiImplementation mpi) { return std::string(to_string(mpi)); };
+  if (declared && app && *app != *declared)
+    throw std::invalid_argument("the campaign says mpi: " + std::string(key_word(*declared)) + " (" + name(*declared) +
+                                ") but " + app_path.string() + " is built against " + name(*app) +
+                                " (DT_NEEDED): set mpi: " + std::string(key_word(*app)) + " or auto, or rebuild it");
+  if (declared && launcher_mpi && *launcher_mpi != *declared)
+    throw std::invalid_argument("the campaign says mpi: " + std::string(key_word(*declared)) + " (" + name(*declared) +
+                                ") but the launcher is " + name(*launcher_mpi) + "'s (" + std::string(launcher.name()) +
+                                "): launch it with " + launch_hint(*declared));
   if (app && launcher_mpi && *app != *launcher_mpi)
-    throw std::invalid_argument(app_path.string() + " is built against " + std::string(to_string(*app)) +
-                                " (DT_NEEDED) but the launcher is " + std::string(to_string(*launcher_mpi)) + "'s (" +
-                                std::string(launcher.name()) + "): launch it with " +
-                                (*app == MpiImplementation::OpenMpi ? "Open MPI's mpirun (mpirun.openmpi, launcher: openmpi)"
-                                                                    : "MPICH's mpiexec (mpiexec.mpich, launcher: hydra)"));
-  if (app) return *app;
-  return launcher_mpi.value_or(MpiImplementation::Mpich);
+    throw std::invalid_argument(app_path.string() + " is built against " + name(*app) + " (DT_NEEDED) but the launcher is " +
+                                name(*launcher_mpi) + "'s (" + std::string(launcher.name()) + "): launch it with " +
+                                launch_hint(*app));
+  const MpiImplementation mpi = declared ? *declared : app ? *app : launcher_mpi.value_or(MpiImplementation::Mpich);
+  if (const std::string why = launcher.cannot_start(mpi, command); !why.empty())
+    throw std::invalid_argument(app_path.string() + " is built against " + name(mpi) + ": " + why);
+  return mpi;
 }
 
 }  // namespace scalefuzz::harness

@@ -243,3 +243,42 @@ TEST(ApplicationMpi, WithoutAnMpiInDtNeededTheLauncherDecides) {
   EXPECT_EQ(run_mpi(self, *find_mpi_launcher("srun")), MpiImplementation::Mpich);
   EXPECT_EQ(to_string(MpiImplementation::OpenMpi), "Open MPI");
 }
+
+// The campaign's `mpi:` decides where the binary cannot tell (srun starts
+// either MPI) and must agree with the launcher's MPI, naming both when not.
+TEST(ApplicationMpi, DeclaredMpiDecidesAndMustAgreeWithTheLauncher) {
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("srun"), MpiImplementation::OpenMpi), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("openmpi"), MpiImplementation::OpenMpi), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, *find_mpi_launcher("hydra"), MpiImplementation::Mpich), MpiImplementation::Mpich);
+  try {
+    run_mpi(self, *find_mpi_launcher("hydra"), MpiImplementation::OpenMpi);
+    ADD_FAILURE() << "mpi: openmpi under Hydra was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mpi: openmpi (Open MPI) but the launcher is MPICH's (hydra)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(run_mpi(self, *find_mpi_launcher("openmpi"), MpiImplementation::Mpich), std::invalid_argument);
+  EXPECT_EQ(mpi_named("openmpi"), MpiImplementation::OpenMpi);
+  EXPECT_EQ(mpi_named("mpich"), MpiImplementation::Mpich);
+  EXPECT_EQ(mpi_named("auto"), std::nullopt);
+  EXPECT_EQ(key_word(MpiImplementation::OpenMpi), "openmpi");
+}
+
+// srun starts Open MPI's ranks through PMIx only (Debian's Open MPI 4.1):
+// --mpi=pmi2 (the srun launcher's default) is refused for them, naming the fix.
+TEST(ApplicationMpi, SrunRefusesOpenMpiWithoutPmix) {
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  const MpiLauncher& srun = *find_mpi_launcher("srun");
+  try {
+    run_mpi(self, srun, MpiImplementation::OpenMpi, {"srun", "--mpi=pmi2", "--quiet"});
+    ADD_FAILURE() << "Open MPI under srun --mpi=pmi2 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("use srun --mpi=pmix"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(run_mpi(self, srun, MpiImplementation::OpenMpi, {"srun", "--mpi", "none"}), std::invalid_argument);
+  EXPECT_EQ(run_mpi(self, srun, MpiImplementation::OpenMpi, {"srun", "--mpi=pmix", "--quiet"}), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, srun, MpiImplementation::OpenMpi, {"srun", "--mpi=pmix_v4"}), MpiImplementation::OpenMpi);
+  EXPECT_EQ(run_mpi(self, srun, MpiImplementation::OpenMpi, {"srun"}), MpiImplementation::OpenMpi) << "the site's MpiDefault";
+  EXPECT_EQ(run_mpi(self, srun, MpiImplementation::Mpich, {"srun", "--mpi=pmi2"}), MpiImplementation::Mpich);
+}

@@ -168,6 +168,12 @@ struct Campaign {
   // (`launcher: auto`, the default; then launcher_detected). Set by the loader.
   const MpiLauncher* launcher = nullptr;
   bool launcher_detected = true;
+  // The MPI the application is built against: the `mpi:` key (mpich,
+  // openmpi); nullopt for `auto` (the default: read off the application
+  // binary's DT_NEEDED when the runs start). It picks the injector where the
+  // binary cannot tell (a wrapper script) and must agree with the binary and
+  // the launcher (the CLI refuses a mismatch before the first run).
+  std::optional<MpiImplementation> mpi;
   StallSpec stall;
   KccaSpec kcca;
   DmtrackerSpec dmtracker;

@@ -27,6 +27,10 @@ namespace scalefuzz::harness {
 enum class MpiImplementation { Mpich, OpenMpi };
 // "MPICH", "Open MPI".
 std::string_view to_string(MpiImplementation mpi);
+// The campaign key `mpi:`'s words: "mpich", "openmpi" (and back; nullopt for
+// any other word, `auto` included).
+std::string_view key_word(MpiImplementation mpi);
+std::optional<MpiImplementation> mpi_named(std::string_view word);
 
 // What the launcher and the MPI library printed about a failure, read line
 // by line from the run's stdout and stderr.
@@ -63,6 +67,11 @@ class MpiLauncher {
   virtual std::vector<std::string> default_command() const = 0;
   // The MPI whose applications this launcher starts (nullopt: any, e.g. srun).
   virtual std::optional<MpiImplementation> implementation() const = 0;
+  // Why `command` (the launcher prefix) cannot start ranks of `mpi`; empty
+  // when it can (srun: Debian's Open MPI 4.1 needs --mpi=pmix).
+  virtual std::string cannot_start(MpiImplementation /*mpi*/, const std::vector<std::string>& /*command*/) const {
+    return {};
+  }
 
   // What follows the command prefix: process count, preload, the environment
   // the ranks need, then the application's argv. `injector` is absolute or
