@@ -51,6 +51,21 @@ for run_dir in "$PWD"/slurm_out/runs/*/; do
 done
 ((failing > 0)) && ok "$failing of the --bug runs failed through SLURM (and replayed as failures)" ||
   echo "note: no --bug run failed through SLURM this time; the replays above reproduced passing runs"
+# The same replay through SLURM: `replay --submit` runs it as a batch job in
+# its own allocation; the job's output holds the verdict.
+one="$(ls -d "$PWD"/slurm_out/runs/*/ | head -n 1)"
+one="${one%/}"
+"$SF" replay "$one" --times 2 --submit >replay_submit.txt 2>&1
+expect_eq "replay --submit exits 0" "$?" 0
+job="$(sed -n 's/^submitted replay job \([0-9]*\) .*/\1/p' replay_submit.txt)"
+[[ -n $job ]] && ok "replay job $job submitted" || { bad "no job id: $(cat replay_submit.txt)"; }
+out="$one/replays/slurm-$job.out"
+for _ in $(seq 1 240); do
+  grep -q '^reproduced ' "$out" 2>/dev/null && break
+  sleep 0.5
+done
+kind="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kind"])' "$one/outcome.json")"
+expect_grep "the SLURM replay job reproduced the run 2/2 (outcome $kind)" "^reproduced 2/2 \\(outcome $kind" "$out"
 # The report offers the same command first.
 expect_grep "junit.xml carries the exact replay" "$SF replay $PWD/slurm_out/runs/" slurm_out/junit.xml
 finish

@@ -1,5 +1,6 @@
-// scalefuzz replay RUN_DIR [--times N]: parses and dispatches to the replay
-// workflow (harness/engine, replay.hpp), then prints its verdict.
+// scalefuzz replay RUN_DIR [--times N] [--submit]: parses and dispatches to
+// the replay workflow (harness/engine, replay.hpp), then prints its verdict;
+// --submit runs the same command as a SLURM job (cmd_slurm.cpp).
 #include <fstream>
 #include <iostream>
 
@@ -20,6 +21,7 @@ int cmd_replay(const ParsedArgs& args) {
   request.run_dir = args.positionals[0];
   request.times = static_cast<int>(args.integer("--times").value_or(1));
   request.keep_noise = args.has("--with-noise");
+  if (args.has("--submit")) return submit_replay(request.run_dir, request.times, request.keep_noise);
   // The injector of the recorded application's MPI (an unreadable spec is
   // refused by replay_run below).
   std::string app;

@@ -26,6 +26,7 @@
 #include "scalefuzz/harness/run_json.hpp"
 #include "scalefuzz/slurm/client.hpp"
 #include "scalefuzz/slurm/submission.hpp"
+#include "scalefuzz/trace/decision_log.hpp"
 #include "scalefuzz/injector/env.hpp"
 
 extern char** environ;
@@ -570,6 +571,43 @@ int cmd_collect(const ParsedArgs& args) {
     if (code == kExitOk) code = kExitInfra;
   }
   return code;
+}
+
+int submit_replay(const fs::path& run_dir_arg, int times, bool with_noise) {
+  const fs::path run_dir = fs::absolute(run_dir_arg);
+  harness::RunSpec spec;
+  try {
+    std::ifstream in(harness::RunDir(run_dir).spec_file());
+    spec = nlohmann::json::parse(in).get<harness::RunSpec>();
+  } catch (const std::exception& e) {
+    throw UsageError(run_dir.string() + ": not a run directory (spec.json: " + e.what() + ")");
+  }
+  if (trace::read_decision_logs(run_dir).empty())
+    throw UsageError(run_dir.string() + ": no decision logs (ranks/N.decisions): nothing to replay");
+  std::vector<std::string> argv = {self_executable().string(), "replay", run_dir.string(), "--times",
+                                   std::to_string(times)};
+  if (with_noise) argv.push_back("--with-noise");
+  const fs::path replays = run_dir / "replays";
+  fs::create_directories(replays);
+  slurm::JobRequest request;
+  request.name = "scalefuzz-replay-" + spec.run_id;
+  // Every word quoted: the run directory is the user's path.
+  request.script = "#!/bin/sh\n# scalefuzz replay through SLURM: the replays run in this job's allocation\nexec " +
+                   joined_for_shell(argv) + "\n";
+  request.work_dir = run_dir;
+  request.std_out = (replays / "slurm-%j.out").string();
+  request.num_tasks = spec.nprocs;
+  try {
+    request.environment = submit_environment();
+    slurm::SlurmClient client;
+    const std::uint32_t job = client.submit(request);
+    std::cout << "submitted replay job " << job << " (" << times << " replay" << (times == 1 ? "" : "s") << " of "
+              << spec.run_id << "); its verdict ('reproduced K/" << times << "') will be in "
+              << (replays / ("slurm-" + std::to_string(job) + ".out")).string() << "\n";
+  } catch (const slurm::SlurmError& e) {
+    throw InfraError(e.what());
+  }
+  return kExitOk;
 }
 
 }  // namespace scalefuzz::cli

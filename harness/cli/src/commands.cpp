@@ -161,6 +161,10 @@ void declare_replay(CLI::App& o) {
   o.add_option("RUN_DIR", "a recorded run directory (OUT/runs/<id>, an exec --out, nights/<date>/runs/<id>)");
   o.add_option("--times", "replays to run (default 1)")->type_name("N")->check(CLI::Range(1, 1000));
   add_switch(o, "--with-noise", "keep the recorded run's noise (default: none; the log decides the matches)");
+  add_switch(o, "--submit",
+             "run the replays as one SLURM batch job (as `submit` does: libslurm, SLURM_CONF) instead of here;\n"
+             "the job runs `scalefuzz replay RUN_DIR --times N` in its allocation and writes its verdict to\n"
+             "RUN_DIR/replays/slurm-<job id>.out; exit 0 once SLURM accepted the job");
 }
 
 void declare_submit(CLI::App& o) {

@@ -4,6 +4,8 @@
 // an exit code (exit_codes.hpp) or throws UsageError / InfraError.
 #pragma once
 
+#include <filesystem>
+
 #include <string>
 #include <vector>
 
@@ -41,6 +43,9 @@ int cmd_submit(const ParsedArgs& args);
 int cmd_task(const ParsedArgs& args);
 int cmd_status(const ParsedArgs& args);
 int cmd_collect(const ParsedArgs& args);
+// `scalefuzz replay RUN_DIR --submit`: the same replays as one SLURM batch
+// job running `scalefuzz replay RUN_DIR --times N` in its allocation.
+int submit_replay(const std::filesystem::path& run_dir, int times, bool with_noise);
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();

@@ -164,7 +164,7 @@ std::uint32_t SlurmClient::submit(const JobRequest& r) {
   desc.work_dir = s(r.work_dir.string());
   desc.std_out = s(r.std_out);
   desc.std_err = s(r.std_out);
-  desc.array_inx = s(r.array_inx);
+  if (!r.array_inx.empty()) desc.array_inx = s(r.array_inx);  // "": one job, not an array
   if (!r.dependency.empty()) desc.dependency = s(r.dependency);
   if (!r.partition.empty()) desc.partition = s(r.partition);
   if (!r.account.empty()) desc.account = s(r.account);

@@ -28,7 +28,7 @@ struct JobRequest {
   std::string script;                    // starts with #!
   std::filesystem::path work_dir;
   std::string std_out;                   // absolute; %A_%a allowed
-  std::string array_inx;                 // "0-9%4"
+  std::string array_inx;                 // "0-9%4"; "" = one job
   std::string dependency;                // "afterany:12:13" or ""
   std::string partition, account, qos;   // "" = SLURM's default
   std::uint32_t time_minutes = 0;        // 0 = partition default
