@@ -181,32 +181,19 @@ ForcedRun MpiScheduleRunner::run(const ForcedSchedule& schedule, const std::stri
   const Base& b = base(schedule.base_run_dir);
   std::uint64_t ordinal = 0;
   auto logs = forced_logs(b.logs, b.calls, schedule, ordinal);
-  if (!schedule.completion) return run_logs(schedule.base_run_dir, logs, name, schedule.rank, ordinal, schedule.source);
-  // A completion: the forced run's rank returned the forced index at its ordinal-th Index decision.
-  std::int32_t index = -1;
-  for (const auto& d : logs[static_cast<std::size_t>(schedule.rank)].decisions)
-    if (d.kind == DecisionKind::Index) index = d.index;  // the forced one is its last
-  ForcedRun run = run_logs(schedule.base_run_dir, logs, name, -1, 0, -1);
-  run.took_forced = false;
-  try {
-    const auto forced = trace::read_decision_logs(run.run_dir);
-    std::uint64_t k = 0;
-    if (static_cast<std::size_t>(schedule.rank) < forced.size())
-      for (const auto& d : forced[static_cast<std::size_t>(schedule.rank)].decisions)
-        if (d.kind == DecisionKind::Index && k++ == ordinal) run.took_forced = d.index == index;
-  } catch (const std::exception&) {
-    // no logs (a launch error): not taken
-  }
-  return run;
+  ForcedCheck check{schedule.rank, schedule.completion, ordinal, schedule.source};
+  if (schedule.completion)  // the forced Index decision is the rank's last one
+    for (const auto& d : logs[static_cast<std::size_t>(schedule.rank)].decisions)
+      if (d.kind == DecisionKind::Index) check.value = d.index;
+  return run_logs(schedule.base_run_dir, logs, name, check);
 }
 
 std::optional<ForcedRun> MpiScheduleRunner::replay_base(const ExploreBase& base, const std::string& name) {
-  return run_logs(base.run_dir, this->base(base.run_dir).logs, name, -1, 0, -1);
+  return run_logs(base.run_dir, this->base(base.run_dir).logs, name, {});
 }
 
 ForcedRun MpiScheduleRunner::run_logs(const fs::path& base_run_dir, const std::vector<DecisionLog>& logs,
-                                      const std::string& name, int check_rank, std::uint64_t check_ordinal,
-                                      int check_source) {
+                                      const std::string& name, const ForcedCheck& check) {
   const Base& b = base(base_run_dir);
   const fs::path dir = races::forced_run_dir(out_dir_, name);
   std::error_code ec;
@@ -232,9 +219,14 @@ ForcedRun MpiScheduleRunner::run_logs(const fs::path& base_run_dir, const std::v
   try {
     out.as_base = read_explore_base(dir, name);
     const auto forced = trace::read_decision_logs(dir);
-    if (check_rank >= 0 && static_cast<std::size_t>(check_rank) < forced.size())
-      for (const auto& d : forced[static_cast<std::size_t>(check_rank)].decisions)
-        if (d.kind == DecisionKind::Match && d.ordinal == check_ordinal) out.took_forced = d.source == check_source;
+    std::uint64_t index_decisions = 0;
+    if (check.rank >= 0 && static_cast<std::size_t>(check.rank) < forced.size())
+      for (const auto& d : forced[static_cast<std::size_t>(check.rank)].decisions) {
+        if (!check.completion && d.kind == DecisionKind::Match && d.ordinal == check.ordinal)
+          out.took_forced = d.source == check.value;
+        if (check.completion && d.kind == DecisionKind::Index && index_decisions++ == check.ordinal)
+          out.took_forced = d.index == check.value;
+      }
   } catch (const std::exception&) {
     // no trace (a launch error): nothing seen, the forcing not taken
   }
@@ -309,8 +301,8 @@ Shrunk shrink(MpiScheduleRunner& runner, const fs::path& failing_dir, const std:
       l.decisions.push_back(free_entry(last));
       logs.push_back(std::move(l));
     }
-    ForcedRun run = runner.run_logs(failing_dir, logs, name + "-min" + std::to_string(k++), check_rank, check_ordinal,
-                                    check_source);
+    ForcedRun run = runner.run_logs(failing_dir, logs, name + "-min" + std::to_string(k++),
+                                    {check_rank, false, check_ordinal, check_source});
     ++runs;
     if (run.outcome != failing_outcome) return TestResult::Pass;
     last_failing = run.run_dir;

@@ -48,10 +48,20 @@ class MpiScheduleRunner : public ScheduleRunner {
   MpiScheduleRunner(harness::LaunchOptions launch, std::filesystem::path out_dir, std::string scalefuzz_program);
   ForcedRun run(const ForcedSchedule& schedule, const std::string& name) override;
   std::optional<ForcedRun> replay_base(const ExploreBase& base, const std::string& name) override;
-  // Runs `logs` as they are (shrinking); `check` (rank, log ordinal,
-  // source) says which forced decision took_forced looks at.
+  // Which decision of a forced run's log took_forced looks at: `rank`'s
+  // Match with log ordinal `ordinal` took source `value`, or (completion)
+  // `rank`'s `ordinal`-th Index decision (from 0) returned index `value`.
+  // rank -1: none (a control replay).
+  struct ForcedCheck {
+    int rank = -1;
+    bool completion = false;
+    std::uint64_t ordinal = 0;
+    std::int32_t value = -1;
+  };
+  // Runs `logs` as they are (shrinking, controls); `check` says which forced
+  // decision took_forced looks at.
   ForcedRun run_logs(const std::filesystem::path& base_run_dir, const std::vector<trace::DecisionLog>& logs,
-                     const std::string& name, int check_rank, std::uint64_t check_ordinal, int check_source);
+                     const std::string& name, const ForcedCheck& check);
 
   struct Base {
     harness::RunSpec spec;
