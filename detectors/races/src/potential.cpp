@@ -153,6 +153,23 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
   return out;
 }
 
+// A message this run received elsewhere, as the alternative of another
+// receive, probe or completion (`past`: its send's clock).
+AlternativeSend received_alternative(const ObservedMatch& o, const Clock& past) {
+  AlternativeSend alt;
+  alt.send_rank = o.send_rank;
+  alt.send_site_id = o.send_site_id;
+  alt.send_site_hash = o.send_site_hash;
+  alt.send_instance = o.send_instance;
+  alt.tag = o.tag;
+  alt.received = true;
+  alt.recv_site_hash = o.recv_site_hash;
+  alt.recv_round = o.recv_round;
+  alt.other_instance = true;
+  alt.past = past;
+  return alt;
+}
+
 // Wildcard probes (MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE that found a
 // message): the message the rank received next from the reported source and
 // tag is what the probe took; the first not yet received message of each
@@ -160,8 +177,7 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
 // clocks) could have been reported instead. Appended to `out` as wildcard
 // receives whose post and completion are the probe's record.
 void probe_alternatives(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<ObservedMatch>& obs,
-                        const Clocks& clocks, const std::vector<std::vector<std::uint64_t>>& instance,
-                        std::vector<WildcardAlternatives>& out) {
+                        const Clocks& clocks, std::vector<WildcardAlternatives>& out) {
   // Per receiving rank, its received messages in post order.
   std::vector<std::vector<std::size_t>> received(run.ranks.size());
   for (std::size_t m = 0; m < matching.messages.size(); ++m)
@@ -169,17 +185,23 @@ void probe_alternatives(const trace::RunTrace& run, const trace::Matching& match
   for (auto& list : received)
     std::sort(list.begin(), list.end(),
               [&](std::size_t a, std::size_t b) { return matching.messages[a].recv_post.index < matching.messages[b].recv_post.index; });
+  std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> probes_at;  // (rank, probe site) -> probes so far
   for (const auto& [at, probe_clock] : clocks.probe) {
     const auto [r, i] = at;
     const trace::Event& p = run.ranks[r].events[i];
     auto fits = [&](std::size_t m) {
       const trace::Event& sent = run.ranks[static_cast<std::size_t>(matching.messages[m].send.rank)].events[matching.messages[m].send.index];
-      return matching.messages[m].recv_post.index > i && sent.comm == p.comm && (p.tag == trace::kAnyTag || sent.tag == p.tag);
+      return sent.comm == p.comm && (p.tag == trace::kAnyTag || sent.tag == p.tag);
     };
+    // Only receives posted after the probe: what the probe saw was not yet received.
+    const auto& posted = received[r];
+    const auto after = std::upper_bound(posted.begin(), posted.end(), i, [&](std::size_t event, std::size_t m) {
+      return event < matching.messages[m].recv_post.index;
+    });
     long taken = -1;
-    for (std::size_t m : received[r])
-      if (fits(m) && obs[m].send_rank == p.status_source && obs[m].tag == p.status_tag) {
-        taken = static_cast<long>(m);
+    for (auto it = after; it != posted.end(); ++it)
+      if (fits(*it) && obs[*it].send_rank == p.status_source && obs[*it].tag == p.status_tag) {
+        taken = static_cast<long>(*it);
         break;
       }
     if (taken < 0) continue;  // never received (a run cut short)
@@ -188,33 +210,19 @@ void probe_alternatives(const trace::RunTrace& run, const trace::Matching& match
     w.actual.recv_site_id = p.callsite;
     w.actual.recv_site_hash = site_hash(run, static_cast<int>(r), p.callsite);
     w.actual.wildcard = true;
-    w.actual.recv_instance = 0;
-    for (const auto& other : out)
-      if (other.actual.recv_rank == static_cast<int>(r) && other.actual.recv_site_hash == w.actual.recv_site_hash)
-        ++w.actual.recv_instance;
+    w.actual.recv_instance = probes_at[{r, w.actual.recv_site_hash}]++;  // probes of a site, in event order
     w.message = static_cast<std::size_t>(taken);
     w.post_event = i;
     w.done_event = i;
     w.post_past = probe_clock;
     std::set<int> senders;
-    for (std::size_t m : received[r]) {
+    for (auto it = after; it != posted.end() && senders.size() + 1 < run.ranks.size(); ++it) {
+      const std::size_t m = *it;
       const int s = obs[m].send_rank;
       if (s == p.status_source || !fits(m) || !senders.insert(s).second) continue;  // the first fitting one per sender
       const auto& vc = clocks.send[m];
       if (r < vc.size() && vc[r] > i) continue;  // sent after the probe returned (r's clock then is i + 1)
-      const trace::Event& sent = run.ranks[static_cast<std::size_t>(s)].events[matching.messages[m].send.index];
-      AlternativeSend alt;
-      alt.send_rank = s;
-      alt.send_site_id = sent.callsite;
-      alt.send_site_hash = site_hash(run, s, sent.callsite);
-      alt.send_instance = instance[static_cast<std::size_t>(s)][matching.messages[m].send.index];
-      alt.tag = sent.tag;
-      alt.received = true;
-      alt.recv_site_hash = obs[m].recv_site_hash;
-      alt.recv_round = obs[m].recv_round;
-      alt.other_instance = true;
-      alt.past = vc;
-      w.alternatives.push_back(std::move(alt));
+      w.alternatives.push_back(received_alternative(obs[m], vc));
     }
     std::sort(w.alternatives.begin(), w.alternatives.end(),
               [](const AlternativeSend& a, const AlternativeSend& b) { return a.send_rank < b.send_rank; });
@@ -319,7 +327,7 @@ std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, 
     }
     out.push_back(std::move(w));
   }
-  probe_alternatives(run, matching, obs, clocks, instance, out);
+  probe_alternatives(run, matching, obs, clocks, out);
   return out;
 }
 
@@ -373,18 +381,7 @@ std::vector<CompletionAlternatives> potential_completions(const trace::RunTrace&
         if (matching.messages[o].recv_post.index >= call) continue;
         const auto& vc = clocks.send[o];
         if (r < vc.size() && vc[r] >= clocks.done[m]) continue;
-        AlternativeSend alt;
-        alt.send_rank = obs[o].send_rank;
-        alt.send_site_id = obs[o].send_site_id;
-        alt.send_site_hash = obs[o].send_site_hash;
-        alt.send_instance = obs[o].send_instance;
-        alt.tag = obs[o].tag;
-        alt.received = true;
-        alt.recv_site_hash = obs[o].recv_site_hash;
-        alt.recv_round = obs[o].recv_round;
-        alt.other_instance = true;
-        alt.past = vc;
-        c.alternatives.push_back(std::move(alt));
+        c.alternatives.push_back(received_alternative(obs[o], vc));
         c.alternative_calls.push_back(later);
       }
       out.push_back(std::move(c));
