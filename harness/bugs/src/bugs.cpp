@@ -237,15 +237,20 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
   // its localizers is there): the failure is that race's consequence, shown
   // with the race's bug, not as a bug of its own (issue 32: one bug, not three).
   std::map<std::size_t, std::size_t> caused_by;  // outcome finding -> race finding
+  std::map<std::string, std::vector<std::size_t>> races_of_run;
+  for (std::size_t j = 0; j < findings.size(); ++j)
+    if (findings[j].detector == "races" && !findings[j].run_id.empty()) races_of_run[findings[j].run_id].push_back(j);
   for (const auto& [run, outcome] : outcome_of_run) {
+    const auto run_races = races_of_run.find(run);
+    if (run_races == races_of_run.end()) continue;
     std::set<std::string> waits;
     if (auto l = normalize_location(findings[outcome].location); !l.empty()) waits.insert(l);
     if (const auto loc = localizers.find(outcome); loc != localizers.end())
       for (std::size_t j : loc->second)
         if (auto l = normalize_location(findings[j].location); !l.empty()) waits.insert(l);
-    for (std::size_t j = 0; j < findings.size() && !caused_by.count(outcome); ++j) {
+    for (std::size_t j : run_races->second) {
+      if (caused_by.count(outcome)) break;
       const auto& race = findings[j];
-      if (race.detector != "races" || race.run_id != run) continue;
       const auto it = race.details.find("quiet_runs_deliver_it_to");
       if (it == race.details.end() || !it->is_array()) continue;
       for (const auto& to : *it)
