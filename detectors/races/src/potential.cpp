@@ -362,9 +362,20 @@ std::vector<CompletionAlternatives> potential_completions(const trace::RunTrace&
     std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return call_of[a] < call_of[b]; });
   for (std::size_t r = 0; r < n; ++r) {
     const auto& events = run.ranks[r].events;
-    for (std::size_t k = 0; k < by_rank[r].size(); ++k) {
-      const std::size_t m = by_rank[r][k];
+    // Sweep in completion order, keeping the requests pending at each call
+    // (posted before it, returned after it), ordered by the call that
+    // returned them: the candidates, without rescanning the rank's later returns.
+    std::vector<std::size_t> by_post = by_rank[r];
+    std::sort(by_post.begin(), by_post.end(), [&](std::size_t a, std::size_t b) {
+      return matching.messages[a].recv_post.index < matching.messages[b].recv_post.index;
+    });
+    std::set<std::pair<long, std::size_t>> pending;  // (returning call, message)
+    std::size_t next_post = 0;
+    for (const std::size_t m : by_rank[r]) {
       const auto call = static_cast<std::size_t>(call_of[m]);
+      for (; next_post < by_post.size() && matching.messages[by_post[next_post]].recv_post.index < call; ++next_post)
+        pending.insert({call_of[by_post[next_post]], by_post[next_post]});
+      while (!pending.empty() && pending.begin()->first <= call_of[m]) pending.erase(pending.begin());
       CompletionAlternatives c;
       c.actual = obs[m];
       c.message = m;
@@ -372,13 +383,11 @@ std::vector<CompletionAlternatives> potential_completions(const trace::RunTrace&
       c.call = trace::op_name(events[call].op);
       c.done_event = matching.messages[m].recv_done.index;
       c.past = clocks.send[m];
-      for (std::size_t l = k + 1; l < by_rank[r].size(); ++l) {
-        const std::size_t o = by_rank[r][l];
-        const auto later = static_cast<std::size_t>(call_of[o]);
+      for (const auto& [returned_at, o] : pending) {
+        const auto later = static_cast<std::size_t>(returned_at);
         // The same call site (the same array, in a completion loop), a
-        // request already posted, a message not sent because of this return.
+        // message not sent because of this return.
         if (events[later].callsite != events[call].callsite || events[later].op != events[call].op) continue;
-        if (matching.messages[o].recv_post.index >= call) continue;
         const auto& vc = clocks.send[o];
         if (r < vc.size() && vc[r] >= clocks.done[m]) continue;
         c.alternatives.push_back(received_alternative(obs[o], vc));
