@@ -17,6 +17,7 @@
 #include "finish.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"
+#include "scalefuzz/engine/replay.hpp"
 #include "paths.hpp"
 #include "run_command.hpp"
 #include "scalefuzz/analysis/registry.hpp"
@@ -26,7 +27,6 @@
 #include "scalefuzz/harness/run_json.hpp"
 #include "scalefuzz/slurm/client.hpp"
 #include "scalefuzz/slurm/submission.hpp"
-#include "scalefuzz/trace/decision_log.hpp"
 #include "scalefuzz/injector/env.hpp"
 
 extern char** environ;
@@ -576,14 +576,11 @@ int cmd_collect(const ParsedArgs& args) {
 int submit_replay(const fs::path& run_dir_arg, int times, bool with_noise) {
   const fs::path run_dir = fs::absolute(run_dir_arg);
   harness::RunSpec spec;
-  try {
-    std::ifstream in(harness::RunDir(run_dir).spec_file());
-    spec = nlohmann::json::parse(in).get<harness::RunSpec>();
-  } catch (const std::exception& e) {
-    throw UsageError(run_dir.string() + ": not a run directory (spec.json: " + e.what() + ")");
+  try {  // refused here, as `replay` would refuse it in the job, before anything is submitted
+    spec = engine::check_replayable(run_dir).spec;
+  } catch (const engine::ReplayRefused& e) {
+    throw UsageError(e.what());
   }
-  if (trace::read_decision_logs(run_dir).empty())
-    throw UsageError(run_dir.string() + ": no decision logs (ranks/N.decisions): nothing to replay");
   std::vector<std::string> argv = {self_executable().string(), "replay", run_dir.string(), "--times",
                                    std::to_string(times)};
   if (with_noise) argv.push_back("--with-noise");

@@ -159,24 +159,31 @@ std::vector<std::string> replay_argv(const fs::path& program, const fs::path& ru
   return {program.string(), "replay", run_dir.string()};
 }
 
-ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
-  const fs::path run_dir = fs::absolute(request.run_dir);
+ReplayableRun check_replayable(const fs::path& run_dir_arg) {
+  const fs::path run_dir = fs::absolute(run_dir_arg);
   if (!fs::is_directory(run_dir)) throw ReplayRefused(run_dir.string() + ": no such directory");
-  if (request.times < 1) throw ReplayRefused("--times must be at least 1");
-  ReplayResult result;
-  result.spec = read_spec(run_dir);
-  std::vector<trace::DecisionLog> logs;
+  ReplayableRun run;
+  run.spec = read_spec(run_dir);
   try {
-    logs = trace::read_decision_logs(run_dir);
+    run.logs = trace::read_decision_logs(run_dir);
   } catch (const std::exception& e) {
     throw ReplayRefused(std::string("cannot read the decision logs: ") + e.what());
   }
-  if (logs.empty())
+  if (run.logs.empty())
     throw ReplayRefused(run_dir.string() + ": no decision log (a run recorded before trace format 4): replay it with " +
                         "the command in its replay.txt (same seed and noise)");
-  const fs::path program = program_of(result.spec);
-  const std::string mismatch = trace::replay_mismatch(logs, result.spec.nprocs, trace::gnu_build_id(program));
+  const std::string mismatch = trace::replay_mismatch(run.logs, run.spec.nprocs, trace::gnu_build_id(program_of(run.spec)));
   if (!mismatch.empty()) throw ReplayRefused(run_dir.string() + ": " + mismatch);
+  return run;
+}
+
+ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
+  const fs::path run_dir = fs::absolute(request.run_dir);
+  if (request.times < 1) throw ReplayRefused("--times must be at least 1");
+  ReplayResult result;
+  ReplayableRun checked = check_replayable(run_dir);
+  result.spec = std::move(checked.spec);
+  const std::vector<trace::DecisionLog>& logs = checked.logs;
   for (const trace::DecisionLog& l : logs)
     if (l.truncated)
       result.warnings.push_back("rank " + std::to_string(l.rank) + "'s log ends after " +

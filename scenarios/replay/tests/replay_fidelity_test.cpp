@@ -145,6 +145,11 @@ TEST(ReplayRefusal, RunWithoutLogOtherBinaryOrRankCountIsRefusedBeforeRunning) {
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("3 ranks"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out / "replays" / "1" / "outcome.json"));
+  // Through SLURM the same refusal comes before anything is submitted (no SLURM needed to see it).
+  r = run_scalefuzz({"replay", out.string(), "--submit"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("3 ranks"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("submitted"), std::string::npos) << r.out;
   // Another binary: the spec names another program than the logs were recorded with.
   const fs::path bin = tmp.path() / "rec_bin";
   record(c, bin);

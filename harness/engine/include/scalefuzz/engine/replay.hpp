@@ -13,6 +13,7 @@
 
 #include "scalefuzz/harness/launcher.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
+#include "scalefuzz/trace/decision_log.hpp"
 
 namespace scalefuzz::engine {
 
@@ -61,6 +62,15 @@ struct ReplayResult {
 // Checks the run and its logs (throws ReplayRefused before anything runs),
 // then runs the replays one after another, writing progress to `log`.
 ReplayResult replay_run(const ReplayRequest& request, std::ostream& log);
+
+// The checks replay_run makes before anything runs (a run directory with a
+// spec, decision logs of its rank count and binary): its spec and logs, or
+// ReplayRefused. `scalefuzz replay --submit` makes them before submitting.
+struct ReplayableRun {
+  harness::RunSpec spec;
+  std::vector<trace::DecisionLog> logs;
+};
+ReplayableRun check_replayable(const std::filesystem::path& run_dir);
 
 // One run of `spec` with the decision logs in `logs_dir` (N.decisions per
 // rank: a run's ranks/, or logs written by trace::write_decision_log)
