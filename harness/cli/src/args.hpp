@@ -7,7 +7,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,14 +14,8 @@
 
 namespace scalefuzz::cli {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Thrown for missing launchers, unreachable services, unwritable output.
-struct InfraError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using workflows::InfraError;
+using workflows::UsageError;
 
 class ParsedArgs {
  public:

@@ -5,16 +5,13 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <iostream>
 #include <sstream>
-#include <system_error>
 
 #include "commands.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/closest_name.hpp"
-#include "scalefuzz/harness/run_store.hpp"
-#include "terminal_text.hpp"
+#include "scalefuzz/harness/terminal_text.hpp"
 
 namespace scalefuzz::cli {
 
@@ -65,7 +62,7 @@ void print_overview(std::ostream& out) {
 }
 
 int fail(const std::string& who, const std::string& message, int code, bool usage_hint) {
-  std::cerr << terminal_safe(who + ": " + message) << "\n";
+  std::cerr << harness::terminal_safe(who + ": " + message) << "\n";
   if (usage_hint) std::cerr << "Run '" << who << " --help' for usage.\n";
   return code;
 }
@@ -174,24 +171,6 @@ std::string command_help(const Command& command) {
   return out.str();
 }
 
-namespace {
-
-// An exception no command turned into a usage or infrastructure error. What
-// the operating system or SQLite refused (a full disk, a quota, a read-only
-// file system) is the machine's state, not a bug of scalefuzz: said as such.
-std::string unexpected_failure(const std::exception& e) {
-  const auto* store = dynamic_cast<const harness::StoreError*>(&e);
-  const auto* system = dynamic_cast<const std::system_error*>(&e);
-  const bool full = (store && store->out_of_space()) ||
-                    (system && (system->code() == std::errc::no_space_on_device ||
-                                system->code() == std::error_code(EDQUOT, std::generic_category())));
-  if (full) return std::string("out of disk space: ") + e.what();
-  if (system) return e.what();
-  return std::string("internal error: ") + e.what();
-}
-
-}  // namespace
-
 int scalefuzz_main(const std::vector<std::string>& args) {
   if (args.empty()) {
     print_overview(std::cerr);
@@ -209,7 +188,7 @@ int scalefuzz_main(const std::vector<std::string>& args) {
   auto command = std::find_if(table.begin(), table.end(), [&](const Command& c) { return args[0] == c.name; });
   if (command == table.end()) {
     const std::string what = looks_like_option(args[0]) ? "unknown option '" : "unknown command '";
-    std::cerr << terminal_safe("scalefuzz: " + what + args[0] + "'" +
+    std::cerr << harness::terminal_safe("scalefuzz: " + what + args[0] + "'" +
                                hint(args[0], looks_like_option(args[0]) ? std::vector<std::string>{"--help", "--version"}
                                                                         : command_names()))
               << "\n\n";
@@ -232,7 +211,7 @@ int scalefuzz_main(const std::vector<std::string>& args) {
   } catch (const InfraError& e) {
     return fail(who, e.what(), kExitInfra, false);
   } catch (const std::exception& e) {
-    return fail(who, unexpected_failure(e), kExitInfra, false);
+    return fail(who, workflows::unexpected_failure(e), kExitInfra, false);
   }
 }
 

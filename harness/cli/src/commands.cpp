@@ -1,14 +1,21 @@
 // The command table: every option of every command is declared here once,
 // with its help text and its type/range check. To add an option: one
 // `o.add_option(...)` / `add_switch(o, ...)` line in the command's declare
-// function below, then read it with args.value()/has()/integer() in cmd_*.cpp.
+// function below, then read it with args.value()/has()/integer() in its cmd_*
+// below, which fills the typed options of the command's workflow.
 #include "commands.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+
 #include "scalefuzz/harness/campaign.hpp"
+#include "scalefuzz/workflows/workflows.hpp"
 
 namespace scalefuzz::cli {
+
+namespace fs = std::filesystem;
+namespace wf = workflows;
 
 namespace {
 
@@ -192,6 +199,177 @@ void declare_collect(CLI::App& o) {
 void declare_task(CLI::App& o) {
   o.add_option("DIR", "the output directory of 'scalefuzz submit'");
   o.add_option("INDEX", "the run's index in DIR/slurm/runs.json");
+}
+
+std::optional<fs::path> path_value(const ParsedArgs& args, const std::string& flag) {
+  if (auto v = args.value(flag)) return fs::path(*v);
+  return std::nullopt;
+}
+
+// The command as typed, stored with a campaign's results.
+std::string command_line(const char* name, const ParsedArgs& args) {
+  std::string line = std::string("scalefuzz ") + name;
+  for (const auto& a : args.raw) line += " " + a;
+  return line;
+}
+
+const std::string& one_positional(const ParsedArgs& args, const char* what) {
+  if (args.positionals.size() != 1) throw UsageError(std::string("expected ") + what);
+  return args.positionals[0];
+}
+
+// --fail-on new|any|never, --suppressions FILE, --seen-in DIR (declared above).
+wf::BaselineOptions baseline_options(const ParsedArgs& args) {
+  wf::BaselineOptions o;
+  if (auto v = args.value("--fail-on")) {
+    const auto f = harness::bugs::parse_fail_on(*v);
+    if (!f) throw UsageError("--fail-on: expected new, any or never, got '" + *v + "'");  // CLI11 checks it first
+    o.fail_on = *f;
+  }
+  if (auto v = args.value("--suppressions")) {
+    o.suppressions = *v;
+    if (!fs::is_regular_file(o.suppressions)) throw UsageError("--suppressions: no such file " + *v);
+  }
+  for (const auto& dir : args.values("--seen-in")) o.seen_in.emplace_back(dir);
+  return o;
+}
+
+std::chrono::milliseconds duration_value(const std::string& text, const char* flag) {
+  try {
+    return std::chrono::ceil<std::chrono::milliseconds>(harness::parse_duration(text, flag));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+// The entry points of the table: each turns its parsed arguments into the
+// typed options of its workflow (harness/workflows) and calls it.
+int cmd_run(const ParsedArgs& args) {
+  wf::LocalRunOptions o;
+  o.campaign_file = one_positional(args, "exactly one CAMPAIGN.yaml");
+  o.out = path_value(args, "--out");
+  o.build_dir = path_value(args, "--build");
+  o.filter = args.value("--filter");
+  if (auto j = args.integer("--jobs")) o.jobs = static_cast<int>(*j);
+  o.dry_run = args.has("--dry-run");
+  o.baseline = path_value(args, "--baseline");
+  o.baseline_options = baseline_options(args);
+  if (!o.baseline && (args.value("--fail-on") || args.value("--suppressions")))
+    throw UsageError("--fail-on and --suppressions need --baseline OLD_OUT");
+  o.command_line = command_line("run", args);
+  return wf::run_campaign(o);
+}
+
+int cmd_diff(const ParsedArgs& args) {
+  if (args.positionals.size() != 2) throw UsageError("expected OLD_OUT and NEW_OUT");
+  return wf::compare_outputs(args.positionals[0], args.positionals[1], baseline_options(args));
+}
+
+int cmd_analyze(const ParsedArgs& args) { return wf::analyze_results(one_positional(args, "exactly one DIR")); }
+int cmd_report(const ParsedArgs& args) { return wf::report_results(one_positional(args, "exactly one DIR")); }
+
+int cmd_exec(const ParsedArgs& args) {
+  if (!args.positionals.empty()) throw UsageError("unexpected '" + args.positionals[0] + "' (put the command after --)");
+  wf::ExecOptions o;
+  o.command = args.tail;
+  o.launcher = args.value("--launcher").value_or("auto");
+  o.noise = args.value("--noise").value_or("none");
+  o.noise_settings = args.values("--noise-set");
+  o.check = args.value("--check");
+  if (auto seed = args.value("--seed")) {
+    try {
+      o.seed = std::stoull(*seed);
+    } catch (const std::exception&) {
+      throw UsageError("--seed: expected an unsigned integer, got '" + *seed + "'");
+    }
+  }
+  o.stall = args.value("--stall");
+  o.timeout = duration_value(args.value("--timeout").value_or("300s"), "--timeout");
+  o.oversubscribe = args.value("--oversubscribe").value_or("auto");
+  o.mpi = args.value("--mpi").value_or("auto");
+  o.record = !args.has("--no-record");
+  o.out = args.value("--out").value_or("out/exec");
+  return wf::exec_command(o);
+}
+
+int cmd_trace(const ParsedArgs& args) {
+  const auto rank = args.integer("--rank");
+  return wf::print_trace(one_positional(args, "exactly one RUN_DIR"),
+                         rank ? std::optional<int>(static_cast<int>(*rank)) : std::nullopt, !args.has("--no-symbols"));
+}
+
+int cmd_reproduce(const ParsedArgs& args) {
+  wf::ReproduceOptions o;
+  o.campaign_file = one_positional(args, "exactly one CAMPAIGN.yaml");
+  const auto until = args.value("--until");
+  if (!until) throw UsageError("--until is required: race, hang, crash or any");
+  const auto target = wf::parse_reproduce_target(*until);
+  if (!target) throw UsageError("--until: expected race, hang, crash or any, got '" + *until + "'");
+  o.target = *target;
+  o.max_runs = static_cast<int>(args.integer("--max-runs").value_or(12));
+  o.out = path_value(args, "--out");
+  o.build_dir = path_value(args, "--build");
+  o.filter = args.value("--filter");
+  o.command_line = command_line("reproduce", args);
+  return wf::reproduce(o);
+}
+
+int cmd_kcca_eval(const ParsedArgs& args) {
+  return wf::evaluate_kcca(one_positional(args, "exactly one campaign output DIR"),
+                           static_cast<int>(args.integer("--folds").value_or(5)), args.has("--sensitivity"));
+}
+
+int cmd_replay(const ParsedArgs& args) {
+  const fs::path run_dir = one_positional(args, "exactly one RUN_DIR");
+  const int times = static_cast<int>(args.integer("--times").value_or(1));
+  return args.has("--submit") ? wf::submit_replay(run_dir, times, args.has("--with-noise"))
+                              : wf::replay_recorded_run(run_dir, times, args.has("--with-noise"));
+}
+
+int cmd_explore(const ParsedArgs& args) {
+  wf::ExploreOptions o;
+  o.run_dir = one_positional(args, "exactly one RUN_DIR");
+  o.depth = static_cast<int>(args.integer("--depth").value_or(1));
+  o.budget = static_cast<std::size_t>(args.integer("--budget").value_or(100));
+  o.out = path_value(args, "--out");
+  return wf::explore_recorded_run(o);
+}
+
+int cmd_submit(const ParsedArgs& args) {
+  if (auto resume = args.value("--resume")) {
+    if (!args.positionals.empty() || args.value("--out") || args.value("--filter"))
+      throw UsageError("--resume DIR takes no CAMPAIGN, --out or --filter: it resubmits DIR's own runs");
+    return wf::resubmit_campaign(*resume, args.has("--dry-run"));
+  }
+  wf::SubmitOptions o;
+  o.campaign_file = one_positional(args, "exactly one CAMPAIGN.yaml (or --resume DIR)");
+  o.out = path_value(args, "--out");
+  o.build_dir = path_value(args, "--build");
+  o.filter = args.value("--filter");
+  o.dry_run = args.has("--dry-run");
+  return wf::submit_campaign(o);
+}
+
+int cmd_task(const ParsedArgs& args) {
+  if (args.positionals.size() != 2) throw UsageError("expected OUT_DIR and RUN_INDEX");
+  return wf::run_task(args.positionals[0], args.positionals[1]);
+}
+
+int cmd_status(const ParsedArgs& args) {
+  return wf::show_status(one_positional(args, "the output directory of 'scalefuzz submit'"));
+}
+
+int cmd_collect(const ParsedArgs& args) {
+  wf::CollectOptions o;
+  o.out = one_positional(args, "the output directory of 'scalefuzz submit'");
+  o.wait = args.has("--wait");
+  if (auto text = args.value("--poll")) {
+    o.poll = duration_value(*text, "--poll");
+    if (o.poll < std::chrono::milliseconds(100) || o.poll > std::chrono::minutes(10))
+      throw UsageError("--poll must be from 100ms to 10m, got '" + *text + "'");
+  }
+  o.command_line = command_line("collect", args);
+  return wf::collect(o);
 }
 
 }  // namespace

@@ -4,8 +4,6 @@
 // an exit code (exit_codes.hpp) or throws UsageError / InfraError.
 #pragma once
 
-#include <filesystem>
-
 #include <string>
 #include <vector>
 
@@ -27,25 +25,6 @@ struct Command {
   void (*declare)(CLI::App& options);
   int (*main)(const ParsedArgs& args);
 };
-
-int cmd_run(const ParsedArgs& args);
-int cmd_analyze(const ParsedArgs& args);
-int cmd_report(const ParsedArgs& args);
-int cmd_exec(const ParsedArgs& args);
-int cmd_trace(const ParsedArgs& args);
-int cmd_reproduce(const ParsedArgs& args);  // cmd_reproduce.cpp
-int cmd_kcca_eval(const ParsedArgs& args);  // cmd_kcca_eval.cpp
-int cmd_diff(const ParsedArgs& args);       // cmd_diff.cpp
-int cmd_replay(const ParsedArgs& args);     // cmd_replay.cpp
-int cmd_explore(const ParsedArgs& args);    // cmd_explore.cpp
-// SLURM campaigns (cmd_slurm.cpp; the logic is in harness/slurm).
-int cmd_submit(const ParsedArgs& args);
-int cmd_task(const ParsedArgs& args);
-int cmd_status(const ParsedArgs& args);
-int cmd_collect(const ParsedArgs& args);
-// `scalefuzz replay RUN_DIR --submit`: the same replays as one SLURM batch
-// job running `scalefuzz replay RUN_DIR --times N` in its allocation.
-int submit_replay(const std::filesystem::path& run_dir, int times, bool with_noise);
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();

@@ -1,18 +1,20 @@
 // The one table of scalefuzz exit codes, shared by every command, the help
-// texts and the tests (README "Using it").
+// texts and the tests (README "Using it"); the codes are the workflows'
+// (harness/workflows errors.hpp).
 #pragma once
 
 #include <array>
 
+#include "scalefuzz/workflows/errors.hpp"
+
 namespace scalefuzz::cli {
 
-enum ExitCode : int {
-  kExitOk = 0,             // nothing found (or the command did what was asked)
-  kExitFindings = 1,       // findings (or: the target manifested, the run did not end ok)
-  kExitUsage = 2,          // usage or campaign-file error, unusable input (names file:line:column or run id)
-  kExitInfra = 3,          // infrastructure: launcher or injector missing, a run not launched, disk full, internal error
-  kExitInterrupted = 130,  // SIGINT/SIGTERM; run the same command again to resume
-};
+using workflows::ExitCode;
+using workflows::kExitFindings;
+using workflows::kExitInfra;
+using workflows::kExitInterrupted;
+using workflows::kExitOk;
+using workflows::kExitUsage;
 
 struct ExitCodeMeaning {
   ExitCode code;

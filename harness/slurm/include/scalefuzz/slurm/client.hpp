@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "scalefuzz/engine/scheduler.hpp"
 #include "scalefuzz/slurm/plan.hpp"
 
 namespace scalefuzz::slurm {
@@ -23,37 +24,25 @@ class SlurmError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct JobRequest {
-  std::string name;
-  std::string script;                    // starts with #!
-  std::filesystem::path work_dir;
-  std::string std_out;                   // absolute; %A_%a allowed
-  std::string array_inx;                 // "0-9%4"; "" = one job
-  std::string dependency;                // "afterany:12:13" or ""
-  std::string partition, account, qos;   // "" = SLURM's default
-  std::uint32_t time_minutes = 0;        // 0 = partition default
-  int nodes = 1;
-  int num_tasks = 1;
-  std::vector<std::string> extra_args;   // campaign scheduler.extra_args (validated at load)
-  std::vector<std::string> environment;  // NAME=VALUE
-};
-
 // The configuration file libslurm will read: $SLURM_CONF, else
 // /etc/slurm/slurm.conf. Throws SlurmError when it does not exist (libslurm
 // would retry a missing file for a minute and then exit the process).
 std::filesystem::path slurm_config_file();
 
-class SlurmClient {
+// SLURM as a batch scheduler of the engine (engine/scheduler.hpp), beside
+// the local pool. Every call throws SlurmError.
+class SlurmClient : public engine::BatchScheduler {
  public:
   // Initialises libslurm from slurm_config_file(). Throws SlurmError.
   SlurmClient();
 
-  std::uint32_t max_array_size();
-  // Submits the batch job; returns its job id. Throws SlurmError.
-  std::uint32_t submit(const JobRequest& request);
+  const char* name() const override { return "slurm"; }
+  std::uint32_t max_array_size() override;
+  // Submits the batch job; returns its job id.
+  std::uint32_t submit(const JobRequest& request) override;
   // Every task of the given arrays the controller still knows about (pending
   // array records are expanded into their task ids).
-  std::map<std::pair<std::uint32_t, long>, TaskStatus> task_states(const std::set<std::uint32_t>& array_job_ids);
+  std::map<std::pair<std::uint32_t, long>, TaskStatus> task_states(const std::set<std::uint32_t>& array_job_ids) override;
 };
 
 // sbatch's rule for a refused submission (SchedMD src/sbatch/sbatch.c:

@@ -75,6 +75,23 @@ struct TaskStatus {
 // a crash. nullopt while the task is active.
 std::optional<harness::Outcome> outcome_without_result(const TaskStatus& status);
 
+// A batch job as a scheduler takes it: its script, where it runs and logs,
+// its array range, dependency and resources.
+struct JobRequest {
+  std::string name;
+  std::string script;                    // starts with #!
+  std::filesystem::path work_dir;
+  std::string std_out;                   // absolute; %A_%a allowed
+  std::string array_inx;                 // "0-9%4"; "" = one job
+  std::string dependency;                // "afterany:12:13" or ""
+  std::string partition, account, qos;   // "" = SLURM's default
+  std::uint32_t time_minutes = 0;        // 0 = partition default
+  int nodes = 1;
+  int num_tasks = 1;
+  std::vector<std::string> extra_args;   // campaign scheduler.extra_args (validated at load)
+  std::vector<std::string> environment;  // NAME=VALUE
+};
+
 // "1234_5"
 std::string task_name(std::uint32_t job_id, long task_id);
 

@@ -1,9 +1,0 @@
-// The CLI's name for harness::terminal_safe (harness/report), which the
-// console progress line uses too.
-#pragma once
-
-#include "scalefuzz/harness/terminal_text.hpp"
-
-namespace scalefuzz::cli {
-using harness::terminal_safe;
-}  // namespace scalefuzz::cli

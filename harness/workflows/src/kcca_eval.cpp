@@ -1,0 +1,28 @@
+// scalefuzz kcca-eval DIR: the Vrisha model's quality on a stored campaign
+// (detectors/kcca/analysis/kcca_evaluation.hpp does the work).
+#include <iostream>
+
+#include "scalefuzz/workflows/errors.hpp"
+#include "scalefuzz/workflows/campaign_io.hpp"
+#include "scalefuzz/workflows/workflows.hpp"
+#include "kcca_evaluation.hpp"
+#include "scalefuzz/workflows/paths.hpp"
+
+namespace scalefuzz::workflows {
+
+int evaluate_kcca(const std::filesystem::path& dir, int folds, bool sensitivity) {
+  harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadOnly);
+  const auto campaign = load_stored_campaign(store, default_build_dir());
+  detectors::kcca::EvaluationOptions options;
+  options.folds = folds;
+  options.sensitivity = sensitivity;
+  try {
+    detectors::kcca::evaluate_stored_campaign(store.runs(), campaign ? campaign->kcca : harness::KccaSpec{}, options,
+                                              std::cout, std::cerr);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(dir.string() + ": " + e.what());
+  }
+  return 0;
+}
+
+}  // namespace scalefuzz::workflows
