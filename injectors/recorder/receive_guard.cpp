@@ -590,23 +590,31 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   g_on = true;
 }
 
-void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes,
-                   bool stack_pages) {
-  if (!g_on || buffer == nullptr || bytes <= 0 || g_count == kMaxGuards) return;
-  const auto lo = reinterpret_cast<std::uintptr_t>(buffer);
-  const auto hi = lo + static_cast<std::uintptr_t>(bytes);
-  Guard g{request, post_seq, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true};
-  if (in(lo, g_stack_lo, g_stack_hi) && !(stack_pages && g_altstack)) {  // only the pages the buffer fills alone
-    g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
-    g.page_hi = hi & ~(g_page - 1);
+namespace {
+// Arms `g`. On the stack (`stack_alone`) only the pages the memory fills
+// alone are protected: the neighbouring frames run on the others.
+void add_guard(Guard g, bool stack_alone) {
+  if (stack_alone && in(g.buf_lo, g_stack_lo, g_stack_hi)) {
+    g.page_lo = (g.buf_lo + g_page - 1) & ~(g_page - 1);
+    g.page_hi = g.buf_hi & ~(g_page - 1);
     if (g.page_hi <= g.page_lo) return;
   }
-  if (g_threaded && on_other_thread_stack(lo)) return;
+  if (g_threaded && on_other_thread_stack(g.buf_lo)) return;
   TableLock lock;
   if (g_count == kMaxGuards) return;
   g_guards[g_count++] = g;
   ++g_armed;
   if (g_threaded) set_pages(g.page_lo, g.page_hi, PROT_NONE);  // from now on (no wrapper closes it)
+}
+}  // namespace
+
+void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes,
+                   bool stack_pages) {
+  if (!g_on || buffer == nullptr || bytes <= 0 || g_count == kMaxGuards) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(buffer);
+  const auto hi = lo + static_cast<std::uintptr_t>(bytes);
+  add_guard(Guard{request, post_seq, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true},
+            !(stack_pages && g_altstack));
 }
 
 void hold_before_completion() {
@@ -620,18 +628,7 @@ void guard_window(std::uint32_t window_id, const void* base, std::int64_t bytes)
     return;
   const auto lo = reinterpret_cast<std::uintptr_t>(base);
   const auto hi = lo + static_cast<std::uintptr_t>(bytes);
-  Guard g{0, 0, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true, window_id};
-  if (in(lo, g_stack_lo, g_stack_hi)) {  // only the pages the window fills alone
-    g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
-    g.page_hi = hi & ~(g_page - 1);
-    if (g.page_hi <= g.page_lo) return;
-  }
-  if (g_threaded && on_other_thread_stack(lo)) return;
-  TableLock lock;
-  if (g_count == kMaxGuards) return;
-  g_guards[g_count++] = g;
-  ++g_armed;
-  if (g_threaded) set_pages(g.page_lo, g.page_hi, PROT_NONE);
+  add_guard(Guard{0, 0, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true, window_id}, true);
 }
 
 void unguard_window(std::uint32_t window_id, const void* base) {
