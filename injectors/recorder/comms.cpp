@@ -2,6 +2,7 @@
 // translation cached per communicator.
 #include <vector>
 
+#include "mix.hpp"
 #include "state.hpp"
 
 namespace scalefuzz::inject {
@@ -15,15 +16,6 @@ thread_local constinit unsigned tl_memo_comm_generation = 0;
 using namespace comms_detail;
 
 namespace {
-
-std::uint32_t mix(std::uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return static_cast<std::uint32_t>(h);
-}
 
 // Fills size, rank and the translation of the communicator's (remote, for an
 // intercommunicator) group to world ranks.
@@ -100,7 +92,7 @@ CommInfo* comm_info(MPI_Comm comm) {
   CommInfo* ci = build(comm);
   std::uint64_t h = 0x51ed27u;
   for (int w : ci->to_world) h = h * 0x100000001b3ull ^ static_cast<std::uint32_t>(w);
-  ci->id = usable(mix(h) | 0x80000000u);
+  ci->id = usable(mix_to_id(h) | 0x80000000u);
   s.comms.insert(handle_key(comm), ci);
   return ci;
 }
@@ -128,7 +120,7 @@ void register_new_comm(MPI_Comm newcomm) {
   std::uint32_t* seen = s.comms_created.find(static_cast<std::int64_t>(h));
   if (seen == nullptr) seen = &s.comms_created.insert(static_cast<std::int64_t>(h), 0);
   const std::uint32_t ordinal = (*seen)++;
-  ci->id = usable(mix(h ^ (static_cast<std::uint64_t>(ordinal) << 40) ^ ordinal) & 0x7FFFFFFFu);
+  ci->id = usable(mix_to_id(h ^ (static_cast<std::uint64_t>(ordinal) << 40) ^ ordinal) & 0x7FFFFFFFu);
   s.comms.insert(handle_key(newcomm), ci);  // replaces a stale entry of a reused handle
   __atomic_fetch_add(&g_comm_generation, 1, __ATOMIC_ACQ_REL);
 }

@@ -17,35 +17,32 @@ namespace {
 std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 
-Event send_event(const Call& c, const CommInfo* ci, bool* contiguous = nullptr) {
+// One side of a point-to-point call: `count` elements of `type` at `buf`
+// to or from `peer` (a rank of `ci`).
+Event p2p_event(const CommInfo* ci, int peer, int tag, int count, MPI_Datatype type, const void* buf,
+                bool* contiguous) {
   Event e = blank_event();
-  e.peer = world_peer(ci, c.dest);
-  e.tag = c.tag;
+  e.peer = world_peer(ci, peer);
+  e.tag = tag;
   e.comm = ci != nullptr ? ci->id : trace::kCommNull;
-  e.count = c.scount;
-  TypeInfo t = type_info(c.stype);
+  e.count = count;
+  const TypeInfo t = type_info(type);
   e.dtype = t.key;
-  e.scount_arg = c.scount;
-  e.bytes = c.scount > 0 ? static_cast<std::int64_t>(t.size) * c.scount : 0;
-  e.buffer = addr(c.sbuf);
+  e.scount_arg = count;
+  e.bytes = count > 0 ? static_cast<std::int64_t>(t.size) * count : 0;
+  e.buffer = addr(buf);
   if (contiguous != nullptr) *contiguous = t.contiguous;
+  return e;
+}
+
+Event send_event(const Call& c, const CommInfo* ci, bool* contiguous = nullptr) {
+  Event e = p2p_event(ci, c.dest, c.tag, c.scount, c.stype, c.sbuf, contiguous);
   if (c.rbuf != nullptr) e.rbuffer = addr(c.rbuf);  // Sendrecv: aliasing check
   return e;
 }
 
 Event recv_event(const Call& c, const CommInfo* ci, int source, int tag, bool* contiguous = nullptr) {
-  Event e = blank_event();
-  e.peer = world_peer(ci, source);
-  e.tag = tag == MPI_ANY_TAG ? trace::kAnyTag : tag;
-  e.comm = ci != nullptr ? ci->id : trace::kCommNull;
-  e.count = c.rcount;
-  TypeInfo t = type_info(c.rtype);
-  e.dtype = t.key;
-  e.scount_arg = c.rcount;
-  e.bytes = c.rcount > 0 ? static_cast<std::int64_t>(t.size) * c.rcount : 0;
-  e.buffer = addr(c.rbuf);
-  if (contiguous != nullptr) *contiguous = t.contiguous;
-  return e;
+  return p2p_event(ci, source, tag == MPI_ANY_TAG ? trace::kAnyTag : tag, c.rcount, c.rtype, c.rbuf, contiguous);
 }
 
 // Offers a send to the noise hooks; true if they issued it.

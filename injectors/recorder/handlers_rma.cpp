@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "mix.hpp"
 #include "alloc.hpp"
 #include "hooks.hpp"
 #include "receive_guard.hpp"
@@ -55,15 +56,6 @@ struct WinInfo {
 
 IntMap<WinInfo*> g_windows;             // MPI_Win -> window
 IntMap<std::uint32_t> g_wins_created;  // communicator id -> windows created on it so far
-
-std::uint32_t mix32(std::uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return static_cast<std::uint32_t>(h) | 1u;  // never 0
-}
 
 WinInfo* window(MPI_Win w) {
   StateLock lock;
@@ -151,7 +143,7 @@ SCALEFUZZ_HANDLER(win_new) {
       StateLock lock;
       std::uint32_t* seen = g_wins_created.find(ci->id);
       if (seen == nullptr) seen = &g_wins_created.insert(ci->id, 0);
-      wi->id = mix32(static_cast<std::uint64_t>(ci->id) << 32 ^ (*seen)++ ^ 0x77494eull << 40);
+      wi->id = mix_to_id(static_cast<std::uint64_t>(ci->id) << 32 ^ (*seen)++ ^ 0x77494eull << 40) | 1u;  // never 0
       g_windows.insert(handle_key(*r.winout), wi);
     }
     set_window_error_handler(*r.winout);

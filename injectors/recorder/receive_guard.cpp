@@ -232,6 +232,34 @@ void report_line(const Guard& g, bool window, std::uintptr_t address, bool write
   (void)!::write(fd, line, static_cast<std::size_t>(p - line));
 }
 
+// The guard whose buffer holds `address`: pending receive/Get buffers first,
+// window memory after (a Get's buffer may lie in a window); -1 for none.
+int guard_hit(std::uintptr_t address) {
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].armed && g_guards[i].window == 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) return i;
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].armed && g_guards[i].window != 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) return i;
+  return -1;
+}
+
+bool fault_is_write(const ucontext_t* uc) {
+#if defined(__x86_64__)
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+  (void)uc;
+  return false;
+#endif
+}
+
+// Counts a ranks/N.winaccess line; at the cap every window is unguarded
+// (documented limit: the log must stay bounded).
+void count_window_line() {
+  if (++g_window_lines < kMaxWindowLines) return;
+  (void)!::write(g_fd_win, "capped\n", 7);
+  for (int i = 0; i < g_count; ++i)
+    if (g_guards[i].window != 0 && g_guards[i].armed) g_guards[i].armed = false, --g_armed;
+}
+
 // Lets the faulting instruction through its page (`page`), protected again
 // by the SIGTRAP after it.
 void step_over(ucontext_t* uc, std::uintptr_t page) {
@@ -321,11 +349,7 @@ void on_segv_threaded(int sig, siginfo_t* si, void* ctx) {
       const bool ours = si->si_code == SEGV_ACCERR && g_on && page_of_armed(page);
       if (!ours && pass > 0) return;  // released while held: the access goes through
       if (ours) {
-        int hit = -1;
-        for (int i = 0; i < g_count && hit < 0; ++i)
-          if (g_guards[i].armed && g_guards[i].window == 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
-        for (int i = 0; i < g_count && hit < 0; ++i)
-          if (g_guards[i].armed && g_guards[i].window != 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+        const int hit = guard_hit(address);
         // Inside a wrapper: MPI's access (or the injector's); a neighbour of a guarded buffer.
         if (tl_depth > 0 || hit < 0) return step_over_threaded(uc, page);
         unprotect_all();  // the unwinder may read memory sharing a guarded page
@@ -343,20 +367,13 @@ void on_segv_threaded(int sig, siginfo_t* si, void* ctx) {
             goto held;  // the lock is released first
           }
         }
-#if defined(__x86_64__)
-        const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-        const bool write = false;
-#endif
         const bool window = g_guards[hit].window != 0;
-        report_line(g_guards[hit], window, address, write, frames, n, t_fault);
+        report_line(g_guards[hit], window, address, fault_is_write(uc), frames, n, t_fault);
         if (!window) {
           g_guards[hit].armed = false;  // once per request
           --g_armed;
-        } else if (++g_window_lines >= kMaxWindowLines) {
-          (void)!::write(g_fd_win, "capped\n", 7);
-          for (int i = 0; i < g_count; ++i)
-            if (g_guards[i].window != 0 && g_guards[i].armed) g_guards[i].armed = false, --g_armed;
+        } else {
+          count_window_line();
         }
         protect_armed();
         if (page_of_armed(page)) step_over_threaded(uc, page);
@@ -386,34 +403,10 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
     if (g_protected) open_window();  // the fatal-signal handler walks the stack too
     return chain(sig, si, ctx, g_prev_segv);
   }
-  int hit = -1;
-  for (int i = 0; i < g_count && hit < 0; ++i)
-    if (g_guards[i].armed && g_guards[i].window == 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
-  // Window memory after pending buffers: a Get's buffer may lie in a window.
-  for (int i = 0; i < g_count && hit < 0; ++i)
-    if (g_guards[i].armed && g_guards[i].window != 0 && in(address, g_guards[i].buf_lo, g_guards[i].buf_hi)) hit = i;
+  const int hit = guard_hit(address);
   if (hit < 0) return step_over(uc, page);  // another variable on a guarded page: let this one instruction through
-  if (g_guards[hit].window != 0) {
-    if (++g_segment_faults > kSegmentFaults) return open_window();  // until the next MPI call returns
-    open_window();  // the unwinder may read memory sharing a guarded page
-    std::uint64_t frames[32];
-    const int n = unwind(uc, frames, 32);
-    if (mpi_on_stack(frames, n)) return;  // MPI's own access: open until the next wrapper returns
-#if defined(__x86_64__)
-    const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-    const bool write = false;
-#endif
-    report_line(g_guards[hit], true, address, write, frames, n);
-    if (++g_window_lines >= kMaxWindowLines) {
-      (void)!::write(g_fd_win, "capped\n", 7);
-      for (int i = 0; i < g_count; ++i)
-        if (g_guards[i].window != 0 && g_guards[i].armed) g_guards[i].armed = false, --g_armed;
-    }
-    close_window();
-    if (g_guards[hit].armed) step_over(uc, page);
-    return;
-  }
+  const bool window = g_guards[hit].window != 0;
+  if (window && ++g_segment_faults > kSegmentFaults) return open_window();  // until the next MPI call returns
   // Every guarded page opens first: the unwinder reads memory that may
   // share one (the link maps of libraries MPI loaded later live on the heap),
   // and a fault inside this handler would kill the rank.
@@ -421,15 +414,15 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
   std::uint64_t frames[32];
   const int n = unwind(uc, frames, 32);
   if (mpi_on_stack(frames, n)) return;  // MPI's own access: open until the next wrapper returns
-#if defined(__x86_64__)
-  const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-  const bool write = false;
-#endif
-  report_line(g_guards[hit], false, address, write, frames, n);
-  g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
-  --g_armed;
+  report_line(g_guards[hit], window, address, fault_is_write(uc), frames, n);
+  if (window) {
+    count_window_line();
+  } else {
+    g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
+    --g_armed;
+  }
   close_window();
+  if (window && g_guards[hit].armed) step_over(uc, page);
 }
 
 void on_trap(int sig, siginfo_t* si, void* ctx) {
@@ -597,23 +590,31 @@ void setup_receive_guard(const char* ranks_dir, int rank, bool single_threaded) 
   g_on = true;
 }
 
-void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes,
-                   bool stack_pages) {
-  if (!g_on || buffer == nullptr || bytes <= 0 || g_count == kMaxGuards) return;
-  const auto lo = reinterpret_cast<std::uintptr_t>(buffer);
-  const auto hi = lo + static_cast<std::uintptr_t>(bytes);
-  Guard g{request, post_seq, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true};
-  if (in(lo, g_stack_lo, g_stack_hi) && !(stack_pages && g_altstack)) {  // only the pages the buffer fills alone
-    g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
-    g.page_hi = hi & ~(g_page - 1);
+namespace {
+// Arms `g`. On the stack (`stack_alone`) only the pages the memory fills
+// alone are protected: the neighbouring frames run on the others.
+void add_guard(Guard g, bool stack_alone) {
+  if (stack_alone && in(g.buf_lo, g_stack_lo, g_stack_hi)) {
+    g.page_lo = (g.buf_lo + g_page - 1) & ~(g_page - 1);
+    g.page_hi = g.buf_hi & ~(g_page - 1);
     if (g.page_hi <= g.page_lo) return;
   }
-  if (g_threaded && on_other_thread_stack(lo)) return;
+  if (g_threaded && on_other_thread_stack(g.buf_lo)) return;
   TableLock lock;
   if (g_count == kMaxGuards) return;
   g_guards[g_count++] = g;
   ++g_armed;
   if (g_threaded) set_pages(g.page_lo, g.page_hi, PROT_NONE);  // from now on (no wrapper closes it)
+}
+}  // namespace
+
+void guard_receive(std::uint64_t request, std::uint64_t post_seq, const void* buffer, std::int64_t bytes,
+                   bool stack_pages) {
+  if (!g_on || buffer == nullptr || bytes <= 0 || g_count == kMaxGuards) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(buffer);
+  const auto hi = lo + static_cast<std::uintptr_t>(bytes);
+  add_guard(Guard{request, post_seq, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true},
+            !(stack_pages && g_altstack));
 }
 
 void hold_before_completion() {
@@ -627,18 +628,7 @@ void guard_window(std::uint32_t window_id, const void* base, std::int64_t bytes)
     return;
   const auto lo = reinterpret_cast<std::uintptr_t>(base);
   const auto hi = lo + static_cast<std::uintptr_t>(bytes);
-  Guard g{0, 0, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true, window_id};
-  if (in(lo, g_stack_lo, g_stack_hi)) {  // only the pages the window fills alone
-    g.page_lo = (lo + g_page - 1) & ~(g_page - 1);
-    g.page_hi = hi & ~(g_page - 1);
-    if (g.page_hi <= g.page_lo) return;
-  }
-  if (g_threaded && on_other_thread_stack(lo)) return;
-  TableLock lock;
-  if (g_count == kMaxGuards) return;
-  g_guards[g_count++] = g;
-  ++g_armed;
-  if (g_threaded) set_pages(g.page_lo, g.page_hi, PROT_NONE);
+  add_guard(Guard{0, 0, lo, hi, lo & ~(g_page - 1), (hi + g_page - 1) & ~(g_page - 1), true, window_id}, true);
 }
 
 void unguard_window(std::uint32_t window_id, const void* base) {

@@ -21,4 +21,22 @@ static inline void* corpus_window(MPI_Aint count, int elem, MPI_Win* win) {
   MPI_Win_allocate(count * elem, elem, MPI_INFO_NULL, MPI_COMM_WORLD, &base, win);
   return base;
 }
+
+/* A shared counter: one long on every rank, zeroed before any rank may
+ * add to it (the barrier). */
+static inline long* corpus_counter(MPI_Win* win) {
+  long* counter = corpus_window(1, sizeof(long), win);
+  *counter = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  return counter;
+}
+
+/* A lookup table of `n` ints per rank, entry i = rank * n + i, filled on
+ * every rank before any rank reads a remote one (the barrier). */
+static inline int* corpus_table(int n, int rank, MPI_Win* win) {
+  int* table = corpus_window(n, sizeof(int), win);
+  for (int i = 0; i < n; ++i) table[i] = rank * n + i;
+  MPI_Barrier(MPI_COMM_WORLD);
+  return table;
+}
 #endif

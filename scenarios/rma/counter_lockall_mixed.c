@@ -4,21 +4,18 @@
  * and an Accumulate on one location conflict (only accumulates of one op
  * may overlap).
  * ranks: 3
- * expect: rma-conflict rank 2 line 29
+ * expect: rma-conflict rank 2 line 26
  * twin: counter_lockall_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  long* counter;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &counter, &win);
-  *counter = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
+  long* counter = corpus_counter(&win);
   MPI_Win_lock_all(0, win);
   long done = rank * 10;
   if (rank == 1) MPI_Accumulate(&done, 1, MPI_LONG, 0, 0, 1, MPI_LONG, MPI_SUM, win);

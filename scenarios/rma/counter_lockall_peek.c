@@ -4,21 +4,18 @@
  * with MPI_NO_OP) or a lock of its own window, racing with the adds.
  * ranks: 3
  * mode: guard-windows
- * expect: rma-conflict rank 0 line 34
+ * expect: rma-conflict rank 0 line 31
  * twin: counter_lockall_peek_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  long* counter;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &counter, &win);
-  *counter = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
+  long* counter = corpus_counter(&win);
   MPI_Win_lock_all(0, win);
   long seen = 0;
   if (rank != 0) {

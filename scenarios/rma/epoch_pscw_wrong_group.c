@@ -2,19 +2,18 @@
  * MPI_Win_start on the group of its upstream rank but puts to the
  * downstream one, which is not in the group.
  * ranks: 3
- * expect: rma-outside-epoch rank 1 line 29
+ * expect: rma-outside-epoch rank 1 line 28
  * twin: epoch_pscw_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* slot;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &slot, &win);
+  int* slot = corpus_window(1, sizeof(int), &win);
   MPI_Group world, g;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   int value = 7;

@@ -1,19 +1,18 @@
 /* rma-outside-epoch: a lock/flush update loop whose last store is issued
  * after the MPI_Win_unlock that ended the passive-target epoch.
  * ranks: 2
- * expect: rma-outside-epoch rank 0 line 30
+ * expect: rma-outside-epoch rank 0 line 29
  * twin: epoch_unlock_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* cells;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &cells, &win);
+  int* cells = corpus_window(4, sizeof(int), &win);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     int v[4] = {1, 2, 3, 4};

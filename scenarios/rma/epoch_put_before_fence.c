@@ -1,19 +1,18 @@
 /* rma-outside-epoch: the first halo exchange is issued right after the
  * window is created, before the MPI_Win_fence that opens the first epoch.
  * ranks: 2
- * expect: rma-outside-epoch rank 0|1 line 21
+ * expect: rma-outside-epoch rank 0|1 line 20
  * twin: epoch_fence_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* ghost;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &ghost, &win);
+  int* ghost = corpus_window(1, sizeof(int), &win);
   int edge = rank + 1;
 #ifdef CORRECT
   MPI_Win_fence(MPI_MODE_NOPRECEDE, win);

@@ -2,20 +2,19 @@
  * in a fence epoch, but an off-by-one in the index makes two Gets write the
  * same element of its buffer before the fence completes them.
  * ranks: 3
- * expect: rma-origin-buffer rank 0 line 29
+ * expect: rma-origin-buffer rank 0 line 28
  * twin: gather_gets_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int* mine;
+  int size;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, &size);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &win);
+  int* mine = corpus_window(1, sizeof(int), &win);
   *mine = 10 * rank;
   int all[8] = {0};
   MPI_Win_fence(0, win);

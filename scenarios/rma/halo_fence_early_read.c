@@ -4,23 +4,22 @@
  * recompiling: the window's pages are protected between MPI calls.
  * ranks: 3
  * mode: guard-windows
- * expect: rma-conflict rank 1 line 36
+ * expect: rma-conflict rank 1 line 35
  * twin: halo_fence_read_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { N = 2048 };  /* 16 KiB of doubles: the window fills whole pages */
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  double* u;
+  int size;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, &size);
   MPI_Win win;
-  MPI_Win_allocate((N + 2) * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &u, &win);
+  double* u = corpus_window(N + 2, sizeof(double), &win);
   double* next = malloc((N + 2) * sizeof(double));
   for (int i = 0; i < N + 2; ++i) u[i] = rank;
   const int left = (rank + size - 1) % size, right = (rank + 1) % size;

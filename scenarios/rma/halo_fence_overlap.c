@@ -3,22 +3,21 @@
  * uses the wrong displacement (0 instead of n + 1), so it lands on the same
  * ghost cell as the left neighbour's left-going put of the same epoch.
  * ranks: 3
- * expect: rma-conflict rank 1 line 30
+ * expect: rma-conflict rank 1 line 29
  * twin: halo_fence_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 enum { N = 16 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  double* u;  /* u[0] and u[N+1] are ghost cells */
+  int size;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, &size);
   MPI_Win win;
-  MPI_Win_allocate((N + 2) * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &u, &win);
+  double* u = corpus_window(N + 2, sizeof(double), &win);  /* u[0] and u[N+1] are ghost cells */
   for (int i = 0; i < N + 2; ++i) u[i] = rank;
   const int left = (rank + size - 1) % size, right = (rank + 1) % size;
   for (int step = 0; step < 3; ++step) {

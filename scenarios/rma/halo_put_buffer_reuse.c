@@ -2,21 +2,20 @@
  * puts it, and packs the next field into the same buffer before the fence
  * that completes the Put (MPI may still read it).
  * ranks: 2
- * expect: rma-origin-buffer rank 0|1 line 25
+ * expect: rma-origin-buffer rank 0|1 line 24
  * twin: halo_put_buffer_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 enum { N = 8 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  double* ghost;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(2 * N * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &ghost, &win);
+  double* ghost = corpus_window(2 * N, sizeof(double), &win);
   double pressure[N], velocity[N], pack[N];
   for (int i = 0; i < N; ++i) pressure[i] = rank + i, velocity[i] = -i;
   const int peer = 1 - rank;

@@ -4,24 +4,21 @@
  * result buffer's pages are protected until the completion.
  * ranks: 2
  * mode: guard-windows
- * expect: rma-origin-buffer rank 0 line 33
+ * expect: rma-origin-buffer rank 0 line 30
  * twin: lock_get_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { N = 1024 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* table;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &table, &win);
-  for (int i = 0; i < N; ++i) table[i] = rank * N + i;
-  MPI_Barrier(MPI_COMM_WORLD);
+  int* table = corpus_table(N, rank, &win);
   long sum = 0;
   if (rank == 0) {
     int* block = malloc(N * sizeof(int));

@@ -3,22 +3,21 @@
  * MPI_Put into the inbox may already run.
  * ranks: 2
  * mode: guard-windows
- * expect: rma-conflict rank 0 line 33
+ * expect: rma-conflict rank 0 line 32
  * twin: pscw_early_write_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 #include <string.h>
 
 enum { SLOTS = 1024 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* inbox;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(SLOTS * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &inbox, &win);
+  int* inbox = corpus_window(SLOTS, sizeof(int), &win);
   MPI_Group world, peer;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   const int other = 1 - rank;

@@ -3,21 +3,20 @@
  * MPI_Win_start and put their block into their slot. Producer 2 computes
  * its slot from a stale variable and writes slot 0, producer 1's slot.
  * ranks: 3
- * expect: rma-conflict rank 2 line 40
+ * expect: rma-conflict rank 2 line 39
  * twin: pscw_pipeline_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 enum { BLOCK = 4 };
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* inbox;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(2 * BLOCK * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &inbox, &win);
+  int* inbox = corpus_window(2 * BLOCK, sizeof(int), &win);
   MPI_Group world, peers;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   int block[BLOCK];

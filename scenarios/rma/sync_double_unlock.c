@@ -1,10 +1,12 @@
 /* rma-unmatched-sync: an error path unlocks the target a second time after
  * the normal path already did.
  * ranks: 2
- * expect: rma-unmatched-sync rank 0 line 28
+ * expect: rma-unmatched-sync rank 0 line 27
  * twin: sync_unlock_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 static int update(MPI_Win win, int target, int value) {
@@ -15,12 +17,9 @@ static int update(MPI_Win win, int target, int value) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* total;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &total, &win);
+  int* total = corpus_window(1, sizeof(int), &win);
   *total = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0 && update(win, 1, -3)) {

@@ -2,19 +2,18 @@
  * (between two fences on the window), mixing active and passive target
  * synchronization.
  * ranks: 2
- * expect: rma-unmatched-sync rank 0 line 26
+ * expect: rma-unmatched-sync rank 0 line 25
  * twin: sync_lock_after_fences_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int* cell;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &cell, &win);
+  int* cell = corpus_window(1, sizeof(int), &win);
   int v = 5;
 #ifdef CORRECT
   MPI_Win_fence(0, win);

@@ -1,7 +1,7 @@
 /* rma-sync-misuse: a read-mostly table lookup picks its lock type from a
  * flag and hands MPI_MODE_NOCHECK (an assert) as the lock type.
  * ranks: 2
- * expect: rma-sync-misuse rank 0|1 line 27
+ * expect: rma-sync-misuse rank 0|1 line 25
  * twin: sync_lock_type_ok -DCORRECT
  */
 #include <mpi.h>
@@ -14,9 +14,7 @@ enum { N = 128 };
 int main(int argc, char** argv) {
   const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  int* table = corpus_window(N, sizeof(int), &win);
-  for (int i = 0; i < N; ++i) table[i] = rank * N + i;
-  MPI_Barrier(MPI_COMM_WORLD);
+  int* table = corpus_table(N, rank, &win);
   const int read_only = 1;
 #ifdef CORRECT
   const int type = read_only ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE;

@@ -2,19 +2,18 @@
  * exchange loop on one rank one iteration before the others, so the ranks
  * call MPI_Win_fence a different number of times.
  * ranks: 2
- * expect: rma-unmatched-sync rank 1 line 25
+ * expect: rma-unmatched-sync rank 1 line 24
  * twin: sync_fence_count_ok -DCORRECT
  */
 #include <mpi.h>
+
+#include "corpus.h"
 #include <stdio.h>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  double* ghost;
+  const int rank = corpus_init(&argc, &argv, MPI_THREAD_SINGLE, 0);
   MPI_Win win;
-  MPI_Win_allocate(sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &ghost, &win);
+  double* ghost = corpus_window(1, sizeof(double), &win);
   double residual = 1.0;
 #ifdef CORRECT
   const int last = 3;

@@ -28,14 +28,8 @@ bool decode(const std::uint8_t* p, const std::uint8_t* end, DecisionLog& log, bo
       why = st == DecodeStatus::Cut ? "entry cut at the end of the stream" : "unknown entry code " + std::to_string(*start);
       return false;
     }
-    Decision d;
-    d.kind = r.kind;
-    d.call = r.call;
-    d.ordinal = r.ordinal;
-    d.source = r.source;
-    d.tag = r.tag;
-    d.failures = r.failures;
-    d.index = r.index;
+    Decision d{.kind = r.kind, .call = r.call, .ordinal = r.ordinal, .source = r.source, .tag = r.tag,
+               .failures = r.failures, .index = r.index, .indices = {}};
     const std::uint8_t* q = r.indices;
     for (std::uint64_t i = 0; i < r.nindices; ++i) {
       std::uint64_t v = 0;

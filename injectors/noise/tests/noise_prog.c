@@ -38,6 +38,16 @@ static void compute(double seconds) {
   }
 }
 
+typedef int (*blocking_send)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
+
+/* One int each way with `partner`, the even rank sending first: each side
+ * blocks in Recv for the reply to a send that may be delayed. */
+static void ping_pong(blocking_send send, int rank, int partner, int tag, int out, int* in) {
+  if (rank % 2 == 0) send(&out, 1, MPI_INT, partner, tag, MPI_COMM_WORLD);
+  MPI_Recv(in, 1, MPI_INT, partner, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (rank % 2 != 0) send(&out, 1, MPI_INT, partner, tag, MPI_COMM_WORLD);
+}
+
 static int exchange(int rank, int n) {
   int right = (rank + 1) % n, left = (rank + n - 1) % n, bad = 0;
   long sum = 0;
@@ -53,13 +63,7 @@ static int exchange(int rank, int n) {
    * a send that may be delayed. */
   int partner = rank ^ 1, v = rank * 7;
   if (partner < n) {
-    if (rank % 2 == 0) {
-      MPI_Send(&v, 1, MPI_INT, partner, 2, MPI_COMM_WORLD);
-      MPI_Recv(&in, 1, MPI_INT, partner, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(&in, 1, MPI_INT, partner, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(&v, 1, MPI_INT, partner, 2, MPI_COMM_WORLD);
-    }
+    ping_pong(MPI_Send, rank, partner, 2, v, &in);
     bad |= in != partner * 7;
     sum += in;
   }
@@ -120,13 +124,7 @@ static int exchange(int rank, int n) {
   sum += big_in[12345] - 12345;
   int so = rank, si = -1;
   if (partner < n) {
-    if (rank % 2 == 0) {
-      MPI_Ssend(&so, 1, MPI_INT, partner, 15, MPI_COMM_WORLD);
-      MPI_Recv(&si, 1, MPI_INT, partner, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(&si, 1, MPI_INT, partner, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Ssend(&so, 1, MPI_INT, partner, 15, MPI_COMM_WORLD);
-    }
+    ping_pong(MPI_Ssend, rank, partner, 15, so, &si);
     bad |= si != partner;
     sum += si;
   }
