@@ -166,6 +166,7 @@ int cmd_exec(const ParsedArgs& args) {
   }
   const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options), mpi, options.mpiexec);
   if (!args.has("--no-record")) options.injector_lib = injector;
+  options.mpi = mpi;
   options.run_dir = fs::absolute(args.value("--out").value_or("out/exec"));
   if (analysis && *analysis == options.run_dir)
     throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");
