@@ -9,6 +9,8 @@
 #   explore: `scalefuzz explore` of an Open MPI run forces its wildcard
 #     receives with the run's own launcher (mpirun.openmpi) and injector, and
 #     a forced run replays (`scalefuzz replay`);
+#   replay: a run under a launcher wrapper (`launcher: openmpi`) of a wrapped
+#     application (`mpi: openmpi`) replays from its directory (launch.json);
 #   reproduce: `scalefuzz reproduce --until race` on the Open MPI twin of
 #     configs/scenarios/explore_task_pool.yaml reproduces the race.
 # Usage: openmpi_paths_test.sh SCALEFUZZ SOURCE_TREE WORK_DIR
@@ -64,6 +66,22 @@ expect "exec --mpi openmpi on the wrapper" 0 "$work/exec_wrapped.log" \
 expect "exec --mpi mpich under mpirun.openmpi is refused" 2 "$work/exec_mm.log" \
   "$scalefuzz" exec --mpi mpich --out "$work/exec_mm" -- mpirun.openmpi -n 2 "$wrapper"
 names_both "the refusal" "$work/exec_mm.log"
+
+# --- replay from the run directory alone: a site's launcher wrapper named
+# `launcher: openmpi` and an application wrapper named `mpi: openmpi`;
+# neither word says Open MPI, so replay needs launch.json's launcher and mpi
+# (before they were recorded: Hydra's arguments and the MPICH injector).
+site_mpirun=$work/site-mpirun
+printf '#!/bin/sh\nexec mpirun.openmpi "$@"\n' >"$site_mpirun"
+chmod +x "$site_mpirun"
+campaign "$work/site.yaml" "mpi: openmpi" "launcher: openmpi" "mpiexec: [$site_mpirun]"
+expect "a campaign under a site's launcher wrapper runs" 0 "$work/site.log" "$scalefuzz" run "$work/site.yaml" --out "$work/site"
+site_run=$(ls -d "$work"/site/runs/*/ 2>/dev/null | head -1)
+check "${site_run}launch.json" "launch.json records the launcher plug-in and the MPI" \
+  '.launcher == "openmpi" and .mpi == "openmpi" and (.mpiexec[0] | endswith("site-mpirun"))'
+expect "replay of that run from its directory" 0 "$work/site-replay.log" "$scalefuzz" replay "$site_run"
+grep -q '^reproduced 1/1' "$work/site-replay.log" && echo "ok:   reproduced 1/1 under the recorded launcher and MPI" ||
+  { echo "FAIL: the site run was not reproduced"; tail -5 "$work/site-replay.log"; fail=1; }
 
 # --- explore and replay on an Open MPI run
 pool=$build/scenarios/openmpi/races_task_pool

@@ -17,6 +17,7 @@ harness::LaunchOptions campaign_launch_options(const harness::Campaign& campaign
   harness::LaunchOptions launch;
   launch.mpiexec = campaign.mpiexec;
   launch.launcher = campaign.launcher;
+  launch.mpi = campaign.mpi;
   launch.injector_lib = injector;
   launch.env[injector::env_name(injector::Env::Oversubscribe)] = harness::to_string(campaign.oversubscribe);
   return launch;
@@ -40,7 +41,7 @@ harness::Outcome launch_run(const harness::RunSpec& run, harness::LaunchOptions 
   if (!options.run_dir.empty()) {
     std::error_code ec;
     fs::create_directories(options.run_dir, ec);
-    write_launcher_file(options.run_dir, options);
+    write_launcher_file(options.run_dir, run, options);
     if (!fs::exists(harness::RunDir(options.run_dir).spec_file()))  // exec: no store wrote it
       harness::write_file_atomic(harness::RunDir(options.run_dir).spec_file(), harness::dump_json(nlohmann::json(run)) + "\n");
   }

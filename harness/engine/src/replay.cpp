@@ -11,6 +11,7 @@
 
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
+#include "scalefuzz/harness/application_mpi.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/bugs.hpp"
 #include "scalefuzz/harness/run_json.hpp"
@@ -131,19 +132,50 @@ int ReplayResult::reproduced() const {
   return static_cast<int>(std::count_if(attempts.begin(), attempts.end(), [](const ReplayAttempt& a) { return a.reproduced(); }));
 }
 
-std::vector<std::string> recorded_launcher(const fs::path& run_dir) {
+RecordedLaunch recorded_launch(const fs::path& run_dir) {
+  RecordedLaunch out;
   std::ifstream in(run_dir / kLaunchFile);
-  if (!in) return {"mpiexec"};  // runs before launch.json: the default Hydra launcher
-  try {
-    return nlohmann::json::parse(in).at("mpiexec").get<std::vector<std::string>>();
-  } catch (const std::exception& e) {
-    throw ReplayRefused((run_dir / kLaunchFile).string() + ": " + e.what());
+  if (!in) {  // runs before launch.json: the default Hydra launcher
+    out.mpiexec = {"mpiexec"};
+    out.launcher = &harness::detect_mpi_launcher(out.mpiexec);
+    return out;
   }
+  const fs::path file = run_dir / kLaunchFile;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    out.mpiexec = j.at("mpiexec").get<std::vector<std::string>>();
+    if (j.contains("launcher")) {
+      const auto name = j["launcher"].get<std::string>();
+      out.launcher = harness::find_mpi_launcher(name);
+      if (out.launcher == nullptr) throw ReplayRefused(file.string() + ": unknown launcher '" + name + "'");
+    } else {
+      out.launcher = &harness::detect_mpi_launcher(out.mpiexec);
+    }
+    if (j.contains("mpi")) {
+      const auto word = j["mpi"].get<std::string>();
+      out.mpi = harness::mpi_named(word);
+      if (!out.mpi) throw ReplayRefused(file.string() + ": unknown MPI '" + word + "'");
+    }
+  } catch (const ReplayRefused&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ReplayRefused(file.string() + ": " + e.what());
+  }
+  return out;
 }
 
-void write_launcher_file(const fs::path& run_dir, const harness::LaunchOptions& options) {
+void write_launcher_file(const fs::path& run_dir, const harness::RunSpec& run, const harness::LaunchOptions& options) {
   nlohmann::json j;
   j["mpiexec"] = options.mpiexec;
+  const harness::MpiLauncher& launcher = harness::launcher_of(options);
+  j["launcher"] = std::string(launcher.name());
+  // The MPI whose injector the ranks preload, as the harness chose it
+  // (application_mpi.hpp); a mismatch was refused before the launch.
+  try {
+    j["mpi"] = std::string(harness::key_word(harness::run_mpi(program_of(run), launcher, options.mpi, options.mpiexec)));
+  } catch (const std::exception&) {
+    // A binary that cannot be read: not recorded, a replay reads the binary again.
+  }
   harness::write_file_atomic(run_dir / kLaunchFile, harness::dump_json(j) + "\n");
 }
 
@@ -196,7 +228,7 @@ ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
   } catch (const std::exception& e) {
     throw ReplayRefused(e.what());
   }
-  const std::vector<std::string> launcher = recorded_launcher(run_dir);
+  const RecordedLaunch launch = recorded_launch(run_dir);
   for (const auto& w : result.warnings) log << "warning: " << w << "\n";
   result.original_fingerprints = fingerprints_of(run_dir, result.spec, result.original);
   result.original_order_hash = order_hash_of(run_dir);
@@ -207,8 +239,9 @@ ReplayResult replay_run(const ReplayRequest& request, std::ostream& log) {
     ReplayAttempt a;
     a.dir = next_replay_dir(run_dir);
     harness::LaunchOptions options;
-    options.mpiexec = launcher;
-    options.launcher = &harness::detect_mpi_launcher(launcher);  // the recorded command's plug-in
+    options.mpiexec = launch.mpiexec;
+    options.launcher = launch.launcher;
+    options.mpi = launch.mpi;
     options.injector_lib = request.injector;
     options.run_dir = a.dir;
     a.outcome = launch_with_logs(spec, options, harness::RunDir(run_dir).ranks_dir());

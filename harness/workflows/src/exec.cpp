@@ -156,6 +156,7 @@ int exec_command(const ExecOptions& exec) {
   }
   const fs::path injector = injector_for(spec.argv.front(), harness::launcher_of(options), mpi, options.mpiexec);
   if (exec.record) options.injector_lib = injector;
+  options.mpi = mpi;
   options.run_dir = fs::absolute(exec.out);
   if (analysis && *analysis == options.run_dir)
     throw UsageError("--out must differ from --noise-set analysis=DIR (the system run's files would be replaced)");

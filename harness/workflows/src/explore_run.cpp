@@ -41,17 +41,18 @@ int explore_recorded_run(const ExploreOptions& explore) {
   options.limits.budget = explore.budget;
   options.out_dir = explore.out.value_or(fs::path("out") / (spec.run_id + "-explore"));
   options.scalefuzz_program = this_program();
-  // The run's own launcher words (launch.json: Hydra's mpiexec, Open MPI's
-  // mpirun, srun), its plug-in read off them as `scalefuzz replay` does, and
-  // the injector of the application's MPI.
+  // The run's own launcher words, plug-in and MPI (launch.json), as
+  // `scalefuzz replay` reads them, and the injector of that MPI.
   try {
-    options.launch.mpiexec = engine::recorded_launcher(run_dir);
+    const engine::RecordedLaunch launch = engine::recorded_launch(run_dir);
+    options.launch.mpiexec = launch.mpiexec;
+    options.launch.launcher = launch.launcher;
+    options.launch.mpi = launch.mpi;
   } catch (const std::exception& e) {
     throw UsageError(e.what());
   }
-  options.launch.launcher = &harness::detect_mpi_launcher(options.launch.mpiexec);
   options.launch.injector_lib =
-      injector_for(spec.argv.at(0), *options.launch.launcher, std::nullopt, options.launch.mpiexec);
+      injector_for(spec.argv.at(0), *options.launch.launcher, options.launch.mpi, options.launch.mpiexec);
   options.launch.env["SCALEFUZZ_OVERSUBSCRIBE"] = "auto";
   if (find_program(options.launch.mpiexec.at(0)).empty())
     throw InfraError("launcher '" + options.launch.mpiexec.at(0) + "' (the run's, " + run_dir.string() +

@@ -28,8 +28,17 @@ int replay_recorded_run(const std::filesystem::path& run_dir, int times, bool wi
     app = nlohmann::json::parse(in).get<harness::RunSpec>().argv.at(0);
   } catch (const std::exception&) {
   }
-  request.injector = app.empty() ? injector_library()
-                                 : injector_for(app, harness::detect_mpi_launcher(engine::recorded_launcher(request.run_dir)));
+  if (app.empty()) {
+    request.injector = injector_library();
+  } else {
+    engine::RecordedLaunch launch;
+    try {
+      launch = engine::recorded_launch(request.run_dir);
+    } catch (const engine::ReplayRefused& e) {
+      throw UsageError(e.what());
+    }
+    request.injector = injector_for(app, *launch.launcher, launch.mpi, launch.mpiexec);
+  }
   engine::ReplayResult result;
   try {
     result = engine::replay_run(request, std::cout);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -85,9 +86,18 @@ harness::Outcome launch_with_logs(const harness::RunSpec& spec, harness::LaunchO
 // replay). Words, for the caller to quote: a directory may hold spaces.
 std::vector<std::string> replay_argv(const std::filesystem::path& program, const std::filesystem::path& run_dir);
 
-// The launcher words a run was started with (RUN_DIR/launch.json, written by
-// launch_run) and the file's writer.
-std::vector<std::string> recorded_launcher(const std::filesystem::path& run_dir);
-void write_launcher_file(const std::filesystem::path& run_dir, const harness::LaunchOptions& options);
+// How a run was started (RUN_DIR/launch.json, written by launch_run): the
+// launcher words, its plug-in and the application's MPI, so that replay and
+// explore start it the same way from the run directory alone. Files written
+// before the plug-in and the MPI were recorded: the plug-in read off the
+// words, the MPI off the binary. ReplayRefused for an unreadable file.
+struct RecordedLaunch {
+  std::vector<std::string> mpiexec;
+  const harness::MpiLauncher* launcher = nullptr;
+  std::optional<harness::MpiImplementation> mpi;
+};
+RecordedLaunch recorded_launch(const std::filesystem::path& run_dir);
+void write_launcher_file(const std::filesystem::path& run_dir, const harness::RunSpec& run,
+                         const harness::LaunchOptions& options);
 
 }  // namespace scalefuzz::engine

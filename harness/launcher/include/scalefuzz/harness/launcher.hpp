@@ -27,6 +27,9 @@ struct LaunchOptions {
   std::vector<std::string> mpiexec = {"mpiexec"};
   // The launcher plug-in (mpi_launcher.hpp); null: detected from mpiexec.
   const MpiLauncher* launcher = nullptr;
+  // The application's MPI where the user named it (campaign `mpi:`, exec
+  // --mpi); null: read off the binary. launch.json records the resolved one.
+  std::optional<MpiImplementation> mpi;
   // PMPI injector preloaded into the ranks only (not into mpiexec); empty = none.
   std::filesystem::path injector_lib;
   // Where stdout.txt, stderr.txt, stacks/ and outcome.json go (created if missing).
