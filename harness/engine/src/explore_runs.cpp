@@ -414,6 +414,8 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     std::set<races::MatchTuple> seen;
     std::size_t noise_bases = 0;
     bool main_base_ok = false;
+    // Every run's matches are seen, bases or not: unseen tuples go first.
+    races::MatchCoverage coverage;
     for (const auto& run : runs) {
       ExploreBase b;
       try {
@@ -424,6 +426,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
         continue;
       }
       if (b.wildcards.empty() && b.completions.empty() && bases.empty()) break;  // nothing nondeterministic here
+      coverage.add_seen(b.run_id, b.matches);
       std::size_t fresh = 0;
       for (const auto& m : b.matches) fresh += seen.insert(races::tuple_of(m)).second ? 1 : 0;
       const bool quiet = run.spec.noise.mode == noise::Mode::None;
@@ -440,7 +443,6 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     if (bases.empty()) continue;
     log << "explore: " << point << " from " << bases.size() << " base run" << (bases.size() == 1 ? "" : "s")
         << ", depth " << options.limits.depth << ", at most " << options.limits.budget << " forced runs\n";
-    races::MatchCoverage coverage;
     try {
       const auto record = explore_point(point, bases, options, coverage);
       log << "explore: " << point << ": " << record.runs << " forced runs, " << coverage.potential_count()

@@ -7,6 +7,8 @@
 // becomes Info.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -197,4 +199,40 @@ TEST(ExploreE2E, AWildcardProbeIsExploredHarmfulForTheFirstDoneBugNotForItsTwin)
     EXPECT_EQ(d.value("receiving_rank", -1), 0) << d.dump();
   }
   EXPECT_GE(harmful, 1) << c.findings.dump(1);
+}
+
+// Programs whose wildcard order is set by a compute imbalance of 10 ms
+// (scenarios/races: a tree of partial results over an uneven decomposition,
+// two halo phases over a load gradient, a slow checkpoint rank that always
+// answers last): their quiet runs end ok, and exploration alone, without
+// noise, forces the late sender into the early receive: a harmful race at
+// the program's receive. Their twins, the same wildcard receives placing
+// each message by MPI_SOURCE, get no race Error or Warning.
+TEST(ExploreE2E, ComputeImbalancedProgramsGetAHarmfulRaceFromExplorationTheirTwinsNone) {
+  TempDir tmp;
+  const CampaignRun c = run_campaign(
+      tmp, "campaign: imbalance\napp:\n  command: [\"" + (build_dir() / "scenarios").string() +
+               "/races_{program}\", \"--iterations\", \"3\", \"--on-wrong\", \"count\", \"{variant}\"]\n"
+               "  check: { stderr-regex: \"wrong match at loop\" }\n"
+               "scales: [4]\nparameters: { program: [tree_reduce, halo_phases, slow_last], variant: [\"--races\", "
+               "\"--safe\"] }\ntimeout: 30s\ndetectors: [races]\nexplore: { budget: 8 }\n");
+  std::map<std::string, int> harmful;
+  for (const auto& f : c.findings) {
+    if (f.value("detector", "") != "races") continue;
+    const auto& d = f.at("details");
+    const std::string point = d.value("campaign_point", "");
+    if (point.find("--safe") != std::string::npos) {
+      EXPECT_TRUE(f.value("severity", "") == "info" || f.value("severity", "") == "none") << f.dump();
+      continue;
+    }
+    if (f.value("kind", "") != "harmful-race") continue;
+    for (const std::string program : {"tree_reduce", "halo_phases", "slow_last"})
+      if (point.find(program) != std::string::npos) {
+        ++harmful[program];
+        EXPECT_NE(d.value("receive_routine", "").find(program + ".c"), std::string::npos) << d.dump();
+        EXPECT_NE(d.at("base_send").value("send_rank", -1), d.at("forced_send").value("send_rank", -1)) << d.dump();
+      }
+  }
+  for (const std::string program : {"tree_reduce", "halo_phases", "slow_last"})
+    EXPECT_GE(harmful[program], 1) << program << "\n" << c.findings.dump(1);
 }
