@@ -38,37 +38,35 @@ import sys
 # forces (the root cause).
 RACES_CHECK = "wrong match at loop"
 REPLAY_CHECK = "wrong result"
+
+
+def races(ranks, iterations, *extra):
+    """A scenarios/races program: --races, its --safe twin, counting wrong matches."""
+    return (ranks, ["--iterations", str(iterations), *extra, "--on-wrong", "count"], "--races", "--safe", RACES_CHECK)
+
+
 PROGRAMS = {
-    "matching_race": ("races_matching_race", 4, ["--iterations", "4", "--print-loops", "0", "--on-wrong", "count"],
-                      "--races", "--safe", RACES_CHECK),
-    "same_site_race": ("races_same_site_race", 3, ["--iterations", "6", "--on-wrong", "count"], "--races", "--safe",
-                       RACES_CHECK),
-    "cross_iteration_race": ("races_cross_iteration_race", 3, ["--iterations", "6", "--on-wrong", "count"], "--races",
-                             "--safe", RACES_CHECK),
-    "task_pool": ("races_task_pool", 3, ["--iterations", "6", "--on-wrong", "count"], "--races", "--safe",
-                  RACES_CHECK),
+    "races_matching_race": races(4, 4, "--print-loops", "0"),
+    "races_same_site_race": races(3, 6),
+    "races_cross_iteration_race": races(3, 6),
+    "races_task_pool": races(3, 6),
     # a correct program: its default receives with MPI_ANY_SOURCE in any
     # order (--races), its twin in rank order
-    "benign_wildcard": ("races_benign_wildcard", 3, ["--iterations", "6", "--on-wrong", "count"], "--races", "--safe",
-                        RACES_CHECK),
+    "races_benign_wildcard": races(3, 6),
     # 8 rounds x 3 answers, arrival order skewed by 2 ms per worker
-    "first_answer": ("races_first_answer", 4, ["--iterations", "8", "--on-wrong", "count"], "--races", "--safe",
-                     RACES_CHECK),
+    "races_first_answer": races(4, 8),
     # compute imbalance of 10 ms per rank step (a slow subtree, a load
-    # gradient, a slow checkpoint rank): more than noise's delays bridge
-    "tree_reduce": ("races_tree_reduce", 4, ["--iterations", "4", "--on-wrong", "count"], "--races", "--safe",
-                    RACES_CHECK),
-    "halo_phases": ("races_halo_phases", 4, ["--iterations", "4", "--on-wrong", "count"], "--races", "--safe",
-                    RACES_CHECK),
-    "slow_last": ("races_slow_last", 4, ["--iterations", "4", "--on-wrong", "count"], "--races", "--safe",
-                  RACES_CHECK),
+    # gradient, a slow checkpoint rank): more than random noise's delays
+    "races_tree_reduce": races(4, 4),
+    "races_halo_phases": races(4, 4),
+    "races_slow_last": races(4, 4),
     # scenarios/replay (issue 29): exit 1 with "wrong result"
-    "master_worker": ("replay_master_worker", 4, ["--tasks", "12"], "--bug", "--safe", REPLAY_CHECK),
-    "halo_any_source": ("replay_halo_any_source", 4, ["--steps", "10"], "--bug", "--safe", REPLAY_CHECK),
-    "iprobe_poll": ("replay_iprobe_poll", 4, ["--items", "4"], "--bug", "--safe", REPLAY_CHECK),
-    "waitany_pipeline": ("replay_waitany_pipeline", 4, ["--rounds", "3"], "--fold", "--sum", REPLAY_CHECK),
+    "replay_master_worker": (4, ["--tasks", "12"], "--bug", "--safe", REPLAY_CHECK),
+    "replay_halo_any_source": (4, ["--steps", "10"], "--bug", "--safe", REPLAY_CHECK),
+    "replay_iprobe_poll": (4, ["--items", "4"], "--bug", "--safe", REPLAY_CHECK),
+    "replay_waitany_pipeline": (4, ["--rounds", "3"], "--fold", "--sum", REPLAY_CHECK),
 }
-CORRECT = {"benign_wildcard"}  # no racy variant: not in the ratio
+CORRECT = {"races_benign_wildcard"}  # no racy variant: not in the ratio
 NOISE = {
     "random": "[{ mode: random, probability: 0.5, delay: 2ms }]",
     "application": "[{ mode: system }, { mode: application }]",
@@ -135,8 +133,8 @@ def main():
     for program in a.programs.split(","):
         if program not in PROGRAMS:
             sys.exit(f"unknown program '{program}' (known: {', '.join(PROGRAMS)})")
-        name, ranks, args, racy, twin, check = PROGRAMS[program]
-        binary = os.path.join(os.path.abspath(a.build), "scenarios", name)
+        ranks, args, racy, twin, check = PROGRAMS[program]
+        binary = os.path.join(os.path.abspath(a.build), "scenarios", program)
         for variant in [racy, twin] if a.twins else [racy]:
             tag = program + variant.replace("--", "-")
             got = {}

@@ -32,13 +32,8 @@ static long hit_of(long round, int worker) { return round * 100000L + worker * 1
 int main(int argc, char** argv) {
   struct race_options o = {.iterations = 8, .steps = 1, .bytes = 8, .compute_us = 200};
   int rank = 0, size = 1;
-  const long skew_us = race_take_option(&argc, argv, "--skew-us", 2000); /* before race_parse, which refuses unknown options */
-  race_start(&argc, &argv, &o, &rank, &size);
-  if (skew_us < 0) MPI_Abort(MPI_COMM_WORLD, 2);
-  if (size < 3) {
-    if (rank == 0) fprintf(stderr, "first_answer needs at least 3 ranks (a master and two workers)\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  const long skew_us =
+      race_start_skewed(&argc, &argv, &o, &rank, &size, 2000, 3, "first_answer needs at least 3 ranks (a master and two workers)");
   double t0 = MPI_Wtime();
   if (rank == 0) {
     long checksum = 0;

@@ -39,11 +39,10 @@ static void stencil(long* cells, int n, int phase) {
 int main(int argc, char** argv) {
   struct race_options o = {.iterations = 4, .steps = 1, .bytes = 8, .compute_us = 1000};
   int rank = 0, size = 1;
-  const long skew_us = race_take_option(&argc, argv, "--skew-us", 10000);
   const long cells = race_take_option(&argc, argv, "--cells", 4);
-  race_start(&argc, &argv, &o, &rank, &size);
-  if (skew_us < 0 || cells < 1 || cells * size > kMaxCells) {
-    if (rank == 0) fprintf(stderr, "halo_phases: --skew-us >= 0, 1 <= --cells, cells x ranks <= %d\n", kMaxCells);
+  const long skew_us = race_start_skewed(&argc, &argv, &o, &rank, &size, 10000, 1, "");
+  if (cells < 1 || cells * size > kMaxCells) {
+    if (rank == 0) fprintf(stderr, "halo_phases: 1 <= --cells, cells x ranks <= %d\n", kMaxCells);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const int n = (int)cells, total = n * size;

@@ -103,6 +103,21 @@ static void race_start(int* argc, char*** argv, struct race_options* o, int* ran
   if (race_parse(*argc, *argv, o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
+/* race_start for the programs with a --skew-us option (their compute
+ * imbalance, default_skew_us when absent) and at least min_ranks ranks
+ * (`need` says why on rank 0); returns the skew. */
+static inline long race_start_skewed(int* argc, char*** argv, struct race_options* o, int* rank, int* size,
+                                     long default_skew_us, int min_ranks, const char* need) {
+  const long skew_us = race_take_option(argc, *argv, "--skew-us", default_skew_us);
+  race_start(argc, argv, o, rank, size);
+  if (skew_us < 0) MPI_Abort(MPI_COMM_WORLD, 2);
+  if (*size < min_ranks) {
+    if (*rank == 0) fprintf(stderr, "%s\n", need);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return skew_us;
+}
+
 static void race_busy_us(long us) {
   if (us <= 0) return;
   struct timespec t0, t;

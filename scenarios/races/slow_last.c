@@ -48,13 +48,8 @@ static void collect(const struct race_options* o, int size, long round, int tag,
 int main(int argc, char** argv) {
   struct race_options o = {.iterations = 4, .steps = 1, .bytes = 8, .compute_us = 1000};
   int rank = 0, size = 1;
-  const long skew_us = race_take_option(&argc, argv, "--skew-us", 10000);
-  race_start(&argc, &argv, &o, &rank, &size);
-  if (skew_us < 0) MPI_Abort(MPI_COMM_WORLD, 2);
-  if (size < 3) {
-    if (rank == 0) fprintf(stderr, "slow_last needs at least 3 ranks (a master, a compute rank, a checkpoint rank)\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  const long skew_us = race_start_skewed(&argc, &argv, &o, &rank, &size, 10000, 3,
+                                        "slow_last needs at least 3 ranks (a master, a compute rank, a checkpoint rank)");
   const int checkpoint_rank = size - 1;
   double t0 = MPI_Wtime();
   for (long round = 0; round < o.iterations; ++round) {

@@ -44,9 +44,7 @@ static long block_of(long round, int rank) { return (round * 131 + rank * 17 + 1
 int main(int argc, char** argv) {
   struct race_options o = {.iterations = 4, .steps = 1, .bytes = 8, .compute_us = 1000};
   int rank = 0, size = 1;
-  const long skew_us = race_take_option(&argc, argv, "--skew-us", 10000);
-  race_start(&argc, &argv, &o, &rank, &size);
-  if (skew_us < 0) MPI_Abort(MPI_COMM_WORLD, 2);
+  const long skew_us = race_start_skewed(&argc, &argv, &o, &rank, &size, 10000, 1, "");
   /* This rank's node: walk down from the root's range [0, size). */
   int lo = 0, hi = size, parent = -1;
   while (lo != rank) {
