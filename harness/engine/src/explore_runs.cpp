@@ -349,6 +349,8 @@ races::ExplorationRecord explore_point(const std::string& point, const std::vect
   record.point = point;
   record.runs = result.runs;
   record.budget_exhausted = result.budget_exhausted;
+  record.candidates = result.candidates;
+  record.distinct_candidates = result.distinct_candidates;
   std::set<std::tuple<int, std::uint64_t>> shrunk;  // receive sites with a shrunk schedule
   auto left = [&] { return std::min(options.limits.budget > record.runs ? options.limits.budget - record.runs : 0,
                                     options.shrink_budget); };
@@ -445,7 +447,8 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
         << ", depth " << options.limits.depth << ", at most " << options.limits.budget << " forced runs\n";
     try {
       const auto record = explore_point(point, bases, options, coverage);
-      log << "explore: " << point << ": " << record.runs << " forced runs, " << coverage.potential_count()
+      log << "explore: " << point << ": " << record.runs << " forced runs (of " << record.candidates
+          << " alternatives at depth 1, " << record.distinct_candidates << " distinct), " << coverage.potential_count()
           << " potential match tuples, " << coverage.seen_count() << " seen, " << coverage.unreachable_count()
           << " unreachable\n";
     } catch (const std::exception& e) {
