@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Coverage and verdicts of schedule exploration on the race corpus (issue 30).
 
-For each corpus program (scenarios/races, racy default and --safe twins) it
-runs, side by side at one run budget B:
+For each corpus program (PROGRAMS: scenarios/races and scenarios/replay,
+the racy variant; with --twins the correct twin too) it runs, side by side
+at one run budget B:
 
 - exploration: a campaign with noise none, one run, `explore: {budget: B-1}`
   (the quiet base run plus at most B-1 forced runs);
@@ -11,19 +12,14 @@ runs, side by side at one run budget B:
   analysis it reads; those runs are not counted in its budget but their
   tuples count: an advantage for noise).
 
-The programs count their wrong matches (--on-wrong count, the campaign's
-check a regex on stderr) instead of aborting at the first: a quiet base run
-that went wrong still shows the other sender's message, which exploration
-then forces (the root cause).
-
 From each campaign's findings.json it takes the races detector's
 match-coverage finding (distinct match tuples seen over all runs of the
-point, forced runs included) and the race verdicts: harmful-race Errors of
-exploration, unintended-match Errors, Error/Warning race findings on the
---safe twins (false alarms). It prints one row per program and the ratio of
-distinct tuples, exploration / noise.
+point, forced runs included) and the race verdicts, and from its runs how
+many failed the program's check. It prints one row per program, the totals
+of distinct tuples over the racy programs per technique, and the ratios
+exploration / random and exploration / application.
 
-Usage: coverage.py BUILD_DIR [--budget B] [--out DIR] [--programs a,b,...]
+Usage: coverage.py BUILD_DIR [--budget B] [--out DIR] [--programs a,b,...] [--twins]
 Every command is an argv list (no shell); MPI campaigns are run one at a time.
 """
 import argparse
@@ -33,31 +29,55 @@ import shutil
 import subprocess
 import sys
 
-# program -> (ranks, argv after the binary): small sizes so one run takes
-# well under a second on a loaded 2-core machine.
+# The race corpus: program -> (binary under BUILD/scenarios, ranks, argv
+# after the binary, racy variant, correct twin, the campaign's check).
+# Small sizes so one run takes well under a second on a loaded 2-core
+# machine. The scenarios/races programs count their wrong matches
+# (--on-wrong count) instead of aborting at the first: a quiet base run that
+# went wrong still shows the other sender's message, which exploration then
+# forces (the root cause).
+RACES_CHECK = "wrong match at loop"
+REPLAY_CHECK = "wrong result"
+
+
+def races(ranks, iterations, *extra):
+    """A scenarios/races program: --races, its --safe twin, counting wrong matches."""
+    return (ranks, ["--iterations", str(iterations), *extra, "--on-wrong", "count"], "--races", "--safe", RACES_CHECK)
+
+
 PROGRAMS = {
-    "matching_race": (4, ["--iterations", "4", "--print-loops", "0"]),
-    "same_site_race": (3, ["--iterations", "6"]),
-    "cross_iteration_race": (3, ["--iterations", "6"]),
-    "task_pool": (3, ["--iterations", "6"]),
-    "benign_wildcard": (3, ["--iterations", "6"]),
-    # many wildcard receives (8 rounds x 3 answers), arrival order skewed by
-    # 2 ms per worker: the first receive takes worker 1 unless forced
-    "first_answer": (4, ["--iterations", "8"]),
+    "races_matching_race": races(4, 4, "--print-loops", "0"),
+    "races_same_site_race": races(3, 6),
+    "races_cross_iteration_race": races(3, 6),
+    "races_task_pool": races(3, 6),
+    # a correct program: its default receives with MPI_ANY_SOURCE in any
+    # order (--races), its twin in rank order
+    "races_benign_wildcard": races(3, 6),
+    # 8 rounds x 3 answers, arrival order skewed by 2 ms per worker
+    "races_first_answer": races(4, 8),
+    # compute imbalance of 10 ms per rank step (a slow subtree, a load
+    # gradient, a slow checkpoint rank): more than random noise's delays
+    "races_tree_reduce": races(4, 4),
+    "races_halo_phases": races(4, 4),
+    "races_slow_last": races(4, 4),
+    # scenarios/replay (issue 29): exit 1 with "wrong result"
+    "replay_master_worker": (4, ["--tasks", "12"], "--bug", "--safe", REPLAY_CHECK),
+    "replay_halo_any_source": (4, ["--steps", "10"], "--bug", "--safe", REPLAY_CHECK),
+    "replay_iprobe_poll": (4, ["--items", "4"], "--bug", "--safe", REPLAY_CHECK),
+    "replay_waitany_pipeline": (4, ["--rounds", "3"], "--fold", "--sum", REPLAY_CHECK),
 }
-# benign_wildcard's default program is the wildcard one whose order never
-# matters (--safe receives in rank order): a correct program, not a race.
-TWINS = {"benign_wildcard": ["--races"]}
+CORRECT = {"races_benign_wildcard"}  # no racy variant: not in the ratio
 NOISE = {
     "random": "[{ mode: random, probability: 0.5, delay: 2ms }]",
     "application": "[{ mode: system }, { mode: application }]",
 }
+TECHNIQUES = ("explore", "random", "application")
 
 
-def campaign(name, binary, ranks, args, variant, noise, repetitions, explore_budget):
-    command = ", ".join(json.dumps(a) for a in [binary] + args + ["--on-wrong", "count", variant])
+def campaign(name, binary, ranks, args, variant, check, noise, repetitions, explore_budget):
+    command = ", ".join(json.dumps(a) for a in [binary] + args + [variant])
     text = (f"campaign: {name}\napp:\n  command: [{command}]\n"
-            "  check: { stderr-regex: \"wrong match at loop\" }\n"
+            f"  check: {{ stderr-regex: {json.dumps(check)} }}\n"
             f"scales: [{ranks}]\nnoise: {noise}\nrepetitions: {repetitions}\ntimeout: 20s\ndetectors: [races]\n")
     if explore_budget:
         text += f"explore: {{ budget: {explore_budget} }}\n"
@@ -77,7 +97,7 @@ def run_campaign(scalefuzz, work, name, text):
         return json.load(f)["findings"]
 
 
-def summary(findings):
+def summary(findings, out):
     seen = potential = 0
     for f in findings:
         if f.get("detector") == "races" and f.get("kind") == "match-coverage":
@@ -85,9 +105,18 @@ def summary(findings):
             potential = max(potential, f["details"]["potential"])
     races = [f for f in findings if f.get("detector") == "races" and f.get("severity") in ("error", "warning")]
     harmful = [f for f in races if f.get("kind") == "harmful-race"]
+    # runs of the campaign (not forced ones) whose outcome is not ok: did noise show the bug at all?
+    failed = runs = 0
+    runs_dir = os.path.join(out, "runs")
+    for run in sorted(os.listdir(runs_dir)) if os.path.isdir(runs_dir) else []:
+        path = os.path.join(runs_dir, run, "outcome.json")
+        if os.path.exists(path):
+            runs += 1
+            with open(path) as f:
+                failed += json.load(f).get("kind") != "ok"
     return {"seen": seen, "potential": potential, "errors": sum(f["severity"] == "error" for f in races),
             "warnings": sum(f["severity"] == "warning" for f in races), "harmful": len(harmful),
-            "harmful_title": harmful[0]["title"] if harmful else ""}
+            "harmful_title": harmful[0]["title"] if harmful else "", "runs": runs, "failed": failed}
 
 
 def main():
@@ -96,36 +125,47 @@ def main():
     ap.add_argument("--budget", type=int, default=10)
     ap.add_argument("--out", default="/tmp/scalefuzz-explore-bench")
     ap.add_argument("--programs", default=",".join(PROGRAMS))
+    ap.add_argument("--twins", action="store_true", help="also the correct twins (their verdicts; not in the ratio)")
     a = ap.parse_args()
     scalefuzz = os.path.join(a.build, "scalefuzz")
     os.makedirs(a.out, exist_ok=True)
-    rows, ratios = [], []
+    rows = []
     for program in a.programs.split(","):
-        ranks, args = PROGRAMS[program]
-        binary = os.path.join(os.path.abspath(a.build), "scenarios", "races_" + program)
-        for variant in TWINS.get(program, ["--races", "--safe"]):
+        if program not in PROGRAMS:
+            sys.exit(f"unknown program '{program}' (known: {', '.join(PROGRAMS)})")
+        ranks, args, racy, twin, check = PROGRAMS[program]
+        binary = os.path.join(os.path.abspath(a.build), "scenarios", program)
+        for variant in [racy, twin] if a.twins else [racy]:
             tag = program + variant.replace("--", "-")
-            got = {"explore": summary(run_campaign(scalefuzz, a.out, tag + "-explore",
-                                                   campaign(tag, binary, ranks, args, variant, "[{ mode: none }]", 1,
-                                                            a.budget - 1)))}
-            for mode, noise in NOISE.items():
-                got[mode] = summary(run_campaign(scalefuzz, a.out, tag + "-" + mode,
-                                                 campaign(tag, binary, ranks, args, variant, noise, a.budget, 0)))
-            rows.append((tag, got))
-            if variant == "--races" and program not in TWINS:
-                best_noise = max(got["random"]["seen"], got["application"]["seen"])
-                ratios.append(got["explore"]["seen"] / best_noise if best_noise else float("inf"))
-    print(f"budget {a.budget} runs per program and technique; distinct match tuples seen (of potential)")
-    print(f"{'program':34} {'explore':>12} {'random':>12} {'application':>12}  verdict (exploration)")
-    for tag, got in rows:
-        cells = [f"{got[m]['seen']}/{got[m]['potential']}" for m in ("explore", "random", "application")]
+            got = {}
+            for mode in TECHNIQUES:
+                out = os.path.join(a.out, tag + "-" + mode)
+                text = (campaign(tag, binary, ranks, args, variant, check, "[{ mode: none }]", 1, a.budget - 1)
+                        if mode == "explore" else
+                        campaign(tag, binary, ranks, args, variant, check, NOISE[mode], a.budget, 0))
+                got[mode] = summary(run_campaign(scalefuzz, a.out, tag + "-" + mode, text), out)
+            rows.append((tag, variant == racy and program not in CORRECT, got))
+            print(f"{tag}: " + ", ".join(f"{m} {got[m]['seen']}/{got[m]['potential']}" for m in TECHNIQUES), flush=True)
+    print(f"budget {a.budget} runs per program and technique; distinct match tuples seen (of potential); "
+          "failed: campaign runs that failed the check (forced runs not counted)")
+    print(f"{'program':28} {'explore':>9} {'random':>9} {'application':>11} {'failed r/a':>10}  verdict (exploration)")
+    totals = {m: 0 for m in TECHNIQUES}
+    for tag, racy, got in rows:
+        cells = [f"{got[m]['seen']}/{got[m]['potential']}" for m in TECHNIQUES]
         e = got["explore"]
-        verdict = (f"harmful-race: {e['harmful_title'][:90]}" if e["harmful"] else
+        verdict = (f"harmful-race: {e['harmful_title'][:80]}" if e["harmful"] else
                    f"no harmful race; race errors {e['errors']}, warnings {e['warnings']}")
-        print(f"{tag:34} {cells[0]:>12} {cells[1]:>12} {cells[2]:>12}  {verdict}")
-    if ratios:
-        print("ratio explore / best noise per racy program: " + ", ".join(f"{r:.2f}" for r in ratios))
-    json.dump({t: g for t, g in rows}, open(os.path.join(a.out, "coverage.json"), "w"), indent=1)
+        failed = f"{got['random']['failed']}/{got['application']['failed']}"
+        print(f"{tag:28} {cells[0]:>9} {cells[1]:>9} {cells[2]:>11} {failed:>10}  {verdict}")
+        if racy:
+            for m in TECHNIQUES:
+                totals[m] += got[m]["seen"]
+    for noise in NOISE:
+        ratio = totals["explore"] / totals[noise] if totals[noise] else float("inf")
+        print(f"total over the racy programs: explore {totals['explore']}, {noise} {totals[noise]}: "
+              f"ratio {ratio:.2f} (target >= 2)")
+    with open(os.path.join(a.out, "coverage.json"), "w") as f:
+        json.dump({t: g for t, _, g in rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -25,24 +25,6 @@
  * at most Info. */
 #include "races_common.h"
 
-static long parse_skew(int* argc, char** argv) {
-  long skew = 2000;
-  for (int i = 1; i < *argc; ++i) {
-    if (strcmp(argv[i], "--skew-us") != 0) continue;
-    char* end = NULL;
-    long v = i + 1 < *argc ? strtol(argv[i + 1], &end, 10) : -1;
-    if (i + 1 >= *argc || end == argv[i + 1] || *end != '\0' || v < 0) {
-      fprintf(stderr, "%s: --skew-us needs an integer >= 0\n", argv[0]);
-      return -1;
-    }
-    for (int j = i; j + 2 < *argc; ++j) argv[j] = argv[j + 2]; /* race_parse must not see it */
-    *argc -= 2;
-    --i;
-    skew = v;
-  }
-  return skew;
-}
-
 /* The first hit of worker w's slice in round r: slices are consecutive, so
  * a lower worker always has a lower hit. */
 static long hit_of(long round, int worker) { return round * 100000L + worker * 1000L + (round * 7 + worker * 13) % 997; }
@@ -50,13 +32,8 @@ static long hit_of(long round, int worker) { return round * 100000L + worker * 1
 int main(int argc, char** argv) {
   struct race_options o = {.iterations = 8, .steps = 1, .bytes = 8, .compute_us = 200};
   int rank = 0, size = 1;
-  const long skew_us = parse_skew(&argc, argv); /* before race_parse, which refuses unknown options */
-  race_start(&argc, &argv, &o, &rank, &size);
-  if (skew_us < 0) MPI_Abort(MPI_COMM_WORLD, 2);
-  if (size < 3) {
-    if (rank == 0) fprintf(stderr, "first_answer needs at least 3 ranks (a master and two workers)\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  const long skew_us =
+      race_start_skewed(&argc, &argv, &o, &rank, &size, 2000, 3, "first_answer needs at least 3 ranks (a master and two workers)");
   double t0 = MPI_Wtime();
   if (rank == 0) {
     long checksum = 0;

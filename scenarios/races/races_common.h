@@ -73,6 +73,27 @@ static int race_parse(int argc, char** argv, struct race_options* o) {
   return 0;
 }
 
+/* A program's own "--name N" option (N >= 0), taken out of argv before
+ * race_parse (which refuses options it does not know); `fallback` when
+ * absent, -1 when malformed (the caller aborts after MPI_Init). */
+static inline long race_take_option(int* argc, char** argv, const char* name, long fallback) {
+  long value = fallback;
+  for (int i = 1; i < *argc; ++i) {
+    if (strcmp(argv[i], name) != 0) continue;
+    char* end = NULL;
+    long v = i + 1 < *argc ? strtol(argv[i + 1], &end, 10) : -1;
+    if (i + 1 >= *argc || end == argv[i + 1] || *end != '\0' || v < 0) {
+      fprintf(stderr, "%s: %s needs an integer >= 0\n", argv[0], name);
+      return -1;
+    }
+    for (int j = i; j + 2 < *argc; ++j) argv[j] = argv[j + 2];
+    *argc -= 2;
+    --i;
+    value = v;
+  }
+  return value;
+}
+
 /* MPI_Init, this rank and the world's size, then the options (a bad one
  * aborts with code 2): how every main() here starts. */
 static void race_start(int* argc, char*** argv, struct race_options* o, int* rank, int* size) {
@@ -80,6 +101,21 @@ static void race_start(int* argc, char*** argv, struct race_options* o, int* ran
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
   if (race_parse(*argc, *argv, o) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+/* race_start for the programs with a --skew-us option (their compute
+ * imbalance, default_skew_us when absent) and at least min_ranks ranks
+ * (`need` says why on rank 0); returns the skew. */
+static inline long race_start_skewed(int* argc, char*** argv, struct race_options* o, int* rank, int* size,
+                                     long default_skew_us, int min_ranks, const char* need) {
+  const long skew_us = race_take_option(argc, *argv, "--skew-us", default_skew_us);
+  race_start(argc, argv, o, rank, size);
+  if (skew_us < 0) MPI_Abort(MPI_COMM_WORLD, 2);
+  if (*size < min_ranks) {
+    if (*rank == 0) fprintf(stderr, "%s\n", need);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return skew_us;
 }
 
 static void race_busy_us(long us) {

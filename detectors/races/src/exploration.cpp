@@ -143,8 +143,14 @@ nlohmann::json to_json(const ExplorationRecord& record) {
     j["run"] = run;
     seen.push_back(std::move(j));
   }
-  return {{"point", record.point}, {"runs", record.runs},   {"budget_exhausted", record.budget_exhausted},
-          {"explored", explored},  {"tried", tried},        {"forced_matches", seen}};
+  return {{"point", record.point},
+          {"runs", record.runs},
+          {"budget_exhausted", record.budget_exhausted},
+          {"candidates", record.candidates},
+          {"distinct_candidates", record.distinct_candidates},
+          {"explored", explored},
+          {"tried", tried},
+          {"forced_matches", seen}};
 }
 
 ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
@@ -153,6 +159,8 @@ ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
     r.point = j.at("point").get<std::string>();
     r.runs = j.at("runs").get<std::size_t>();
     r.budget_exhausted = j.at("budget_exhausted").get<bool>();
+    r.candidates = j.value("candidates", std::size_t{0});  // absent before 2026-11-28
+    r.distinct_candidates = j.value("distinct_candidates", std::size_t{0});
     for (const auto& e : j.at("explored")) {
       ExploredAlternative a;
       a.point = r.point;

@@ -196,8 +196,12 @@ TEST(Exploration, RecordRoundTripsThroughJsonAndRefusesAMissingField) {
   r.explored[0].minimal_schedule = {"rank 0's receive #0 takes rank 2's send"};
   r.tried = {sr::tuple_of(r.explored[0].receive, r.explored[0].forced)};
   r.forced_matches = {{"base-xhang", wildcard(0, 0xA1, 2, 0xB3)}};
+  r.candidates = 198;
+  r.distinct_candidates = 6;
   auto back = sr::exploration_record_from_json(nlohmann::json::parse(to_json(r).dump()));
   EXPECT_EQ(back.point, "np3");
+  EXPECT_EQ(back.candidates, 198u);
+  EXPECT_EQ(back.distinct_candidates, 6u);
   ASSERT_EQ(back.explored.size(), 1u);
   EXPECT_EQ(back.explored[0].point, "np3");
   EXPECT_EQ(back.explored[0].outcome, "hang");
@@ -211,6 +215,9 @@ TEST(Exploration, RecordRoundTripsThroughJsonAndRefusesAMissingField) {
   sr::add_record(c, back);
   EXPECT_EQ(c.seen_count(), 1u);
   EXPECT_TRUE(c.tried(back.tried[0]));
+  auto older = to_json(r);  // a record written before the candidate counts
+  older.erase("candidates");
+  EXPECT_EQ(sr::exploration_record_from_json(older).candidates, 0u);
   auto broken = to_json(r);
   broken["explored"][0].erase("outcome");
   EXPECT_THROW(sr::exploration_record_from_json(broken), std::runtime_error);

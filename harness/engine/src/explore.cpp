@@ -65,7 +65,20 @@ struct Candidate {
   races::MatchTuple tuple;
   bool done = false;
   bool completion = false;
+  bool other_instance = false;  // the alternative message went to another receive site or round
 };
+
+// What one forced run stands for at a depth: from one base, a match tuple
+// taken either as a reordering within its exchange or as a message of
+// another site or round (AlternativeSend::other_instance). A receive in a
+// loop offers the same keys at every instance; forcing each (DAMPI's every
+// instance) costs receives x senders runs. A key is forced at its first
+// instance, and at its next one only while its last forced run produced a
+// match tuple no run had produced (coverage feedback, as a greybox fuzzer
+// gives more runs to inputs that found new coverage): a loop whose further
+// instances repeat known tuples is explored in a few runs per key.
+using CandidateKey = std::tuple<std::size_t, races::MatchTuple, bool>;
+CandidateKey key_of(const Candidate& c) { return {c.base, c.tuple, c.other_instance}; }
 
 }  // namespace
 
@@ -89,36 +102,45 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
         const auto& wildcard = level[b].wildcards[w];
         const auto rank = static_cast<std::size_t>(wildcard.actual.recv_rank);
         if (rank < level[b].frontier.size() && wildcard.post_event < level[b].frontier[rank]) continue;
-        for (std::size_t a = 0; a < level[b].wildcards[w].alternatives.size(); ++a)
-          candidates.push_back({b, w, a,
-                                races::tuple_of(level[b].wildcards[w].actual, level[b].wildcards[w].alternatives[a]),
-                                false});
+        for (std::size_t a = 0; a < wildcard.alternatives.size(); ++a)
+          candidates.push_back({b, w, a, races::tuple_of(wildcard.actual, wildcard.alternatives[a]), false, false,
+                                wildcard.alternatives[a].other_instance});
       }
       for (std::size_t k = 0; k < level[b].completions.size(); ++k) {
         const auto& call = level[b].completions[k];
         const auto rank = static_cast<std::size_t>(call.actual.recv_rank);
         if (rank < level[b].frontier.size() && call.call_event < level[b].frontier[rank]) continue;
         for (std::size_t a = 0; a < call.alternatives.size(); ++a)
-          candidates.push_back({b, k, a, races::tuple_of(call.actual, call.alternatives[a]), false, true});
+          candidates.push_back({b, k, a, races::tuple_of(call.actual, call.alternatives[a]), false, true,
+                                call.alternatives[a].other_instance});
       }
     }
-    if (depth == 1) result.candidates = candidates.size();
-    std::map<races::MatchTuple, std::size_t> forced_per_tuple;  // at this depth
+    // Per key at this depth: whether its last forced run produced a new tuple
+    // (absent: not forced yet).
+    std::map<CandidateKey, bool> productive;
+    if (depth == 1) {
+      result.candidates = candidates.size();
+      std::set<CandidateKey> keys;
+      for (const auto& c : candidates) keys.insert(key_of(c));
+      result.distinct_candidates = keys.size();
+    }
     std::vector<ExploreBase> next;
-    // Next: a tuple no run has produced nor forced; then one not forced at
-    // this depth; then the tuple forced least often at this depth (further
-    // instances, spread over the tuples). Earlier receives first in each class.
+    // Next: a tuple no run has produced nor forced; then a key not forced at
+    // this depth; then the next instance of a key whose last forced run was
+    // productive. Earlier receives first in each class.
     auto pick = [&]() -> Candidate* {
       Candidate* best = nullptr;
-      std::tuple<int, std::size_t> best_key{3, 0};
+      int best_class = 3;
       for (auto& c : candidates) {
         if (c.done) continue;
-        const std::size_t times = forced_per_tuple.count(c.tuple) ? forced_per_tuple[c.tuple] : 0;
-        const int cls = !coverage.seen(c.tuple) && !coverage.tried(c.tuple) ? 0 : times == 0 ? 1 : 2;
-        std::tuple<int, std::size_t> key{cls, cls == 2 ? times : 0};
-        if (!best || key < best_key) {
+        const auto p = productive.find(key_of(c));
+        const int cls = !coverage.seen(c.tuple) && !coverage.tried(c.tuple) ? 0
+                        : p == productive.end()                             ? 1
+                        : p->second                                          ? 2
+                                                                             : 3;
+        if (cls < best_class) {
           best = &c;
-          best_key = key;
+          best_class = cls;
         }
       }
       return best;
@@ -161,13 +183,15 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       if (changed && cap == limits.budget)
         cap = std::max(result.runs, limits.budget - std::min(limits.shrink_reserve, limits.budget));
       if (changed && limits.stop_at_first_change) stop = true;
-      ++forced_per_tuple[c->tuple];
       coverage.mark_tried(c->tuple);
+      bool new_tuple = false;
       for (const auto& m : run.as_base.matches)
         if (m.wildcard && !coverage.seen(races::tuple_of(m))) {
           result.new_matches.push_back({run.run_id, m});
           coverage.add_seen(run.run_id, {m});
+          new_tuple = true;
         }
+      productive[key_of(*c)] = run.took_forced && new_tuple;
       coverage.add_potential(run.run_id, run.as_base.wildcards);
       races::ExploredAlternative e;
       e.point = point;

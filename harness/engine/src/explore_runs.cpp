@@ -349,6 +349,8 @@ races::ExplorationRecord explore_point(const std::string& point, const std::vect
   record.point = point;
   record.runs = result.runs;
   record.budget_exhausted = result.budget_exhausted;
+  record.candidates = result.candidates;
+  record.distinct_candidates = result.distinct_candidates;
   std::set<std::tuple<int, std::uint64_t>> shrunk;  // receive sites with a shrunk schedule
   auto left = [&] { return std::min(options.limits.budget > record.runs ? options.limits.budget - record.runs : 0,
                                     options.shrink_budget); };
@@ -414,6 +416,8 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     std::set<races::MatchTuple> seen;
     std::size_t noise_bases = 0;
     bool main_base_ok = false;
+    // Every run's matches are seen, bases or not: unseen tuples go first.
+    races::MatchCoverage coverage;
     for (const auto& run : runs) {
       ExploreBase b;
       try {
@@ -424,6 +428,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
         continue;
       }
       if (b.wildcards.empty() && b.completions.empty() && bases.empty()) break;  // nothing nondeterministic here
+      coverage.add_seen(b.run_id, b.matches);
       std::size_t fresh = 0;
       for (const auto& m : b.matches) fresh += seen.insert(races::tuple_of(m)).second ? 1 : 0;
       const bool quiet = run.spec.noise.mode == noise::Mode::None;
@@ -440,10 +445,10 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     if (bases.empty()) continue;
     log << "explore: " << point << " from " << bases.size() << " base run" << (bases.size() == 1 ? "" : "s")
         << ", depth " << options.limits.depth << ", at most " << options.limits.budget << " forced runs\n";
-    races::MatchCoverage coverage;
     try {
       const auto record = explore_point(point, bases, options, coverage);
-      log << "explore: " << point << ": " << record.runs << " forced runs, " << coverage.potential_count()
+      log << "explore: " << point << ": " << record.runs << " forced runs (of " << record.candidates
+          << " alternatives at depth 1, " << record.distinct_candidates << " distinct), " << coverage.potential_count()
           << " potential match tuples, " << coverage.seen_count() << " seen, " << coverage.unreachable_count()
           << " unreachable\n";
     } catch (const std::exception& e) {

@@ -47,6 +47,17 @@ se::ExploreBase base(int nprocs, std::size_t receives, std::string id = "q0") {
   return b;
 }
 
+// base() with each receive at a site of its own (receive k at kRecvSite + k):
+// every alternative a tuple of its own.
+se::ExploreBase base_of_sites(int nprocs, std::size_t receives) {
+  auto b = base(nprocs, receives);
+  for (std::size_t k = 0; k < receives; ++k) {
+    b.wildcards[k].actual.recv_site_hash = kRecvSite + k;
+    b.matches[k] = b.wildcards[k].actual;
+  }
+  return b;
+}
+
 // Forcing rank `harmful_source` at receive #harmful_ordinal hangs; anything
 // else finishes. A forced run took its sender unless it is rank `refused`.
 struct FakeRunner : se::ScheduleRunner {
@@ -100,7 +111,7 @@ TEST(Explore, ForcedScheduleReplaysTheCausalPastOfTheReceiveAndTheSend) {
   EXPECT_EQ(s.replay_events, (std::vector<std::uint64_t>{7, 3, 0, 4}));
 }
 
-TEST(Explore, UnseenTuplesFirstThenFurtherInstancesWithinTheBudget) {
+TEST(Explore, UnseenTuplesFirstThenFurtherInstancesOnlyWhileTheyFindNewTuples) {
   FakeRunner runner;
   sr::MatchCoverage coverage;
   // A noise run already produced rank 2's tuple.
@@ -109,12 +120,17 @@ TEST(Explore, UnseenTuplesFirstThenFurtherInstancesWithinTheBudget) {
   noisy.send_site_hash = kSendSite + 2;
   coverage.add_seen("n0", {noisy});
   auto result = se::explore("np4", {base(4, 3)}, runner, {1, 4}, coverage);
-  ASSERT_EQ(runner.schedules.size(), 4u);
-  EXPECT_EQ(result.runs, 4u);
+  ASSERT_EQ(runner.schedules.size(), 3u);
+  EXPECT_EQ(result.runs, 3u);
   EXPECT_EQ(result.candidates, 6u);
-  EXPECT_TRUE(result.budget_exhausted);
+  EXPECT_EQ(result.distinct_candidates, 2u);
+  EXPECT_FALSE(result.budget_exhausted);
   EXPECT_EQ(runner.schedules[0].source, 3);  // unseen tuple first
-  EXPECT_EQ(runner.schedules[1].source, 2);  // then the seen one, once
+  EXPECT_EQ(runner.schedules[1].source, 2);  // then the seen one, once: nothing new, not again
+  // Rank 3's first forcing produced a new tuple: its next instance once more,
+  // which produced nothing new.
+  EXPECT_EQ(runner.schedules[2].source, 3);
+  EXPECT_EQ(runner.schedules[2].ordinal, 1u);
   EXPECT_EQ(coverage.untried_count(), 0u);
   EXPECT_EQ(coverage.potential_count(), 3u);
   EXPECT_EQ(coverage.seen_count(), 3u);  // the forced run produced rank 3's
@@ -126,7 +142,8 @@ TEST(Explore, AHangingAlternativeIsAnErrorRaceAndTheOthersAreCounted) {
   runner.harmful_ordinal = 1;
   sr::MatchCoverage coverage;
   auto result = se::explore("np4", {base(4, 3)}, runner, {1, 100}, coverage);
-  EXPECT_EQ(result.runs, 6u);  // every alternative of every instance
+  // Each sender at receive #0 (new tuples), then at #1 (nothing new): the hang.
+  EXPECT_EQ(result.runs, 4u);
   EXPECT_FALSE(result.budget_exhausted);
   auto findings = sr::exploration_findings(result.explored, name);
   ASSERT_EQ(findings.size(), 1u);
@@ -144,14 +161,14 @@ TEST(Explore, AChangedOutcomeKeepsTheShrinkReserveOfTheBudget) {
   sr::MatchCoverage coverage;
   se::ExploreLimits limits{1, 10};
   limits.shrink_reserve = 4;
-  auto result = se::explore("np4", {base(4, 20)}, runner, limits, coverage);
+  auto result = se::explore("np4", {base_of_sites(4, 20)}, runner, limits, coverage);
   EXPECT_EQ(result.runs, 6u);  // 40 alternatives; the first forced run hangs
   EXPECT_TRUE(result.budget_exhausted);
   EXPECT_EQ(result.explored[0].outcome, "hang");
   // Without a changed outcome the whole budget is exploration's.
   FakeRunner quiet;
   sr::MatchCoverage coverage2;
-  EXPECT_EQ(se::explore("np4", {base(4, 20)}, quiet, limits, coverage2).runs, 10u);
+  EXPECT_EQ(se::explore("np4", {base_of_sites(4, 20)}, quiet, limits, coverage2).runs, 10u);
 }
 
 // reproduce (issue 30 item 6): forcing stops at the first forced run that
@@ -171,7 +188,7 @@ TEST(Explore, StopAtFirstChangeEndsExplorationAtTheFirstChangedOutcome) {
   FakeRunner quiet;
   sr::MatchCoverage coverage2;
   limits.budget = 10;
-  EXPECT_EQ(se::explore("np4", {base(4, 20)}, quiet, limits, coverage2).runs, 10u);
+  EXPECT_EQ(se::explore("np4", {base_of_sites(4, 20)}, quiet, limits, coverage2).runs, 10u);
 }
 
 // A base that failed, and every alternative forced alone failed too (the
@@ -275,23 +292,41 @@ TEST(Explore, DepthTwoStartsFromTheForcedRunsThatTookTheirAlternative) {
   auto result = se::explore("np4", {base(4, 1)}, runner, {2, 100}, coverage);
   // Depth 1: ranks 2 and 3 at the one receive; depth 2 from the run that
   // took rank 3: its receives after the forced one (2 of its 3, the first
-  // was replayed), 2 alternatives each.
-  ASSERT_EQ(runner.schedules.size(), 2u + 4u);
+  // was replayed), 2 alternatives each, both tuples known: each forced once.
+  ASSERT_EQ(runner.schedules.size(), 2u + 2u);
   EXPECT_EQ(runner.schedules[2].base_run_dir, "/runs/q0-x1");
   for (std::size_t i = 2; i < runner.schedules.size(); ++i) EXPECT_GT(runner.schedules[i].ordinal, 0u);
   EXPECT_FALSE(result.explored[0].took_alternative);
 }
 
-TEST(Explore, HundredWildcardReceivesOfFourRanksAtDepthOneTryEveryTupleWithinHundredRuns) {
+TEST(Explore, HundredWildcardReceivesOfFourRanksAtDepthOneEndBeforeAHundredRuns) {
   FakeRunner runner;
   sr::MatchCoverage coverage;
   auto result = se::explore("np4", {base(4, 100)}, runner, {1, 100}, coverage);
   EXPECT_EQ(result.candidates, 200u);
-  EXPECT_LE(result.runs, 100u);
+  EXPECT_EQ(result.distinct_candidates, 2u);
+  // Done, not stopped by the budget (before: all 100 runs on further
+  // instances of the two tuples): each sender at the first receive, and at
+  // the second once more (the first forcing produced its tuple).
+  EXPECT_FALSE(result.budget_exhausted);
+  EXPECT_EQ(result.runs, 4u);
   EXPECT_EQ(coverage.untried_count(), 0u);
   EXPECT_EQ(coverage.potential_count(), coverage.seen_count());
-  // The two alternative senders share the budget evenly.
-  std::size_t rank2 = 0;
-  for (const auto& s : runner.schedules) rank2 += s.source == 2 ? 1 : 0;
-  EXPECT_EQ(rank2, 50u);
+}
+
+// A message of another round (AlternativeSend::other_instance) is a key of
+// its own: forced at its first instance even though the same tuple was
+// forced within an exchange already, and a hang there is found.
+TEST(Explore, AMessageOfAnotherRoundIsForcedApartFromTheSameTupleWithinItsExchange) {
+  FakeRunner runner = hanging_at(3, 4);
+  auto b = base(4, 6);
+  b.wildcards[4].alternatives[1].other_instance = true;  // rank 3's message of the next round
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np4", {b}, runner, {1, 100}, coverage);
+  EXPECT_EQ(result.distinct_candidates, 3u);
+  auto findings = sr::exploration_findings(result.explored, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "harmful-race");
+  EXPECT_EQ(findings[0].details["receive_instance"], 4u);
+  EXPECT_LE(result.runs, 5u);
 }

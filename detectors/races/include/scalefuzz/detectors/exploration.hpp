@@ -114,6 +114,10 @@ struct ExplorationRecord {
   std::vector<std::pair<std::string, ObservedMatch>> forced_matches;
   std::size_t runs = 0;
   bool budget_exhausted = false;
+  // Alternatives the bases offered at depth 1, and how many distinct keys
+  // (base, tuple, within its exchange or not) they make (0 in older records).
+  std::size_t candidates = 0;
+  std::size_t distinct_candidates = 0;
 };
 nlohmann::json to_json(const ExplorationRecord& record);
 // Throws std::runtime_error naming the missing or mistyped field.

@@ -124,16 +124,22 @@ struct ExploreResult {
   std::size_t runs = 0;      // forced runs made
   bool budget_exhausted = false;
   std::size_t candidates = 0;  // alternatives offered at depth 1 by the bases
+  // Of them, distinct (base, match tuple, within its exchange or from another
+  // site or round): what depth 1 forces at least once, when the budget allows.
+  std::size_t distinct_candidates = 0;
   // Wildcard matches of the forced runs whose tuple no run had produced
   // before (the run that first did), for the record's coverage.
   std::vector<std::pair<std::string, detectors::races::ObservedMatch>> new_matches;
 };
 
 // Breadth-first over the bases' alternatives: depth 1 for every base first
-// (alternatives of tuples `coverage` has not seen first, one per tuple, then
-// the other tuples once, then further instances), then depth 2 from the
-// forced runs that took their alternative, ... up to limits.depth, at most
-// limits.budget forced runs. `coverage` is updated with what the forced runs
+// (alternatives of tuples `coverage` has not seen nor tried first, then the
+// others; per base a match tuple taken within its exchange and one taken
+// from another site or round are each forced at their first instance, and
+// at their next instance only while the last forcing produced a tuple no
+// run had: further loop instances that repeat known tuples are not forced),
+// then depth 2 from the forced runs that took their alternative, ... up to
+// limits.depth, at most limits.budget forced runs. `coverage` is updated with what the forced runs
 // produced and which tuples were tried. A forced run that took its
 // alternative and failed like its failing base is compared with the base by
 // output (two control replays per such base, from the budget): a changed
