@@ -7,6 +7,7 @@
 #include <set>
 
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/testing/errors.hpp"
 
 namespace {
@@ -16,7 +17,7 @@ using ::testing::HasSubstr;
 
 TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
   std::set<std::string> names;
-  const std::vector<harness::RunRecord> runs;
+  const std::vector<analysis::RunInfo> runs;
   analysis::AnalysisContext context;
   context.runs = &runs;
   for (const auto& d : analysis::registry()) {

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "kcca_evaluation.hpp"
 #include "paths.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
 
 namespace scalefuzz::cli {
 
@@ -19,7 +20,7 @@ int cmd_kcca_eval(const ParsedArgs& args) {
   options.folds = static_cast<int>(args.integer("--folds").value_or(5));
   options.sensitivity = args.has("--sensitivity");
   try {
-    detectors::kcca::evaluate_stored_campaign(store.runs(), campaign ? campaign->kcca : harness::KccaSpec{}, options,
+    detectors::kcca::evaluate_stored_campaign(analysis::run_infos(store.runs()), campaign ? campaign->kcca : harness::KccaSpec{}, options,
                                               std::cout, std::cerr);
   } catch (const std::invalid_argument& e) {
     throw UsageError(dir.string() + ": " + e.what());
