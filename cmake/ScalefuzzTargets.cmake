@@ -74,8 +74,8 @@ function(scalefuzz_detector name)
 endfunction()
 
 # scalefuzz_register_detector(<name>): the one registration of a technique.
-# Its glue target scalefuzz::<name>_analysis defines
-# `const analysis::DetectorInfo& scalefuzz::detectors::<name>::detector_info()`;
+# Its glue target scalefuzz::<name>_analysis defines the constant
+# `const analysis::DetectorInfo scalefuzz::detectors::<name>::kDetector`;
 # the analysis engine's registry (harness/analysis, generated) lists every
 # registered technique in the order of these calls and links its glue.
 function(scalefuzz_register_detector name)

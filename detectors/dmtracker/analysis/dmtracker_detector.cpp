@@ -337,12 +337,9 @@ std::unique_ptr<analysis::Detector> make_dmtracker_detector(const analysis::Anal
   return std::make_unique<DmtrackerDetector>(context);
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "dmtracker",
-      "silent data-movement bugs: broken frequent chains and outlier processes by their chain distribution (DMTracker)",
-      "dmtracker", {analysis::Needs::Runs::All, true}, make_dmtracker_detector};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "dmtracker",
+    "silent data-movement bugs: broken frequent chains and outlier processes by their chain distribution (DMTracker)",
+    "dmtracker", {analysis::Needs::Runs::All, true}, make_dmtracker_detector};
 
 }  // namespace scalefuzz::detectors::dmtracker

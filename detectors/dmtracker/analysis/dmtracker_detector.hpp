@@ -10,7 +10,7 @@
 namespace scalefuzz::detectors::dmtracker {
 
 std::unique_ptr<analysis::Detector> make_dmtracker_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(dmtracker)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(dmtracker)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::dmtracker

@@ -455,11 +455,8 @@ std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisC
   return std::make_unique<KccaDetector>(context);
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
-      "scale-models", {analysis::Needs::Runs::All, true}, make_kcca_detector, kcca_model_problem};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
+    "scale-models", {analysis::Needs::Runs::All, true}, make_kcca_detector, kcca_model_problem};
 
 }  // namespace scalefuzz::detectors::kcca

@@ -54,7 +54,7 @@ std::string provenance_mismatch(const nlohmann::json& stored, const nlohmann::js
 // The detector: collects what KCCA needs from each run while the analysis
 // streams over them, then trains (or loads) the model and scores the test runs.
 std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(kcca)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(kcca)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::kcca

@@ -53,11 +53,8 @@ std::unique_ptr<analysis::Detector> make_mpipd_detector(const analysis::Analysis
   return std::make_unique<MpipdDetector>();
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "mpipd", "hangs and crashes: failure situation and faulty processes (MPI-PreDebugger)", "hangs",
-      {analysis::Needs::Runs::Failed, true}, make_mpipd_detector};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "mpipd", "hangs and crashes: failure situation and faulty processes (MPI-PreDebugger)", "hangs",
+    {analysis::Needs::Runs::Failed, true}, make_mpipd_detector};
 
 }  // namespace scalefuzz::detectors::mpipd

@@ -11,7 +11,7 @@
 namespace scalefuzz::detectors::mpipd {
 
 std::unique_ptr<analysis::Detector> make_mpipd_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(mpipd)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(mpipd)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::mpipd

@@ -81,11 +81,8 @@ std::unique_ptr<analysis::Detector> make_pdg_detector(const analysis::AnalysisCo
   return std::make_unique<PdgDetector>();
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",
-      {analysis::Needs::Runs::Failed, true}, make_pdg_detector};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",
+    {analysis::Needs::Runs::Failed, true}, make_pdg_detector};
 
 }  // namespace scalefuzz::detectors::pdg

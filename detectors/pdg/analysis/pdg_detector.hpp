@@ -10,7 +10,7 @@
 namespace scalefuzz::detectors::pdg {
 
 std::unique_ptr<analysis::Detector> make_pdg_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(pdg)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(pdg)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::pdg

@@ -1,4 +1,5 @@
 #include "races_detector.hpp"
+#include "races_section.hpp"
 
 #include <map>
 #include <ostream>
@@ -162,11 +163,8 @@ std::unique_ptr<analysis::Detector> make_races_detector(const analysis::Analysis
   return std::make_unique<RacesDetector>(context);
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "races", "message races: receives matched by a send never seen in the quiet runs (NINJA)", "races",
-      {analysis::Needs::Runs::All, true}, make_races_detector};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "races", "message races: receives matched by a send never seen in the quiet runs (NINJA)",
+    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection};
 
 }  // namespace scalefuzz::detectors::races

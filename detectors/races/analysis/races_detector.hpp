@@ -10,7 +10,7 @@
 namespace scalefuzz::detectors::races {
 
 std::unique_ptr<analysis::Detector> make_races_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(races)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(races)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::races

@@ -86,12 +86,9 @@ std::unique_ptr<analysis::Detector> make_rma_detector(const analysis::AnalysisCo
   return std::make_unique<RmaDetector>();
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "rma",
-      "one-sided communication: epoch errors, leaked windows, RMA data races and origin buffers touched early",
-      "usage", {analysis::Needs::Runs::All, true}, make_rma_detector};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "rma",
+    "one-sided communication: epoch errors, leaked windows, RMA data races and origin buffers touched early",
+    "usage", {analysis::Needs::Runs::All, true}, make_rma_detector};
 
 }  // namespace scalefuzz::detectors::rma

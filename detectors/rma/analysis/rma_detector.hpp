@@ -9,7 +9,7 @@
 namespace scalefuzz::detectors::rma {
 
 std::unique_ptr<analysis::Detector> make_rma_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(rma)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(rma)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::rma

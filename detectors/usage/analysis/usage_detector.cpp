@@ -180,12 +180,9 @@ std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::Analysis
   return std::make_unique<UsageDetector>();
 }
 
-const analysis::DetectorInfo& detector_info() {
-  static const analysis::DetectorInfo info{
-      "usage",
-      "MPI usage errors: recorded MPI errors, pending requests, leaks, collective and type-signature mismatches",
-      "usage", {analysis::Needs::Runs::All, true}, make_usage_detector};
-  return info;
-}
+const analysis::DetectorInfo kDetector{
+    "usage",
+    "MPI usage errors: recorded MPI errors, pending requests, leaks, collective and type-signature mismatches",
+    "usage", {analysis::Needs::Runs::All, true}, make_usage_detector};
 
 }  // namespace scalefuzz::detectors::usage

@@ -36,7 +36,7 @@ struct PlacedStack {
 PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses);
 
 std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::AnalysisContext& context);
-// Its registration (scalefuzz_register_detector(usage)).
-const analysis::DetectorInfo& detector_info();
+// Its registration (scalefuzz_register_detector(usage)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::usage

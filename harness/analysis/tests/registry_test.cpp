@@ -24,6 +24,7 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
     EXPECT_TRUE(names.insert(d.name).second) << d.name << " registered twice";
     EXPECT_NE(std::string(d.summary), "") << d.name;
     EXPECT_NE(std::string(d.report_section), "") << d.name;
+    if (d.section) EXPECT_STREQ(d.report_section, d.section->id) << d.name << ": its own section has another id";
     ASSERT_NE(d.make, nullptr) << d.name;
     auto detector = d.make(context);
     ASSERT_NE(detector, nullptr) << d.name;

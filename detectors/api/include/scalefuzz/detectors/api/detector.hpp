@@ -127,18 +127,36 @@ class Detector {
   virtual std::vector<detectors::Finding> finish() { return {}; }
 };
 
+// A technique's own section of report.html (detectors/<name>/report/, on the
+// HTML kit html_kit.hpp), drawn by harness/report among the sections of the
+// detectors with findings, in registry order.
+struct ReportInput {
+  const std::vector<detectors::Finding>& findings;  // the campaign's, in report order: card i is #finding-<i+1>
+  const std::vector<RunInfo>& runs;                 // every run of the campaign
+};
+struct ReportSection {
+  const char* id;   // the <section id>, also its navigation anchor
+  const char* nav;  // its link text in the page's navigation
+  std::string (*render)(const ReportInput& input);  // a complete <section id="...">...</section>
+  const char* css;  // its style rules, joined to the page's stylesheet
+};
+
 // A technique's registration: everything the engine, the campaign schema and
-// the report need to know about a detector. Its glue defines one and names
-// it in its scalefuzz_detector(... REGISTER <function>) call.
+// the report need to know about a detector. Its glue defines one as the
+// constant scalefuzz::detectors::<name>::kDetector (constant-initialized:
+// valid before any code runs) and registers it with
+// scalefuzz_register_detector(<name>) in its CMakeLists.txt.
 struct DetectorInfo {
   const char* name;            // as written in a campaign's detectors: list
   const char* summary;         // one line, for error messages and docs
-  const char* report_section;  // id of the report.html section showing its findings
+  const char* report_section;  // id of the report.html section showing its findings (section->id when it has its own)
   Needs needs;
   std::unique_ptr<Detector> (*make)(const AnalysisContext& context);
   // Checked before any run starts ("" = fine; else what is wrong, e.g. an
   // unreadable kcca.model), so a campaign fails early, not after its runs.
   std::string (*campaign_problem)(const TechniqueSettings& settings) = nullptr;
+  // Its own report section; nullptr: report_section names one harness/report draws.
+  const ReportSection* section = nullptr;
 };
 
 // A finding of `detector` saying it failed on `run_id` (the analysis goes on).

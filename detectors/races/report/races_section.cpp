@@ -1,19 +1,22 @@
-#include "html_races.hpp"
+// The "Races" section of report.html: every unintended match the races
+// detector reported (the two routines, tag, communicator, ranks, the noise
+// that exposed it, the run), runs exposing a race per noise mode, and the
+// campaign points whose matching order changed between runs.
+#include "races_section.hpp"
 
 #include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
-#include "html_charts.hpp"
+#include "scalefuzz/detectors/api/html_kit.hpp"
 
-#include "text.hpp"
-
-namespace scalefuzz::harness::html {
+namespace scalefuzz::detectors::races {
 
 namespace {
 
-using text::esc;
+using html_kit::chart_figure;
+using html_kit::esc;
 
 std::string field(const nlohmann::json& details, const char* key) {
   if (!details.is_object() || !details.contains(key)) return "";
@@ -22,15 +25,15 @@ std::string field(const nlohmann::json& details, const char* key) {
 }
 
 // Per noise mode: how many runs showed at least one unintended match.
-std::string exposure_chart(const ReportData& data) {
+std::string exposure_chart(const analysis::ReportInput& data) {
   std::vector<std::string> noises;
   std::map<std::string, std::size_t> runs_of, exposed_of;
   std::map<std::string, std::string> noise_of_run;
   for (const auto& r : data.runs) {
-    const auto n = r.spec.noise.label();
+    const auto& n = r.noise;
     if (!runs_of.count(n)) noises.push_back(n);
     ++runs_of[n];
-    noise_of_run[r.spec.run_id] = n;
+    noise_of_run[r.id] = n;
   }
   std::set<std::string> exposed_runs;
   for (const auto& f : data.findings)
@@ -65,7 +68,7 @@ std::string exposure_chart(const ReportData& data) {
 
 }  // namespace
 
-std::string races_section(const ReportData& data) {
+std::string races_section(const analysis::ReportInput& data) {
   std::string unintended, orders;
   std::size_t n_unintended = 0, n_orders = 0;
   for (std::size_t i = 0; i < data.findings.size(); ++i) {
@@ -105,4 +108,9 @@ std::string races_section(const ReportData& data) {
   return out + "</section>\n";
 }
 
-}  // namespace scalefuzz::harness::html
+const analysis::ReportSection kReportSection{
+    "races", "Races", races_section,
+    "table.races { width: 100%; font-size: 13px; } table.races td code { overflow-wrap: anywhere; }\n"
+    "table.exposure { font-size: 13px; margin: 6px 0; }\n"};
+
+}  // namespace scalefuzz::detectors::races

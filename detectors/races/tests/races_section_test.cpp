@@ -1,12 +1,21 @@
-// The Races section of report.html (html_races.cpp).
-#include "html_races.hpp"
+// The Races section of report.html (report/races_section.cpp).
+#include "races_section.hpp"
 
 #include <gtest/gtest.h>
 
 namespace {
 
 using scalefuzz::detectors::Finding;
-using scalefuzz::harness::ReportData;
+
+// What harness/report hands the section: the findings and the runs.
+struct ReportData {
+  std::vector<Finding> findings;
+  std::vector<scalefuzz::analysis::RunInfo> runs;
+};
+
+std::string races_section(const ReportData& data) {
+  return scalefuzz::detectors::races::races_section({data.findings, data.runs});
+}
 
 Finding unintended(const std::string& run, const std::string& noise) {
   Finding f;
@@ -24,7 +33,7 @@ TEST(HtmlRaces, TableNamesBothRoutinesTagCommRanksAndNoise) {
   ReportData data;
   data.findings.push_back(Finding{});  // an outcome finding first: links use the global index
   data.findings.push_back(unintended("np4-application-r0", "application-scale1.2"));
-  const std::string html = scalefuzz::harness::html::races_section(data);
+  const std::string html = races_section(data);
   EXPECT_NE(html.find("<section id=\"races\"><h2>Races (1 unintended matches)"), std::string::npos) << html;
   EXPECT_NE(html.find("<code>routine_a (case2.c:62)</code>"), std::string::npos);
   EXPECT_NE(html.find("<code>routine_b (case2.c:68)</code>"), std::string::npos);
@@ -42,7 +51,7 @@ TEST(HtmlRaces, NondeterministicPointsAreListedAndEscaped) {
   f.severity = scalefuzz::detectors::Severity::Info;
   f.details = {{"campaign_point", "np4 x=<b>"}, {"runs", 6}, {"distinct_order_hashes", 4}, {"quiet_runs", 2}};
   data.findings.push_back(f);
-  const std::string html = scalefuzz::harness::html::races_section(data);
+  const std::string html = races_section(data);
   EXPECT_NE(html.find("No unintended message match."), std::string::npos);
   EXPECT_NE(html.find("<li>np4 x=&lt;b&gt;: 4 matching orders in 6 runs (2 quiet)</li>"), std::string::npos) << html;
 }
