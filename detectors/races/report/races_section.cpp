@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scalefuzz/detectors/api/html_kit.hpp"
+#include "scalefuzz/detectors/race_details.hpp"
 
 namespace scalefuzz::detectors::races {
 
@@ -17,12 +18,6 @@ namespace {
 
 using html_kit::chart_figure;
 using html_kit::esc;
-
-std::string field(const nlohmann::json& details, const char* key) {
-  if (!details.is_object() || !details.contains(key)) return "";
-  const auto& v = details.at(key);
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
 
 // Per noise mode: how many runs showed at least one unintended match.
 std::string exposure_chart(const analysis::ReportInput& data) {
@@ -74,21 +69,22 @@ std::string races_section(const analysis::ReportInput& data) {
   for (std::size_t i = 0; i < data.findings.size(); ++i) {
     const auto& f = data.findings[i];
     if (f.detector != "races") continue;
-    const auto& d = f.details;
     if (f.kind == "unintended-match") {
       ++n_unintended;
-      unintended += "<tr class=\"race\" data-noise=\"" + esc(field(d, "noise")) + "\"><td><code>" +
-                    esc(field(d, "receive_routine")) + "</code></td><td><code>" + esc(field(d, "send_routine")) +
-                    "</code></td><td class=\"num\">" + esc(field(d, "tag")) + "</td><td class=\"num\">" +
-                    esc(d.contains("communicator_name") ? field(d, "communicator_name") : field(d, "communicator")) +
-                    "</td><td class=\"num\">" + esc(field(d, "sending_rank")) +
-                    " &#8594; " + esc(field(d, "receiving_rank")) + "</td><td>" + esc(field(d, "noise")) +
-                    "</td><td class=\"num\">" + esc(field(d, "occurrences_in_run")) + "</td><td><a href=\"#finding-" +
-                    std::to_string(i + 1) + "\"><code>" + esc(f.run_id) + "</code></a></td></tr>\n";
+      const auto d = f.details.get<UnintendedMatchDetails>();
+      unintended += "<tr class=\"race\" data-noise=\"" + esc(d.noise) + "\"><td><code>" + esc(d.receive_routine) +
+                    "</code></td><td><code>" + esc(d.send_routine) + "</code></td><td class=\"num\">" +
+                    std::to_string(d.tag) + "</td><td class=\"num\">" +
+                    esc(d.communicator_name.empty() ? std::to_string(d.communicator) : d.communicator_name) +
+                    "</td><td class=\"num\">" + std::to_string(d.sending_rank) + " &#8594; " +
+                    std::to_string(d.receiving_rank) + "</td><td>" + esc(d.noise) + "</td><td class=\"num\">" +
+                    std::to_string(d.occurrences_in_run) + "</td><td><a href=\"#finding-" + std::to_string(i + 1) +
+                    "\"><code>" + esc(f.run_id) + "</code></a></td></tr>\n";
     } else if (f.kind == "nondeterministic-matching") {
       ++n_orders;
-      orders += "<li>" + esc(field(d, "campaign_point")) + ": " + esc(field(d, "distinct_order_hashes")) +
-                " matching orders in " + esc(field(d, "runs")) + " runs (" + esc(field(d, "quiet_runs")) +
+      const auto d = f.details.get<NondeterministicMatchingDetails>();
+      orders += "<li>" + esc(d.campaign_point) + ": " + std::to_string(d.distinct_order_hashes) +
+                " matching orders in " + std::to_string(d.runs) + " runs (" + std::to_string(d.quiet_runs) +
                 " quiet)</li>\n";
     }
   }
