@@ -56,8 +56,9 @@ endfunction()
 # A detector room (detectors/<name>/): the pure library scalefuzz::<name>
 # (include/ public, src/ private), its unit tests <name>_test (label unit;
 # TEST_LIBS: e.g. scalefuzz::trace_testing, hand-built traces) and
-# its glue into the analysis engine, scalefuzz::<name>_analysis (analysis/;
-# registered by one line in harness/analysis/src/registry.cpp).
+# its glue into the analysis engine, scalefuzz::<name>_analysis (analysis/,
+# on the plug-in contract scalefuzz::detector_api; registered by
+# scalefuzz_register_detector).
 function(scalefuzz_detector name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;PUBLIC;PRIVATE;TESTS;TEST_LIBS;ANALYSIS;ANALYSIS_PRIVATE")
   if(arg_UNPARSED_ARGUMENTS OR NOT arg_TESTS OR NOT arg_ANALYSIS)
@@ -69,7 +70,28 @@ function(scalefuzz_detector name)
     scalefuzz_gtest(${name}_test SOURCES ${arg_TESTS} LIBS scalefuzz::${name} ${arg_TEST_LIBS} LABELS unit)
   endif()
   scalefuzz_library(${name}_analysis SOURCES ${arg_ANALYSIS} INCLUDE analysis
-    PUBLIC scalefuzz::analysis_core scalefuzz::${name} PRIVATE ${arg_ANALYSIS_PRIVATE})
+    PUBLIC scalefuzz::detector_api scalefuzz::${name} PRIVATE ${arg_ANALYSIS_PRIVATE})
+endfunction()
+
+# scalefuzz_register_detector(<name>): the one registration of a technique.
+# Its glue target scalefuzz::<name>_analysis defines the constant
+# `const analysis::DetectorInfo scalefuzz::detectors::<name>::kDetector`;
+# the analysis engine's registry (harness/analysis, generated) lists every
+# registered technique in the order of these calls and links its glue.
+function(scalefuzz_register_detector name)
+  if(NOT TARGET scalefuzz::${name}_analysis)
+    message(FATAL_ERROR "scalefuzz_register_detector(${name}): no target scalefuzz::${name}_analysis")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY SCALEFUZZ_REGISTERED_DETECTORS ${name})
+endfunction()
+
+# scalefuzz_detector_settings(<name>): scalefuzz::<name>_settings, the header
+# of a technique's settings type (settings/scalefuzz/detectors/<name>/), which
+# the campaign reader fills from the technique's section.
+function(scalefuzz_detector_settings name)
+  add_library(scalefuzz_${name}_settings INTERFACE)
+  add_library(scalefuzz::${name}_settings ALIAS scalefuzz_${name}_settings)
+  target_include_directories(scalefuzz_${name}_settings INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}/settings)
 endfunction()
 
 # scalefuzz_corpus_program(CORPUS NAME SOURCE [MACRO]): one program of a

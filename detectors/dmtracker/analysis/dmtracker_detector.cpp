@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "movements.hpp"
+#include "scalefuzz/detectors/dmtracker/settings.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
 namespace scalefuzz::detectors::dmtracker {
@@ -61,7 +62,7 @@ class Names {
     for (const auto& [k, where] : rm_.alloc_sites) {
       if (k != key) continue;
       try {
-        fs::path mods = run_.record().dir / "ranks" / (std::to_string(where.rank) + ".modules");
+        fs::path mods = run_.dir() / "ranks" / (std::to_string(where.rank) + ".modules");
         auto segments = trace::read_modules(mods);
         auto frames = symbols_ != nullptr ? symbols_->symbolize_addresses({where.address}, segments)
                                           : trace::symbolize_addresses({where.address}, segments);
@@ -125,10 +126,11 @@ std::string distance_chart(const CdResult& cd, const Parameters& p) {
 
 class DmtrackerDetector : public analysis::Detector {
  public:
-  explicit DmtrackerDetector(const analysis::AnalysisContext& context) : context_(context) {}
+  explicit DmtrackerDetector(const analysis::AnalysisContext& context)
+      : context_(context), settings_(analysis::settings_of<Settings>(context.settings, "dmtracker")) {}
 
   std::vector<Finding> observe(const analysis::RunView& run) override {
-    const harness::DmtrackerSpec& spec = context_.dmtracker;
+    const Settings& spec = settings_;
     if (!spec.reference.empty() && !known_good_) {
       if (!reference_error_.empty()) throw std::runtime_error(reference_error_);
       try {
@@ -138,7 +140,7 @@ class DmtrackerDetector : public analysis::Detector {
         throw;
       }
     }
-    RunMovements rm = run_movements(run.trace(), run.record().dir);
+    RunMovements rm = run_movements(run.trace(), run.dir());
     Parameters p;
     if (run.failed()) p.halving_rounds = 4;  // §4.5: a hang's last phase tells the stuck process
     auto chains = build_chains(rm.moves);
@@ -149,9 +151,9 @@ class DmtrackerDetector : public analysis::Detector {
     if (known_good_) {  // the invariants of the program's known-good runs
       fc = known_good_->invariants_in(groups);
       normal = known_good_->normal_in(groups);
-      good_dk = known_good_->distance_k_at(run.spec().nprocs);
+      good_dk = known_good_->distance_k_at(run.info().nprocs);
       if (fc.empty() && !known_good_->invariant_types.empty() && context_.log)
-        *context_.log << "analysis: dmtracker: run " << run.spec().run_id
+        *context_.log << "analysis: dmtracker: run " << run.id()
                       << " has none of the reference's FC-invariant chain types (another build of the program?)\n";
     } else {
       fc = select_fc_invariants(groups, p);
@@ -166,7 +168,7 @@ class DmtrackerDetector : public analysis::Detector {
 
     std::vector<Finding> out;
     Names names(run, rm, context_.symbols);
-    const std::string& run_id = run.spec().run_id;
+    const std::string& run_id = run.id();
     for (const Violation& v : violations) out.push_back(violation_finding(run_id, rm, chains, groups, v, names));
     for (const Outlier& o : cd.outliers) out.push_back(outlier_finding(run_id, rm, chains, groups, cd, o, p, names));
     violations_ += violations.size();
@@ -187,8 +189,8 @@ class DmtrackerDetector : public analysis::Detector {
     f.title = "DMTracker: " + std::to_string(chains_) + " data-movement chains in " + std::to_string(runs_) +
               " runs, " + std::to_string(violations_) + " FC-invariant violations, " + std::to_string(outliers_) +
               " outlier processes";
-    f.details = {{"invariants_from", context_.dmtracker.reference.empty() ? std::string("each run")
-                                                                        : context_.dmtracker.reference.string()},
+    f.details = {{"invariants_from", settings_.reference.empty() ? std::string("each run")
+                                                                        : settings_.reference.string()},
                  {"runs", runs_},           {"movements", moves_},        {"chains", chains_},
                  {"fc_invariants", invariants_}, {"violations", violations_}, {"outliers", outliers_},
                  {"heap_blocks", heap_blocks_}};
@@ -202,20 +204,20 @@ class DmtrackerDetector : public analysis::Detector {
   void learn_reference(const fs::path& dir) {
     KnownGood kg;
     std::size_t skipped = 0;
-    harness::RunStore store = harness::RunStore::open_existing(dir, harness::StoreAccess::ReadOnly);
-    for (const harness::RunRecord& r : store.runs()) {
-      if (!r.finished() || r.outcome->kind != harness::OutcomeKind::Ok) continue;
+    if (!context_.stored_runs) throw std::runtime_error("dmtracker.reference: no stored campaign can be read here");
+    for (const analysis::RunInfo& r : context_.stored_runs(dir)) {
+      if (!r.finished() || r.end->kind != OutcomeKind::Ok) continue;
       try {
         trace::RunTrace trace = trace::read_run(r.dir);
         RunMovements rm = run_movements(trace, r.dir);
         Parameters p;
         auto chains = build_chains(rm.moves);
         auto groups = group_chains(rm.moves, chains, p);
-        kg.learn(groups, select_fc_invariants(groups, p), cd_outliers(chains, groups, context_.dmtracker.ranks, p),
-                 r.spec.nprocs);
+        kg.learn(groups, select_fc_invariants(groups, p), cd_outliers(chains, groups, settings_.ranks, p),
+                 r.nprocs);
       } catch (const std::exception& e) {
         ++skipped;
-        if (context_.log) *context_.log << "analysis: dmtracker: reference run " << r.spec.run_id << " skipped: " << e.what() << "\n";
+        if (context_.log) *context_.log << "analysis: dmtracker: reference run " << r.id << " skipped: " << e.what() << "\n";
       }
     }
     if (kg.runs == 0)
@@ -323,6 +325,7 @@ class DmtrackerDetector : public analysis::Detector {
   }
 
   const analysis::AnalysisContext& context_;
+  Settings settings_;
   std::optional<KnownGood> known_good_;  // set when dmtracker.reference is
   std::string reference_error_;           // why the reference could not be learnt
   std::size_t runs_ = 0, chains_ = 0, invariants_ = 0, moves_ = 0, violations_ = 0, outliers_ = 0, heap_blocks_ = 0;
@@ -333,5 +336,10 @@ class DmtrackerDetector : public analysis::Detector {
 std::unique_ptr<analysis::Detector> make_dmtracker_detector(const analysis::AnalysisContext& context) {
   return std::make_unique<DmtrackerDetector>(context);
 }
+
+const analysis::DetectorInfo kDetector{
+    "dmtracker",
+    "silent data-movement bugs: broken frequent chains and outlier processes by their chain distribution (DMTracker)",
+    "dmtracker", {analysis::Needs::Runs::All, true}, make_dmtracker_detector};
 
 }  // namespace scalefuzz::detectors::dmtracker

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "chain_features.hpp"
+#include "kcca_evaluation.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
 
@@ -19,8 +20,7 @@ namespace scalefuzz::detectors::kcca {
 namespace fs = std::filesystem;
 namespace kc = detectors::kcca;  // kept: the library's names read as kc::
 using detectors::Finding;
-using harness::OutcomeKind;
-using harness::RunRecord;
+using analysis::RunInfo;
 
 namespace {
 
@@ -57,10 +57,10 @@ Finding warning(const std::string& title) {
 
 }  // namespace
 
-std::vector<std::string> numeric_parameter_names(const std::vector<RunRecord>& runs) {
+std::vector<std::string> numeric_parameter_names(const std::vector<RunInfo>& runs) {
   std::map<std::string, bool> numeric;  // name -> every value a number so far
   for (const auto& run : runs)
-    for (const auto& [name, value] : run.spec.params) {
+    for (const auto& [name, value] : run.params) {
       const bool is_num = as_number(value).has_value();
       auto [it, fresh] = numeric.emplace(name, is_num);
       if (!fresh) it->second = it->second && is_num;
@@ -71,7 +71,7 @@ std::vector<std::string> numeric_parameter_names(const std::vector<RunRecord>& r
   return names;
 }
 
-kc::KccaOptions kcca_options(const harness::KccaSpec& spec) {
+kc::KccaOptions kcca_options(const Settings& spec) {
   kc::KccaOptions o;
   o.components = spec.components;
   o.gamma = spec.gamma;
@@ -80,24 +80,24 @@ kc::KccaOptions kcca_options(const harness::KccaSpec& spec) {
   return o;
 }
 
-kc::VolumeFeature kcca_volume(const harness::KccaSpec& spec) {
+kc::VolumeFeature kcca_volume(const Settings& spec) {
   if (spec.volume == "sent") return kc::VolumeFeature::Sent;
   if (spec.volume == "sent-and-received") return kc::VolumeFeature::SentAndReceived;
   return kc::VolumeFeature::Total;
 }
 
-kc::SiteKeying kcca_site_keying(const harness::KccaSpec& spec, const harness::RunSpec& run) {
+kc::SiteKeying kcca_site_keying(const Settings& spec, const analysis::RunInfo& run) {
   kc::SiteKeying k;
   k.library_entry = spec.library_sites == "entry";
   if (!run.argv.empty()) k.application_module = run.argv.front();
   return k;
 }
 
-kc::RunParams kcca_run_params(const RunRecord& run, const std::vector<std::string>& numeric_names) {
+kc::RunParams kcca_run_params(const RunInfo& run, const std::vector<std::string>& numeric_names) {
   kc::RunParams p;
-  p.run_id = run.spec.run_id;
+  p.run_id = run.id;
   for (const auto& name : numeric_names)
-    if (auto it = run.spec.params.find(name); it != run.spec.params.end()) p.numeric[name] = *as_number(it->second);
+    if (auto it = run.params.find(name); it != run.params.end()) p.numeric[name] = *as_number(it->second);
   return p;
 }
 
@@ -122,13 +122,13 @@ void add_chain_features(const trace::RunTrace& trace, const fs::path& run_dir, s
   }
 }
 
-nlohmann::json kcca_provenance(const harness::KccaSpec& spec, const std::vector<RunRecord>& runs) {
+nlohmann::json kcca_provenance(const Settings& spec, const std::vector<RunInfo>& runs) {
   std::set<int> train_scales;
   std::string binary;
   for (const auto& r : runs) {
-    if (r.spec.scale_role != "train") continue;
-    train_scales.insert(r.spec.nprocs);
-    if (binary.empty() && !r.spec.argv.empty()) binary = r.spec.argv.front();
+    if (r.scale_role != "train") continue;
+    train_scales.insert(r.nprocs);
+    if (binary.empty() && !r.argv.empty()) binary = r.argv.front();
   }
   // The parameters that form the control vector with rank and nprocs (their
   // values are data the model generalizes over, not part of its shape).
@@ -163,9 +163,9 @@ namespace {
 class KccaDetector : public analysis::Detector {
  public:
   explicit KccaDetector(const analysis::AnalysisContext& context)
-      : spec_(context.kcca), out_dir_(context.out_dir), log_(context.log),
+      : spec_(analysis::settings_of<Settings>(context.settings, "kcca")), out_dir_(context.out_dir), log_(context.log),
         numeric_names_(numeric_parameter_names(*context.runs)),
-        provenance_(kcca_provenance(context.kcca, *context.runs)) {
+        provenance_(kcca_provenance(spec_, *context.runs)) {
     decide_reuse();
   }
 
@@ -174,7 +174,7 @@ class KccaDetector : public analysis::Detector {
 
  private:
   void add_chain_features(const analysis::RunView& run, std::vector<kc::RankSample>& samples) const {
-    if (spec_.chain_features) kc::add_chain_features(run.trace(), run.record().dir, samples);
+    if (spec_.chain_features) kc::add_chain_features(run.trace(), run.dir(), samples);
   }
   // kcca.model: reused when it exists and its provenance matches, else
   // (re)trained and saved there; reuse_note_ says which and why.
@@ -214,7 +214,7 @@ class KccaDetector : public analysis::Detector {
   }
   std::vector<Finding> new_library_site_findings(const kc::KccaModel& model) const;
 
-  harness::KccaSpec spec_;
+  Settings spec_;
   fs::path out_dir_;
   std::ostream* log_;
   std::vector<std::string> numeric_names_;
@@ -254,22 +254,22 @@ void KccaDetector::decide_reuse() {
 
 std::vector<Finding> KccaDetector::observe(const analysis::RunView& run) {
   const kc::VolumeFeature volume = kcca_volume(spec_);
-  const harness::RunSpec& spec = run.spec();
+  const analysis::RunInfo& spec = run.info();
   if (spec.scale_role == "train") {
-    if (stored_ || run.outcome().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
+    if (stored_ || run.end().kind != OutcomeKind::Ok) return {};  // the model learns from clean runs only
     const trace::RunTrace& trace = run.symbolized();
     auto samples =
-        kc::samples_from_run(trace, kcca_run_params(run.record(), numeric_names_), volume, kcca_site_keying(spec_, spec));
+        kc::samples_from_run(trace, kcca_run_params(run.info(), numeric_names_), volume, kcca_site_keying(spec_, spec));
     add_chain_features(run, samples);
     train_samples_.insert(train_samples_.end(), samples.begin(), samples.end());
     train_profiles_.push_back(kc::volume_profile(trace, {}, volume));
-    train_runs_.insert(spec.run_id);
+    train_runs_.insert(spec.id);
   } else if (spec.scale_role == "test") {
     PendingTest t;
-    t.run_id = spec.run_id;
-    t.crashed = is_crash(run.outcome().kind);
-    const kc::RunParams params = kcca_run_params(run.record(), numeric_names_);
-    t.test.run_id = spec.run_id;
+    t.run_id = spec.id;
+    t.crashed = is_crash(run.end().kind);
+    const kc::RunParams params = kcca_run_params(run.info(), numeric_names_);
+    t.test.run_id = spec.id;
     const kc::SiteKeying keying = kcca_site_keying(spec_, spec);
     t.test.samples = kc::samples_from_run(keying.library_entry ? run.symbolized() : run.trace(), params, volume, keying);
     add_chain_features(run, t.test.samples);
@@ -454,5 +454,9 @@ std::vector<Finding> KccaDetector::new_library_site_findings(const kc::KccaModel
 std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisContext& context) {
   return std::make_unique<KccaDetector>(context);
 }
+
+const analysis::DetectorInfo kDetector{
+    "kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
+    "scale-models", {analysis::Needs::Runs::All, true}, make_kcca_detector, kcca_model_problem};
 
 }  // namespace scalefuzz::detectors::kcca

@@ -37,7 +37,7 @@ std::string grid_value(double v) {
 
 }  // namespace
 
-void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const harness::KccaSpec& spec,
+void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const Settings& spec,
                               const EvaluationOptions& evaluation, std::ostream& out, std::ostream& err) {
   const KccaOptions options = kcca_options(spec);
   const VolumeFeature volume = kcca_volume(spec);
@@ -47,8 +47,8 @@ void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const
   std::map<std::string, int> test_runs;  // run id -> nprocs
   std::size_t train_runs = 0, skipped = 0;
   for (const auto& run : runs) {
-    if (!run.outcome || (run.spec.scale_role != "train" && run.spec.scale_role != "test")) continue;
-    if (run.spec.scale_role == "train" && run.outcome->kind != harness::OutcomeKind::Ok) {
+    if (!run.finished() || (run.scale_role != "train" && run.scale_role != "test")) continue;
+    if (run.scale_role == "train" && run.end->kind != OutcomeKind::Ok) {
       ++skipped;  // the model learns from clean runs only, as in 'scalefuzz run'
       continue;
     }
@@ -56,21 +56,21 @@ void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const
     try {
       trace = trace::read_run(run.dir);
     } catch (const std::exception& e) {
-      err << "scalefuzz kcca-eval: run " << run.spec.run_id << ": trace not readable: " << e.what() << "\n";
+      err << "scalefuzz kcca-eval: run " << run.id << ": trace not readable: " << e.what() << "\n";
       ++skipped;
       continue;
     }
-    const SiteKeying keying = kcca_site_keying(spec, run.spec);
+    const SiteKeying keying = kcca_site_keying(spec, run);
     if (keying.library_entry)
       for (auto& rank : trace.ranks)
         if (rank.rank >= 0) trace::symbolize(run.dir, rank);
     auto samples = samples_from_run(trace, kcca_run_params(run, numeric), volume, keying);
     if (spec.chain_features) add_chain_features(trace, run.dir, samples);
-    if (run.spec.scale_role == "train") {
+    if (run.scale_role == "train") {
       ++train_runs;
       train.insert(train.end(), samples.begin(), samples.end());
     } else {
-      test_runs[run.spec.run_id] = run.spec.nprocs;
+      test_runs[run.id] = run.nprocs;
       test.insert(test.end(), samples.begin(), samples.end());
     }
   }
@@ -132,10 +132,11 @@ void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const
   }
 }
 
-std::string kcca_model_problem(const harness::Campaign& campaign) {
-  if (campaign.kcca.model.empty() || !std::filesystem::exists(campaign.kcca.model)) return "";
+std::string kcca_model_problem(const analysis::TechniqueSettings& settings) {
+  const Settings kcca = analysis::settings_of<Settings>(settings, "kcca");
+  if (kcca.model.empty() || !std::filesystem::exists(kcca.model)) return "";
   try {
-    (void)load_model(campaign.kcca.model.string());
+    (void)load_model(kcca.model.string());
   } catch (const std::exception& e) {
     return "kcca.model: " + std::string(e.what());
   }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scalefuzz/harness/campaign.hpp"
-#include "scalefuzz/harness/run_store.hpp"
+#include "scalefuzz/detectors/api/detector.hpp"
+#include "scalefuzz/detectors/kcca/settings.hpp"
 
 namespace scalefuzz::detectors::kcca {
 
@@ -23,11 +23,11 @@ struct EvaluationOptions {
 // `spec`) to `out`; unreadable traces are noted on `err` and skipped.
 // Throws std::invalid_argument when there is nothing to train on or the
 // model cannot be trained.
-void evaluate_stored_campaign(const std::vector<harness::RunRecord>& runs, const harness::KccaSpec& spec,
+void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const Settings& spec,
                               const EvaluationOptions& options, std::ostream& out, std::ostream& err);
 
 // The registry's campaign check (DetectorInfo::campaign_problem): "" when
 // kcca.model is absent (trained on first use) or loads; else why it does not.
-std::string kcca_model_problem(const harness::Campaign& campaign);
+std::string kcca_model_problem(const analysis::TechniqueSettings& settings);
 
 }  // namespace scalefuzz::detectors::kcca

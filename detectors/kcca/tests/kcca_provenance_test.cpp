@@ -29,12 +29,12 @@ TEST(BinaryBuildId, HashesFilesWithoutANoteAndIsEmptyForMissingOnes) {
   EXPECT_EQ(binary_build_id(file), "");
 }
 
-harness::RunRecord run(int nprocs, const std::string& role) {
-  harness::RunRecord r;
-  r.spec.nprocs = nprocs;
-  r.spec.scale_role = role;
-  r.spec.params = {{"count", "16"}, {"variant", "--fast"}};
-  r.spec.argv = {"/proc/self/exe", "--count", "16"};
+analysis::RunInfo run(int nprocs, const std::string& role) {
+  analysis::RunInfo r;
+  r.nprocs = nprocs;
+  r.scale_role = role;
+  r.params = {{"count", "16"}, {"variant", "--fast"}};
+  r.argv = {"/proc/self/exe", "--count", "16"};
   return r;
 }
 
@@ -51,7 +51,7 @@ TEST(KccaProvenance, MismatchSaysWhatChanged) {
   EXPECT_EQ(provenance_mismatch(a, a), "");
   const auto b = kcca_provenance({}, {run(2, "train"), run(4, "train"), run(6, "train")});
   EXPECT_EQ(provenance_mismatch(a, b), "train_scales [2,4] -> [2,4,6]");
-  harness::KccaSpec other;
+  Settings other;
   other.gamma = 0.5;
   EXPECT_NE(provenance_mismatch(a, kcca_provenance(other, {run(2, "train"), run(4, "train")})).find("options"),
             std::string::npos);

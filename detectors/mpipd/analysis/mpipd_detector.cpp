@@ -9,11 +9,11 @@ namespace {
 class MpipdDetector : public analysis::Detector {
  public:
   std::vector<Finding> observe(const analysis::RunView& run) override {
-    const harness::Outcome& o = run.outcome();
+    const analysis::RunEnd& o = run.end();
     const trace::RunTrace& trace = run.symbolized();
     MpipdInput input;
-    input.outcome = harness::to_string(o.kind);
-    if (o.kind == harness::OutcomeKind::Crashed) input.crashed_rank = o.crashed_rank;
+    input.outcome = to_string(o.kind);
+    if (o.kind == OutcomeKind::Crashed) input.crashed_rank = o.crashed_rank;
     input.signal = o.signal;
     // The rank's own record of its fatal signal beats mpiexec's exit code,
     // which names whichever signal ended the job (issue 21).
@@ -29,7 +29,7 @@ class MpipdDetector : public analysis::Detector {
       if (!rt.errors.empty()) return {};
     auto result = localize_failure(trace, input);
     std::vector<Finding> out;
-    for (auto& f : mpipd_findings(result, trace, run.spec().run_id)) {
+    for (auto& f : mpipd_findings(result, trace, run.id())) {
       // Code location of the first faulty process's failure event.
       for (int r : result.faulty) {
         const auto& fe = result.failure_events[static_cast<std::size_t>(r)];
@@ -52,5 +52,9 @@ class MpipdDetector : public analysis::Detector {
 std::unique_ptr<analysis::Detector> make_mpipd_detector(const analysis::AnalysisContext&) {
   return std::make_unique<MpipdDetector>();
 }
+
+const analysis::DetectorInfo kDetector{
+    "mpipd", "hangs and crashes: failure situation and faulty processes (MPI-PreDebugger)", "hangs",
+    {analysis::Needs::Runs::Failed, true}, make_mpipd_detector};
 
 }  // namespace scalefuzz::detectors::mpipd

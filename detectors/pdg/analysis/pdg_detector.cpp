@@ -54,7 +54,7 @@ class PdgDetector : public analysis::Detector {
     auto result = analyze_progress(trace, options);
     drop_lp_groups_waiting_on_lp(result);
     std::vector<Finding> out;
-    for (auto& f : pdg_findings(result, run.spec().run_id)) {
+    for (auto& f : pdg_findings(result, run.id())) {
       const auto& site = f.details["site"];
       if (site.is_object() && site["id"].is_number()) {
         auto loc = run.code_location(site["rank"].get<int>(), site["id"].get<std::uint32_t>());
@@ -80,5 +80,9 @@ class PdgDetector : public analysis::Detector {
 std::unique_ptr<analysis::Detector> make_pdg_detector(const analysis::AnalysisContext&) {
   return std::make_unique<PdgDetector>();
 }
+
+const analysis::DetectorInfo kDetector{
+    "pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",
+    {analysis::Needs::Runs::Failed, true}, make_pdg_detector};
 
 }  // namespace scalefuzz::detectors::pdg

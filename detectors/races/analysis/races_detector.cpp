@@ -1,9 +1,10 @@
 #include "races_detector.hpp"
+#include "races_section.hpp"
 
 #include <map>
 #include <ostream>
 
-#include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/detectors/api/site_names.hpp"
 #include "scalefuzz/detectors/exploration.hpp"
 #include "scalefuzz/detectors/races.hpp"
 
@@ -15,8 +16,8 @@ namespace fs = std::filesystem;
 
 // Why a run's matching cannot be trusted for race errors: it crashed, or an
 // MPI call failed (a truncated message, an invalid rank...). "" otherwise.
-std::string died_reason(const harness::Outcome& outcome, const trace::RunTrace& trace) {
-  if (outcome.kind == harness::OutcomeKind::Crashed) return "crashed: " + outcome.detail;
+std::string died_reason(const analysis::RunEnd& outcome, const trace::RunTrace& trace) {
+  if (outcome.kind == OutcomeKind::Crashed) return "crashed: " + outcome.detail;
   for (const auto& rank : trace.ranks)
     for (const auto& e : rank.events)
       if (e.error != 0)
@@ -25,13 +26,11 @@ std::string died_reason(const harness::Outcome& outcome, const trace::RunTrace& 
   return "";
 }
 
-RunMatchSummary summary_of(const harness::RunRecord& run, const trace::RunTrace& trace) {
-  const auto& spec = run.spec;
+RunMatchSummary summary_of(const analysis::RunInfo& run, const trace::RunTrace& trace) {
   trace::Matching matching = trace::match_messages(trace);
-  auto summary = summarize_run(spec.run_id, analysis::campaign_point(spec), spec.noise.label(),
-                               spec.noise.mode == noise::Mode::None, trace, matching);
-  summary.outcome_ok = run.outcome->kind == harness::OutcomeKind::Ok;
-  summary.died = died_reason(*run.outcome, trace);
+  auto summary = summarize_run(run.id, run.point, run.noise, run.quiet, trace, matching);
+  summary.outcome_ok = run.end->kind == OutcomeKind::Ok;
+  summary.died = died_reason(*run.end, trace);
   return summary;
 }
 
@@ -39,8 +38,8 @@ RunMatchSummary summary_of(const harness::RunRecord& run, const trace::RunTrace&
 // tables (the baseline when is_baseline holds, and the quiet runs' round
 // counts of lock-step whatever its outcome), so the point's other runs are
 // judged after it.
-bool feeds_point_tables(const harness::RunRecord& run) {
-  return run.finished() && run.spec.noise.mode == noise::Mode::None;
+bool feeds_point_tables(const analysis::RunInfo& run) {
+  return run.finished() && run.quiet;
 }
 
 // Memory stays bounded as campaigns grow: a run is summarized while its
@@ -54,31 +53,31 @@ class RacesDetector : public analysis::Detector {
   explicit RacesDetector(const analysis::AnalysisContext& context) : context_(context) {
     if (!context.runs) return;  // nothing known in advance: every judgement waits for finish()
     for (const auto& run : *context.runs) {
-      if (!run.finished() || !harness::RunDir(run.dir).has_traces()) continue;  // never observed
-      Point& p = points_[analysis::campaign_point(run.spec)];
+      if (!run.finished() || !run.has_traces) continue;  // never observed
+      Point& p = points_[run.point];
       ++p.runs_to_see;
       if (feeds_point_tables(run)) ++p.quiet_to_see;
     }
   }
 
   std::vector<Finding> observe(const analysis::RunView& run) override {
-    if (!context_.runs) run_dirs_[run.spec().run_id] = run.record().dir;
-    auto summary = summary_of(run.record(), run.trace());
+    if (!context_.runs) run_dirs_[run.id()] = run.dir();
+    auto summary = summary_of(run.info(), run.trace());
     judge_.add(summary);
     auto& coverage = coverage_[summary.point];
     coverage.add_seen(summary.run_id, summary.matches);
     coverage.add_potential(summary.run_id, summary.wildcards);
     auto it = points_.find(summary.point);
     if (it == points_.end()) {  // not announced by context.runs
-      if (!is_baseline(summary)) unannounced_.push_back(run.record());
+      if (!is_baseline(summary)) unannounced_.push_back(run.info());
       return {};
     }
     Point& p = it->second;
     if (!is_baseline(summary)) {
-      if (p.quiet_to_see > 0) p.deferred.push_back(run.record());
+      if (p.quiet_to_see > 0) p.deferred.push_back(run.info());
       else judge_.judge(summary);
     }
-    if (feeds_point_tables(run.record()) && p.quiet_to_see > 0 && --p.quiet_to_see == 0) judge_deferred(p);
+    if (feeds_point_tables(run.info()) && p.quiet_to_see > 0 && --p.quiet_to_see == 0) judge_deferred(p);
     if (p.runs_to_see > 0) --p.runs_to_see;
     if (p.runs_to_see == 0 && p.deferred.empty()) judge_.forget_baseline(it->first);
     return {};
@@ -96,7 +95,7 @@ class RacesDetector : public analysis::Detector {
       *context_.log << "analysis: races over " << runs << " runs\n";
     }
     if (context_.runs)
-      for (const auto& run : *context_.runs) run_dirs_.emplace(run.spec.run_id, run.dir);
+      for (const auto& run : *context_.runs) run_dirs_.emplace(run.id, run.dir);
     auto namer = [&](const std::string& run_id, int rank, std::uint32_t site) {
       return context_.site_names->name(run_dirs_[run_id], rank, site);
     };
@@ -130,7 +129,7 @@ class RacesDetector : public analysis::Detector {
   struct Point {
     std::size_t runs_to_see = 0;   // runs of the point not observed yet
     std::size_t quiet_to_see = 0;  // of them, quiet ones (baseline and lock-step round counts)
-    std::vector<harness::RunRecord> deferred;  // observed before the baseline was complete
+    std::vector<analysis::RunInfo> deferred;  // observed before the baseline was complete
   };
 
   void judge_deferred(Point& p) {
@@ -141,18 +140,18 @@ class RacesDetector : public analysis::Detector {
 
   // A run observed before its point's baseline was complete: its trace is
   // read and matched again (add() has counted it already).
-  void judge_again(const harness::RunRecord& run) {
+  void judge_again(const analysis::RunInfo& run) {
     try {
       judge_.judge(summary_of(run, trace::read_run(run.dir)));
     } catch (const std::exception& e) {
-      problems_.push_back(analysis::analysis_error("races", run.spec.run_id, e.what()));
+      problems_.push_back(analysis::analysis_error("races", run.id, e.what()));
     }
   }
 
   const analysis::AnalysisContext& context_;
   RaceJudge judge_;
   std::map<std::string, Point> points_;           // by campaign point
-  std::vector<harness::RunRecord> unannounced_;  // runs missing from context.runs: judged in finish()
+  std::vector<analysis::RunInfo> unannounced_;  // runs missing from context.runs: judged in finish()
   std::vector<Finding> problems_;
   std::map<std::string, MatchCoverage> coverage_;  // by campaign point: wildcard match tuples
   std::map<std::string, fs::path> run_dirs_;  // filled at finish() (at observe() without context.runs)
@@ -163,5 +162,9 @@ class RacesDetector : public analysis::Detector {
 std::unique_ptr<analysis::Detector> make_races_detector(const analysis::AnalysisContext& context) {
   return std::make_unique<RacesDetector>(context);
 }
+
+const analysis::DetectorInfo kDetector{
+    "races", "message races: receives matched by a send never seen in the quiet runs (NINJA)",
+    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection};
 
 }  // namespace scalefuzz::detectors::races

@@ -1,4 +1,5 @@
 #include "scalefuzz/detectors/races.hpp"
+#include "scalefuzz/detectors/race_details.hpp"
 
 #include <algorithm>
 #include <map>
@@ -254,21 +255,9 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
               (u.noise_label == "none" ? std::string("; seen without noise") : "; exposed under noise '" + u.noise_label + "'") + (u.died.empty() ? "" : " (the run died: " + u.died + "; not trusted as an error)");
     f.location = recv_name;
     f.ranks = {m.send_rank, m.recv_rank};
-    f.details = {{"receive_routine", recv_name},
-                 {"send_routine", send_name},
-                 {"receive_instance", m.recv_instance},
-                 {"receive_round", m.recv_round},
-                 {"send_instance", m.send_instance},
-                 {"tag", m.tag},
-                 {"communicator", m.comm},
-                 {"communicator_name", comm_name},
-                 {"receiving_rank", m.recv_rank},
-                 {"sending_rank", m.send_rank},
-                 {"receive_seq", m.recv_seq},
-                 {"send_seq", m.send_seq},
-                 {"occurrences_in_run", u.occurrences},
-                 {"noise", u.noise_label},
-                 {"campaign_point", u.point}};
+    f.details = UnintendedMatchDetails{recv_name,       send_name,  m.recv_instance, m.recv_round, m.send_instance,
+                                       m.tag,           m.comm,     comm_name,       m.recv_rank,  m.send_rank,
+                                       m.recv_seq,      m.send_seq, u.occurrences,   u.noise_label, u.point};
     nlohmann::json intended = nlohmann::json::array();
     for (const auto& i : u.intended)
       intended.push_back({{"receive_rank", i.recv_rank}, {"receive_round", i.recv_round},
@@ -343,11 +332,7 @@ std::vector<Finding> race_findings(const RaceReport& report, const SiteNamer& na
     f.title = "campaign point " + p.point + " matched messages in " + std::to_string(p.distinct_order_hashes) +
               " different orders over " + std::to_string(p.runs) + " runs (run " + p.order_runs[1] +
               " matched otherwise than run " + p.order_runs[0] + ")";
-    f.details = {{"campaign_point", p.point},
-                 {"runs", p.runs},
-                 {"distinct_order_hashes", p.distinct_order_hashes},
-                 {"quiet_runs", p.quiet_runs},
-                 {"first_run_of_each_order", p.order_runs}};
+    f.details = NondeterministicMatchingDetails{p.point, p.runs, p.distinct_order_hashes, p.quiet_runs, p.order_runs};
     out.push_back(std::move(f));
   }
   return out;

@@ -39,10 +39,10 @@ class RmaDetector : public analysis::Detector {
   std::vector<Finding> observe(const analysis::RunView& run) override {
     if (!has_rma(run.trace())) return {};
     Options options;
-    const auto kind = run.outcome().kind;
-    options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
-                            (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
-    const auto& dir = run.record().dir;
+    const auto kind = run.end().kind;
+    options.run_completed = kind == OutcomeKind::Ok || kind == OutcomeKind::WrongResult ||
+                            (kind == OutcomeKind::Failed && run.end().signal == 0);
+    const auto& dir = run.dir();
     const usage::ModifiedSends modified = usage::read_modified(dir, run.trace()).sends;
     const usage::ReceiveAccesses accessed = usage::read_accessed(dir, run.trace());
     const WindowAccesses windows = read_window_accesses(dir, run.trace());
@@ -74,7 +74,7 @@ class RmaDetector : public analysis::Detector {
         return nullptr;  // no modules file: the finding keeps the operation's site
       }
     };
-    auto out = usage::usage_findings(issues, trace, run.spec().run_id, locate, locate_stack);
+    auto out = usage::usage_findings(issues, trace, run.id(), locate, locate_stack);
     for (auto& f : out) f.detector = "rma";
     return out;
   }
@@ -85,5 +85,10 @@ class RmaDetector : public analysis::Detector {
 std::unique_ptr<analysis::Detector> make_rma_detector(const analysis::AnalysisContext&) {
   return std::make_unique<RmaDetector>();
 }
+
+const analysis::DetectorInfo kDetector{
+    "rma",
+    "one-sided communication: epoch errors, leaked windows, RMA data races and origin buffers touched early",
+    "usage", {analysis::Needs::Runs::All, true}, make_rma_detector};
 
 }  // namespace scalefuzz::detectors::rma

@@ -95,7 +95,7 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
     bool in_mpi_code = false;  // a frame of the MPI library (not libc) below the first application frame
     Finding f;
     f.detector = "usage";
-    f.run_id = run.spec().run_id;
+    f.run_id = run.id();
     f.ranks = {rt.rank};
     const char* name = sigabbrev_np(fs.signal);
     std::string sig = name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(fs.signal);
@@ -103,7 +103,7 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
     f.details["signal_name"] = sig;
     f.details["in_mpi_call"] = fs.in_call;
     try {
-      PlacedStack placed = place_stack(run.record().dir, rt.rank, fs.frames);
+      PlacedStack placed = place_stack(run.dir(), rt.rank, fs.frames);
       in_mpi_code = placed.in_mpi_code;
       f.location = placed.location;
       if (!placed.location.empty()) {
@@ -124,11 +124,11 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
       f.details["seq"] = call->seq;
       f.details["rule"] = "MPI calls must be given valid arguments; an implementation need not detect invalid ones";
       f.details["section"] = "MPI-4.0 §9.3";
-      f.title = run.spec().run_id + ": invalid-argument — rank " + std::to_string(rt.rank) + " died of " + sig +
+      f.title = run.id() + ": invalid-argument — rank " + std::to_string(rt.rank) + " died of " + sig +
                 " inside " + name + (f.location.empty() ? "" : " called at " + f.location) +
                 ": MPI could not use an argument (recorded by the rank)";
     } else {
-      f.title = run.spec().run_id + ": fatal-signal — rank " + std::to_string(rt.rank) + " died of " + sig +
+      f.title = run.id() + ": fatal-signal — rank " + std::to_string(rt.rank) + " died of " + sig +
                 (f.location.empty() ? "" : " at " + f.location) + " (recorded by the rank)";
     }
     out.push_back(std::move(f));
@@ -140,16 +140,16 @@ class UsageDetector : public analysis::Detector {
  public:
   std::vector<Finding> observe(const analysis::RunView& run) override {
     Options options;
-    const auto kind = run.outcome().kind;
-    options.run_completed = kind == harness::OutcomeKind::Ok || kind == harness::OutcomeKind::WrongResult ||
-                            (kind == harness::OutcomeKind::Failed && run.outcome().signal == 0);
-    const ModifiedBuffers modified = read_modified(run.record().dir, run.trace());
+    const auto kind = run.end().kind;
+    options.run_completed = kind == OutcomeKind::Ok || kind == OutcomeKind::WrongResult ||
+                            (kind == OutcomeKind::Failed && run.end().signal == 0);
+    const ModifiedBuffers modified = read_modified(run.dir(), run.trace());
     options.modified = &modified.sends;
     options.written_collectives = &modified.receives;
-    options.run_hung = kind == harness::OutcomeKind::Hang;
-    const ReceiveAccesses accessed = read_accessed(run.record().dir, run.trace());
+    options.run_hung = kind == OutcomeKind::Hang;
+    const ReceiveAccesses accessed = read_accessed(run.dir(), run.trace());
     options.accessed = &accessed;
-    MemoryObjects objects(run.record().dir, run.trace());
+    MemoryObjects objects(run.dir(), run.trace());
     auto resolve = [&](int rank, std::size_t event, std::uint64_t address) { return objects.find(rank, event, address); };
     auto issues = check_run(run.trace(), options, resolve);
     auto crashes = signal_findings(run, run.trace());
@@ -160,7 +160,7 @@ class UsageDetector : public analysis::Detector {
     };
     auto locate_stack = [&](int rank, const std::vector<std::uint64_t>& stack) -> nlohmann::json {
       try {
-        PlacedStack placed = place_stack(run.record().dir, rank, stack);
+        PlacedStack placed = place_stack(run.dir(), rank, stack);
         nlohmann::json at = {{"stack", placed.stack}};
         if (!placed.location.empty()) at["code"] = placed.code;
         return at;
@@ -168,7 +168,7 @@ class UsageDetector : public analysis::Detector {
         return nullptr;  // no modules file: the finding keeps the receive's site
       }
     };
-    auto out = usage_findings(issues, trace, run.spec().run_id, locate, locate_stack);
+    auto out = usage_findings(issues, trace, run.id(), locate, locate_stack);
     for (auto& f : crashes) out.push_back(std::move(f));
     return out;
   }
@@ -179,5 +179,10 @@ class UsageDetector : public analysis::Detector {
 std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::AnalysisContext&) {
   return std::make_unique<UsageDetector>();
 }
+
+const analysis::DetectorInfo kDetector{
+    "usage",
+    "MPI usage errors: recorded MPI errors, pending requests, leaks, collective and type-signature mismatches",
+    "usage", {analysis::Needs::Runs::All, true}, make_usage_detector};
 
 }  // namespace scalefuzz::detectors::usage

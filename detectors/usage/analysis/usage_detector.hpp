@@ -1,5 +1,5 @@
-// The usage checks (detectors/usage) inside the analysis engine
-// (harness/analysis): every run with traces, plus the rank-recorded fatal
+// The usage checks (detectors/usage) on the plug-in contract
+// (detectors/api): every run with traces, plus the rank-recorded fatal
 // signals (ranks/N.signal) as findings at the crashing frame.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/api/detector.hpp"
 #include "scalefuzz/detectors/usage.hpp"
 
 namespace scalefuzz::detectors::usage {
@@ -36,5 +36,7 @@ struct PlacedStack {
 PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses);
 
 std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::AnalysisContext& context);
+// Its registration (scalefuzz_register_detector(usage)): constant data, ready before any code runs.
+extern const analysis::DetectorInfo kDetector;
 
 }  // namespace scalefuzz::detectors::usage

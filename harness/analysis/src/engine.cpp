@@ -6,7 +6,8 @@
 #include <ostream>
 
 #include "scalefuzz/analysis/registry.hpp"
-#include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
+#include "scalefuzz/detectors/api/site_names.hpp"
 #include "scalefuzz/analysis/stall_evaluation.hpp"
 #include "scalefuzz/trace/model.hpp"
 
@@ -71,14 +72,17 @@ bool shows(const Enabled& d, const RunView& view) {
 std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const AnalysisOptions& options) {
   trace::Symbolizer symbols;
   SiteNames names(symbols);
+  const std::vector<RunInfo> infos = run_infos(runs);
   AnalysisContext context;
-  context.runs = &runs;
+  context.runs = &infos;
   context.out_dir = options.out_dir;
-  context.kcca = options.kcca;
-  context.dmtracker = options.dmtracker;
+  context.settings = technique_settings(options.kcca, options.dmtracker);
   context.log = options.log;
   context.symbols = &symbols;
   context.site_names = &names;
+  context.stored_runs = [](const std::filesystem::path& out_dir) {
+    return run_infos(harness::RunStore::open_existing(out_dir, harness::StoreAccess::ReadOnly).runs());
+  };
 
   std::vector<Enabled> enabled;
   for (const auto& info : registry())
@@ -87,7 +91,8 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
   std::vector<Finding> findings;
   std::set<std::string> skipped_points;
   StallEvaluation stall;
-  for (const auto& run : runs) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const RunRecord& run = runs[i];
     if (!run.finished()) continue;
     // A skipped run is said once per point (its detail names the point).
     if (run.outcome->kind != OutcomeKind::Ok &&
@@ -105,7 +110,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
       stall.add(run, {});
       continue;
     }
-    const RunView view(run, trace, symbols);
+    const RunView view(infos[i], trace, symbols);
     std::vector<Finding> of_run;
     for (auto& d : enabled) {
       if (!shows(d, view)) continue;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/testing/errors.hpp"
 
 namespace {
@@ -16,13 +17,14 @@ using ::testing::HasSubstr;
 
 TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
   std::set<std::string> names;
-  const std::vector<harness::RunRecord> runs;
+  const std::vector<analysis::RunInfo> runs;
   analysis::AnalysisContext context;
   context.runs = &runs;
   for (const auto& d : analysis::registry()) {
     EXPECT_TRUE(names.insert(d.name).second) << d.name << " registered twice";
     EXPECT_NE(std::string(d.summary), "") << d.name;
     EXPECT_NE(std::string(d.report_section), "") << d.name;
+    if (d.section) EXPECT_STREQ(d.report_section, d.section->id) << d.name << ": its own section has another id";
     ASSERT_NE(d.make, nullptr) << d.name;
     auto detector = d.make(context);
     ASSERT_NE(detector, nullptr) << d.name;

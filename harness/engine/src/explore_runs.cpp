@@ -5,8 +5,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "scalefuzz/analysis/detector.hpp"
-#include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
+#include "scalefuzz/detectors/api/site_names.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/ddmin.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"

@@ -11,24 +11,6 @@ std::string NoiseSpec::label() const {
   return out;
 }
 
-constexpr EnumName<OutcomeKind> kOutcomeNames[] = {
-    {OutcomeKind::Ok, "ok"},
-    {OutcomeKind::Failed, "failed"},
-    {OutcomeKind::Crashed, "crashed"},
-    {OutcomeKind::MpiAbort, "mpi-abort"},
-    {OutcomeKind::Hang, "hang"},
-    {OutcomeKind::WrongResult, "wrong-result"},
-    {OutcomeKind::LaunchError, "launch-error"},
-    {OutcomeKind::Cancelled, "cancelled"},
-    {OutcomeKind::Infrastructure, "infrastructure"},
-    {OutcomeKind::Skipped, "skipped"}};
-
-const char* to_string(OutcomeKind k) { return name_of(kOutcomeNames, k); }
-
-std::optional<OutcomeKind> outcome_from_string(const std::string& s) { return value_named(kOutcomeNames, s); }
-
-bool is_rerunnable(OutcomeKind k) { return k == OutcomeKind::Cancelled || k == OutcomeKind::Infrastructure; }
-
 bool RunDir::has_traces() const {
   std::error_code ec;
   return std::filesystem::exists(ranks_dir(), ec);

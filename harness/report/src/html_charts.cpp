@@ -11,23 +11,6 @@ namespace scalefuzz::harness::html {
 
 namespace {
 
-// JSON inside <script>: not only "</script" ends the element early, "<!--"
-// followed by "<script" puts the parser into the double-escaped state, where
-// the element's own "</script>" no longer closes it and the rest of the page
-// becomes script text (HTML Living Standard, "script data double escaped state"). In JSON, < > and &
-// appear only inside strings, where their \u escapes mean the same.
-std::string script_safe(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '<') out += "\\u003c";
-    else if (c == '>') out += "\\u003e";
-    else if (c == '&') out += "\\u0026";
-    else out += c;
-  }
-  return out;
-}
-
 // Draws every chart; a chart that fails is replaced by a note instead of
 // stopping the others.
 constexpr const char* kPageScript = R"js(
@@ -80,14 +63,6 @@ std::string load_chartjs(const std::filesystem::path& file) {
   return s.str();
 }
 
-std::string chart_figure(const std::string& id, const std::string& caption, const nlohmann::json& config,
-                         int height_px) {
-  return "<figure class=\"chart\" data-chart=\"" + text::xml_escape(id) + "\"><figcaption>" +
-         text::xml_escape(caption) + "</figcaption><div class=\"chart-box\" style=\"height:" +
-         std::to_string(height_px) + "px\"><canvas id=\"" + text::xml_escape(id) +
-         "\"></canvas></div><script type=\"application/json\" class=\"chart-config\" data-for=\"" +
-         text::xml_escape(id) + "\">" + script_safe(config.dump()) + "</script></figure>\n";
-}
 
 std::string page_scripts(const std::string& chartjs_source) {
   std::string out;

@@ -10,15 +10,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scalefuzz/detectors/api/html_kit.hpp"
+
 namespace scalefuzz::harness::html {
 
 // The Chart.js library text, or "" when the file cannot be read.
 std::string load_chartjs(const std::filesystem::path& file);
 
-// A <figure class="chart"> with a canvas `id` drawn from `config` (a Chart.js
-// configuration: type, data, options). `height_px` is the drawing height.
-std::string chart_figure(const std::string& id, const std::string& caption, const nlohmann::json& config,
-                         int height_px = 280);
+// chart_figure: in the HTML kit (detectors/api), for the techniques' sections too.
+using html_kit::chart_figure;
 
 // The <script> elements that end the page: Chart.js itself (if loaded), the
 // loop that draws every chart_figure and the copy buttons' handler.

@@ -127,14 +127,14 @@ class HtmlWriter {
     const auto summary = summarize(d_);
     out_ << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         << "<title>scalefuzz: " << esc(d_.campaign) << "</title>\n<style>" << html::kStyleSheet << outcome_css()
+         << "<title>scalefuzz: " << esc(d_.campaign) << "</title>\n<style>" << html::kStyleSheet << outcome_css() << html::technique_css()
          << "</style>\n</head>\n<body>\n";
     header(summary);
     out_ << "<main>\n" << html::headline_section(d_, bugs_);
     out_ << html::trend_section(d_);  // html_trend.cpp: ci/nightly.sh's trend.json and diff.json
     matrix();
     findings();
-    for (const auto* section : sections_) out_ << section->render(d_, opt_);  // html_sections.cpp
+    for (const auto* section : sections_) out_ << html::draw(*section, d_, opt_);  // html_sections.cpp
     runs();
     charts_drawn_ = charts_drawn_ || out_.str().find("class=\"chart-config\"") != std::string::npos;
     out_ << "</main>\n" << html::page_scripts(charts_drawn_ ? html::load_chartjs(opt_.chartjs) : "")

@@ -6,8 +6,8 @@
 #include "html_dmtracker.hpp"
 #include "html_kcca.hpp"
 #include "html_localize.hpp"
-#include "html_races.hpp"
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness::html {
@@ -39,15 +39,32 @@ std::string usage_section(const ReportData& data, const HtmlOptions&) {
 }  // namespace
 
 const std::vector<ReportSection>& report_sections() {
-  static const std::vector<ReportSection> table = {
-      {"races", "Races", [](const ReportData& d, const HtmlOptions&) { return races_section(d); }},
+  static const std::vector<ReportSection> table = [] {
+    std::vector<ReportSection> t = {
       {"scale-models", "Scale models", [](const ReportData& d, const HtmlOptions&) { return kcca_section(d); }},
       {"dmtracker", "Data movement", [](const ReportData& d, const HtmlOptions&) { return dmtracker_section(d); }},
       {"hangs", "Hangs and crashes",
        [](const ReportData& d, const HtmlOptions& o) { return localize_section(d, o.dot_program, o.dot_timeout); }},
       {"usage", "MPI usage", usage_section},
-  };
+    };
+    for (const auto& info : analysis::registry())
+      if (info.section) t.push_back({info.section->id, info.section->nav, nullptr, info.section});
+    return t;
+  }();
   return table;
+}
+
+std::string draw(const ReportSection& section, const ReportData& data, const HtmlOptions& options) {
+  if (!section.technique) return section.render(data, options);
+  const std::vector<analysis::RunInfo> runs = analysis::run_infos(data.runs);
+  return section.technique->render({data.findings, runs});
+}
+
+std::string technique_css() {
+  std::string css;
+  for (const auto& s : report_sections())
+    if (s.technique) css += s.technique->css;
+  return css;
 }
 
 const ReportSection* find_report_section(std::string_view id) {

@@ -131,10 +131,8 @@ details.finding-details > summary { margin: 4px 0; }
 .svg-wrap.graph { overflow: auto; max-width: 100%; }
 .svg-wrap.graph svg { max-width: 100%; height: auto; }
 table.runs td { overflow-wrap: anywhere; }
-table.races { width: 100%; font-size: 13px; } table.races td code { overflow-wrap: anywhere; }
 table.classes { font-size: 13px; margin: 6px 0; width: 100%; } table.classes code { overflow-wrap: anywhere; }
 .campaign-note { background: #eef3f8; border-left: 4px solid #24527a; padding: 6px 10px; }
-table.exposure { font-size: 13px; margin: 6px 0; }
 table.runs td.run code { white-space: nowrap; }
 )css";
 

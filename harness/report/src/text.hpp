@@ -5,17 +5,15 @@
 #include <string>
 #include <string_view>
 
+#include "scalefuzz/detectors/api/html_kit.hpp"
+
 namespace scalefuzz::harness::text {
 
-// Replaces every invalid UTF-8 sequence with U+FFFD.
-std::string sanitize_utf8(std::string_view in);
-
-// Escapes for XML 1.0 / HTML text and attribute values: & < > " ' are
-// entities; control characters XML forbids become visible "\xNN"; invalid
-// UTF-8 becomes U+FFFD. The result is always well-formed character data.
-std::string xml_escape(std::string_view in);
-// xml_escape by the short name the HTML writers use.
-inline std::string esc(std::string_view in) { return xml_escape(in); }
+// The escapes live in the HTML kit below the harness (detectors/api), which
+// the techniques' report sections use too.
+using html_kit::esc;
+using html_kit::sanitize_utf8;
+using html_kit::xml_escape;
 
 // The last `max_lines` lines of a file (reading at most its last 64 KiB);
 // "" if the file is missing.

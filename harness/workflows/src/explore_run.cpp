@@ -7,11 +7,10 @@
 
 #include "scalefuzz/workflows/errors.hpp"
 #include "scalefuzz/workflows/workflows.hpp"
-#include "scalefuzz/workflows/errors.hpp"
 #include "scalefuzz/workflows/paths.hpp"
 #include "scalefuzz/workflows/run_command.hpp"
-#include "scalefuzz/analysis/detector.hpp"
-#include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
+#include "scalefuzz/detectors/api/site_names.hpp"
 #include "scalefuzz/engine/explore_runs.hpp"
 #include "scalefuzz/engine/replay.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"

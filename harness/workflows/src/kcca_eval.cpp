@@ -7,6 +7,7 @@
 #include "scalefuzz/workflows/workflows.hpp"
 #include "kcca_evaluation.hpp"
 #include "scalefuzz/workflows/paths.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
 
 namespace scalefuzz::workflows {
 
@@ -17,7 +18,7 @@ int evaluate_kcca(const std::filesystem::path& dir, int folds, bool sensitivity)
   options.folds = folds;
   options.sensitivity = sensitivity;
   try {
-    detectors::kcca::evaluate_stored_campaign(store.runs(), campaign ? campaign->kcca : harness::KccaSpec{}, options,
+    detectors::kcca::evaluate_stored_campaign(analysis::run_infos(store.runs()), campaign ? campaign->kcca : harness::KccaSpec{}, options,
                                               std::cout, std::cerr);
   } catch (const std::invalid_argument& e) {
     throw UsageError(dir.string() + ": " + e.what());

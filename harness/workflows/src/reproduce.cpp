@@ -16,6 +16,7 @@
 #include "scalefuzz/workflows/run_command.hpp"
 #include "scalefuzz/workflows/stop_signals.hpp"
 #include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/analysis/run_info.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/explore_runs.hpp"
 #include "scalefuzz/engine/ninja_dependency.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/api/detector.hpp"
 #include "scalefuzz/detectors/finding.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/run_store.hpp"

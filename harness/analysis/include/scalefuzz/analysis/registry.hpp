@@ -1,11 +1,12 @@
-// The one table of detectors (src/registry.cpp): what a campaign's
-// detectors: list may name, in the order the analysis runs them.
+// The one table of detectors: what a campaign's detectors: list may name, in
+// the order the analysis runs them. Generated at configure time from the
+// techniques' scalefuzz_register_detector calls (registered_detectors.cpp.in).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/api/detector.hpp"
 
 namespace scalefuzz::analysis {
 

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "scalefuzz/detectors/dmtracker/settings.hpp"
+#include "scalefuzz/detectors/kcca/settings.hpp"
 #include "scalefuzz/harness/mpi_launcher.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
@@ -98,37 +100,10 @@ struct StallSpec {
 // in [1, calls].
 StallPoint stall_point(std::uint64_t run_seed, int nprocs, int calls);
 
-// Vrisha's KCCA scale model (detector "kcca"). Defaults as in
-// detectors/kcca/README.md.
-struct KccaSpec {
-  // A model trained by an earlier campaign (OUT/kcca-model.json) to score this
-  // campaign's test runs with, instead of training on its train runs.
-  // Absolute (resolved against {campaign_dir}); empty = train.
-  std::filesystem::path model;
-  int components = 2;                // N_comps
-  double gamma = 1e-3;               // regularization γ
-  double control_width = 256.0;      // kernel width factor of the control vectors (σ_y)
-  double observation_width = 256.0;  // kernel width factor of the observation vectors (σ_x)
-  std::string volume = "total";      // total | sent | sent-and-received
-  // DMTracker's chain distribution as extra observation features: per rank,
-  // the bytes starting chains of each chain type (detectors/dmtracker).
-  bool chain_features = false;
-  // How a call site whose MPI call is made inside a library becomes a
-  // feature (issue 37; detectors/kcca/README.md): "entry" keys it by the
-  // application's call into the library, "stack" by its whole stack (Vrisha).
-  std::string library_sites = "entry";
-};
-
-// DMTracker's settings (detector "dmtracker"; detectors/dmtracker/README.md).
-struct DmtrackerSpec {
-  // Ranks whose chain distributions are compared (CD-invariants, §4.5), e.g.
-  // the workers of a master/worker program. Empty = every rank with chains.
-  std::vector<int> ranks;
-  // A stored campaign output directory (`scalefuzz run --out`) whose runs
-  // that ended ok are the known-good runs: FC-invariants and Distance^k
-  // baselines come from them. Absolute; empty = from the analysed run itself.
-  std::filesystem::path reference;
-};
+// The techniques' own settings types (detectors/<name>/settings/), read here
+// from their campaign sections.
+using KccaSpec = detectors::kcca::Settings;            // kcca: (detector "kcca")
+using DmtrackerSpec = detectors::dmtracker::Settings;  // dmtracker: (detector "dmtracker")
 
 // Schedule exploration (`explore:`; docs/campaign-file.md, harness/engine
 // explore_runs.hpp): after a point's runs, its wildcard receives are forced

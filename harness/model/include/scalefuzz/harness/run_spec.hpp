@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "scalefuzz/common/outcome_kind.hpp"
 #include "scalefuzz/noise/spec.hpp"
 
 namespace scalefuzz::harness {
@@ -60,17 +61,11 @@ struct RunSpec {
   std::optional<std::string> expected_stdout_regex;
 };
 
-// Cancelled and Infrastructure come from a batch scheduler (harness/slurm):
-// the run was cancelled, or its node failed or it was preempted; both are
-// about the run's circumstances, not the application, and are resubmittable.
-// Skipped: never started because the run it depends on did not finish
-// cleanly (an application-centric run whose system-centric run of the same
-// point hung or crashed): says nothing about the application.
-enum class OutcomeKind { Ok, Failed, Crashed, MpiAbort, Hang, WrongResult, LaunchError, Cancelled, Infrastructure, Skipped };
-// Whether the outcome says nothing about the application (rerun it).
-bool is_rerunnable(OutcomeKind k);
-const char* to_string(OutcomeKind k);
-std::optional<OutcomeKind> outcome_from_string(const std::string& s);
+// scalefuzz/common/outcome_kind.hpp: below the harness, read by the detectors too.
+using scalefuzz::is_rerunnable;
+using scalefuzz::OutcomeKind;
+using scalefuzz::outcome_from_string;
+using scalefuzz::to_string;
 
 struct RankStack {
   int rank = -1;          // world rank, -1 if unknown

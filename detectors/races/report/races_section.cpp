@@ -1,36 +1,34 @@
-#include "html_races.hpp"
+// The "Races" section of report.html: every unintended match the races
+// detector reported (the two routines, tag, communicator, ranks, the noise
+// that exposed it, the run), runs exposing a race per noise mode, and the
+// campaign points whose matching order changed between runs.
+#include "races_section.hpp"
 
 #include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
-#include "html_charts.hpp"
+#include "scalefuzz/detectors/api/html_kit.hpp"
+#include "scalefuzz/detectors/race_details.hpp"
 
-#include "text.hpp"
-
-namespace scalefuzz::harness::html {
+namespace scalefuzz::detectors::races {
 
 namespace {
 
-using text::esc;
-
-std::string field(const nlohmann::json& details, const char* key) {
-  if (!details.is_object() || !details.contains(key)) return "";
-  const auto& v = details.at(key);
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
+using html_kit::chart_figure;
+using html_kit::esc;
 
 // Per noise mode: how many runs showed at least one unintended match.
-std::string exposure_chart(const ReportData& data) {
+std::string exposure_chart(const analysis::ReportInput& data) {
   std::vector<std::string> noises;
   std::map<std::string, std::size_t> runs_of, exposed_of;
   std::map<std::string, std::string> noise_of_run;
   for (const auto& r : data.runs) {
-    const auto n = r.spec.noise.label();
+    const auto& n = r.noise;
     if (!runs_of.count(n)) noises.push_back(n);
     ++runs_of[n];
-    noise_of_run[r.spec.run_id] = n;
+    noise_of_run[r.id] = n;
   }
   std::set<std::string> exposed_runs;
   for (const auto& f : data.findings)
@@ -65,27 +63,28 @@ std::string exposure_chart(const ReportData& data) {
 
 }  // namespace
 
-std::string races_section(const ReportData& data) {
+std::string races_section(const analysis::ReportInput& data) {
   std::string unintended, orders;
   std::size_t n_unintended = 0, n_orders = 0;
   for (std::size_t i = 0; i < data.findings.size(); ++i) {
     const auto& f = data.findings[i];
     if (f.detector != "races") continue;
-    const auto& d = f.details;
     if (f.kind == "unintended-match") {
       ++n_unintended;
-      unintended += "<tr class=\"race\" data-noise=\"" + esc(field(d, "noise")) + "\"><td><code>" +
-                    esc(field(d, "receive_routine")) + "</code></td><td><code>" + esc(field(d, "send_routine")) +
-                    "</code></td><td class=\"num\">" + esc(field(d, "tag")) + "</td><td class=\"num\">" +
-                    esc(d.contains("communicator_name") ? field(d, "communicator_name") : field(d, "communicator")) +
-                    "</td><td class=\"num\">" + esc(field(d, "sending_rank")) +
-                    " &#8594; " + esc(field(d, "receiving_rank")) + "</td><td>" + esc(field(d, "noise")) +
-                    "</td><td class=\"num\">" + esc(field(d, "occurrences_in_run")) + "</td><td><a href=\"#finding-" +
-                    std::to_string(i + 1) + "\"><code>" + esc(f.run_id) + "</code></a></td></tr>\n";
+      const auto d = f.details.get<UnintendedMatchDetails>();
+      unintended += "<tr class=\"race\" data-noise=\"" + esc(d.noise) + "\"><td><code>" + esc(d.receive_routine) +
+                    "</code></td><td><code>" + esc(d.send_routine) + "</code></td><td class=\"num\">" +
+                    std::to_string(d.tag) + "</td><td class=\"num\">" +
+                    esc(d.communicator_name.empty() ? std::to_string(d.communicator) : d.communicator_name) +
+                    "</td><td class=\"num\">" + std::to_string(d.sending_rank) + " &#8594; " +
+                    std::to_string(d.receiving_rank) + "</td><td>" + esc(d.noise) + "</td><td class=\"num\">" +
+                    std::to_string(d.occurrences_in_run) + "</td><td><a href=\"#finding-" + std::to_string(i + 1) +
+                    "\"><code>" + esc(f.run_id) + "</code></a></td></tr>\n";
     } else if (f.kind == "nondeterministic-matching") {
       ++n_orders;
-      orders += "<li>" + esc(field(d, "campaign_point")) + ": " + esc(field(d, "distinct_order_hashes")) +
-                " matching orders in " + esc(field(d, "runs")) + " runs (" + esc(field(d, "quiet_runs")) +
+      const auto d = f.details.get<NondeterministicMatchingDetails>();
+      orders += "<li>" + esc(d.campaign_point) + ": " + std::to_string(d.distinct_order_hashes) +
+                " matching orders in " + std::to_string(d.runs) + " runs (" + std::to_string(d.quiet_runs) +
                 " quiet)</li>\n";
     }
   }
@@ -105,4 +104,9 @@ std::string races_section(const ReportData& data) {
   return out + "</section>\n";
 }
 
-}  // namespace scalefuzz::harness::html
+const analysis::ReportSection kReportSection{
+    "races", "Races", races_section,
+    "table.races { width: 100%; font-size: 13px; } table.races td code { overflow-wrap: anywhere; }\n"
+    "table.exposure { font-size: 13px; margin: 6px 0; }\n"};
+
+}  // namespace scalefuzz::detectors::races

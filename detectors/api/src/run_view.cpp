@@ -1,23 +1,10 @@
 #include <fstream>
 
-#include "scalefuzz/analysis/detector.hpp"
+#include "scalefuzz/detectors/api/detector.hpp"
 
 namespace scalefuzz::analysis {
 
-using harness::OutcomeKind;
-
-std::string campaign_point(const harness::RunSpec& spec) {
-  std::string p = "np" + std::to_string(spec.nprocs);
-  for (const auto& [k, v] : spec.params) p += " " + k + "=" + v;
-  return p;
-}
-
-bool is_failure(OutcomeKind kind) {
-  return kind == OutcomeKind::Hang || kind == OutcomeKind::Crashed || kind == OutcomeKind::MpiAbort ||
-         kind == OutcomeKind::Failed;
-}
-
-RunView::RunView(const harness::RunRecord& run, trace::RunTrace& trace, trace::Symbolizer& symbols)
+RunView::RunView(const RunInfo& run, trace::RunTrace& trace, trace::Symbolizer& symbols)
     : run_(run), trace_(trace), symbols_(symbols) {}
 
 const trace::RunTrace& RunView::symbolized() const {

@@ -1,4 +1,4 @@
-#include "scalefuzz/analysis/site_names.hpp"
+#include "scalefuzz/detectors/api/site_names.hpp"
 
 namespace scalefuzz::analysis {
 

@@ -1,0 +1,169 @@
+// The contract between the analysis engine (harness/analysis) and a
+// technique (detectors/<name>/analysis/): a Detector observes every finished
+// run through a RunView (what the run was, how it ended, its trace, read
+// once and symbolized at most once, shared by every detector) and returns
+// its findings when the campaign is done. It sits below both: a detector
+// includes this and nothing of harness/ (test DetectorsIncludeNoHarness).
+// detectors/api/README.md says how to add one.
+#pragma once
+
+#include <any>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scalefuzz/common/outcome_kind.hpp"
+#include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/trace/model.hpp"
+#include "scalefuzz/trace/symbolize.hpp"
+
+namespace scalefuzz::analysis {
+
+class SiteNames;
+
+// What a detector needs from a run. The engine reads a run's trace when a
+// detector that sees the run needs it, and shows a detector only the runs it
+// asks for.
+struct Needs {
+  enum class Runs { All, Failed };  // Failed: hang, crashed, mpi-abort, failed
+  Runs runs = Runs::All;
+  bool trace = true;  // runs without a readable trace are not shown to it
+};
+
+// How a finished run ended, as much as a detector reads of it.
+struct RunEnd {
+  OutcomeKind kind = OutcomeKind::Ok;
+  int signal = 0;                   // signal that killed a rank, or 0
+  std::optional<int> crashed_rank;  // the rank the signal killed, when known
+  std::string detail;               // one line: "rank 2 SIGSEGV", "timeout after 10s"
+};
+
+// One run of the campaign as a detector sees it: a value the engine fills
+// from the harness's run record (harness/analysis run_info.hpp).
+struct RunInfo {
+  std::string id;                            // the run id
+  std::string point;                         // campaign point: what stays equal across noise and repetitions
+  std::string noise;                         // noise label ("none", "random-...")
+  bool quiet = true;                         // ran without noise
+  std::string scale_role;                    // "train", "test" or "" (no scales: section)
+  int nprocs = 0;
+  std::vector<std::string> argv;             // argv.front(): the application binary
+  std::map<std::string, std::string> params; // campaign parameter name -> value
+  std::filesystem::path dir;                 // the run directory (traces in dir/ranks/)
+  bool has_traces = false;                   // dir/ranks/ exists
+  std::optional<RunEnd> end;                 // empty while the run has not finished
+  bool finished() const { return end.has_value(); }
+};
+
+// One finished run as every detector sees it.
+class RunView {
+ public:
+  RunView(const RunInfo& run, trace::RunTrace& trace, trace::Symbolizer& symbols);
+
+  const RunInfo& info() const { return run_; }
+  const std::string& id() const { return run_.id; }
+  const RunEnd& end() const { return *run_.end; }
+  const std::filesystem::path& dir() const { return run_.dir; }
+  bool failed() const { return is_failure(end().kind); }
+
+  // The trace as read: call sites carry addresses, not yet names.
+  const trace::RunTrace& trace() const { return trace_; }
+  // The same trace with every rank's call sites symbolized (done on the
+  // first call, through the campaign's Symbolizer; problems leave sites
+  // unsymbolized, the findings then name ranks and site ids).
+  const trace::RunTrace& symbolized() const;
+  // {file, line, function, location, rank, site, source} of a rank's call
+  // site (innermost application frame), or null. Symbolizes.
+  nlohmann::json code_location(int rank, std::uint32_t site) const;
+
+ private:
+  const RunInfo& run_;
+  trace::RunTrace& trace_;
+  trace::Symbolizer& symbols_;
+  mutable bool symbolized_ = false;
+};
+
+// Each technique's settings (its campaign section, a typed value of the
+// technique's own type) by technique name; settings_of reads one back.
+using TechniqueSettings = std::map<std::string, std::any>;
+
+// The settings of technique `name`, or a default T when the campaign gave
+// none. A value of another type is a programming error (std::bad_any_cast).
+template <class T>
+T settings_of(const TechniqueSettings& settings, const std::string& name) {
+  const auto it = settings.find(name);
+  return it == settings.end() ? T{} : std::any_cast<const T&>(it->second);
+}
+
+// Shared by every detector of one analysis.
+struct AnalysisContext {
+  const std::vector<RunInfo>* runs = nullptr;  // every run of the campaign, finished or not; may be null
+  std::filesystem::path out_dir;               // campaign output (models are stored here)
+  TechniqueSettings settings;                  // each technique's campaign section
+  std::ostream* log = nullptr;                 // progress notes; nullptr = quiet
+  trace::Symbolizer* symbols = nullptr;        // the campaign's symbolization cache
+  SiteNames* site_names = nullptr;             // names of call sites of any stored run
+  // The runs of another stored campaign (its output directory), e.g. a
+  // technique's known-good reference; throws when it is not a campaign output.
+  std::function<std::vector<RunInfo>(const std::filesystem::path& out_dir)> stored_runs;
+};
+
+class Detector {
+ public:
+  virtual ~Detector() = default;
+  // Findings about this run alone (may be none); the detector may keep what
+  // it needs from the run for finish(), but not the trace itself.
+  virtual std::vector<detectors::Finding> observe(const RunView& run) = 0;
+  // Campaign-wide findings once every run was observed; none for a detector
+  // that judges each run alone.
+  virtual std::vector<detectors::Finding> finish() { return {}; }
+};
+
+// A technique's own section of report.html (detectors/<name>/report/, on the
+// HTML kit html_kit.hpp), drawn by harness/report among the sections of the
+// detectors with findings, in registry order.
+struct ReportInput {
+  const std::vector<detectors::Finding>& findings;  // the campaign's, in report order: card i is #finding-<i+1>
+  const std::vector<RunInfo>& runs;                 // every run of the campaign
+};
+struct ReportSection {
+  const char* id;   // the <section id>, also its navigation anchor
+  const char* nav;  // its link text in the page's navigation
+  std::string (*render)(const ReportInput& input);  // a complete <section id="...">...</section>
+  const char* css;  // its style rules, joined to the page's stylesheet
+};
+
+// A technique's registration: everything the engine, the campaign schema and
+// the report need to know about a detector. Its glue defines one as the
+// constant scalefuzz::detectors::<name>::kDetector (constant-initialized:
+// valid before any code runs) and registers it with
+// scalefuzz_register_detector(<name>) in its CMakeLists.txt.
+struct DetectorInfo {
+  const char* name;            // as written in a campaign's detectors: list
+  const char* summary;         // one line, for error messages and docs
+  const char* report_section;  // id of the report.html section showing its findings (section->id when it has its own)
+  Needs needs;
+  std::unique_ptr<Detector> (*make)(const AnalysisContext& context);
+  // Checked before any run starts ("" = fine; else what is wrong, e.g. an
+  // unreadable kcca.model), so a campaign fails early, not after its runs.
+  std::string (*campaign_problem)(const TechniqueSettings& settings) = nullptr;
+  // Its own report section; nullptr: report_section names one harness/report draws.
+  const ReportSection* section = nullptr;
+};
+
+// A finding of `detector` saying it failed on `run_id` (the analysis goes on).
+detectors::Finding analysis_error(const std::string& detector, const std::string& run_id, const std::string& what);
+
+// The lines [line - context, line + context] of `file` as
+// [{"line": n, "text": "...", "current": bool}], empty when unreadable.
+nlohmann::json source_snippet(const std::string& file, int line, int context = 3);
+
+}  // namespace scalefuzz::analysis
