@@ -10,7 +10,8 @@ import re
 import sys
 import tempfile
 
-INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
+from layering import includes, links
+
 LIBRARY = re.compile(r'scalefuzz_library\(\s*([A-Za-z0-9_]+)')
 SOURCES = ('.c', '.cc', '.cpp', '.h', '.hpp', '.inc', '.in')
 
@@ -42,16 +43,11 @@ def violations(root):
         rel = path.relative_to(root).as_posix()
         text = path.read_text(errors='replace')
         if path.suffix in SOURCES:
-            for match in INCLUDE.finditer(text):
-                name = match.group(1)
-                if name in headers or 'harness/' in name:
-                    line = text.count('\n', 0, match.start()) + 1
-                    found.append(f'{rel}:{line}: includes {name} (harness/)')
+            found += [f'{rel}:{line}: includes {name} (harness/)'
+                      for line, name in includes(text) if name in headers or 'harness/' in name]
         elif path.name == 'CMakeLists.txt' or path.suffix == '.cmake':
-            for target in targets:
-                for match in re.finditer(r'scalefuzz::' + re.escape(target) + r'\b', text):
-                    line = text.count('\n', 0, match.start()) + 1
-                    found.append(f'{rel}:{line}: links scalefuzz::{target} (harness/)')
+            found += [f'{rel}:{line}: links scalefuzz::{target} (harness/)'
+                      for line, target in links(text) if target in targets]
     return found
 
 

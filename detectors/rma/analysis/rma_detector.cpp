@@ -39,9 +39,7 @@ class RmaDetector : public analysis::Detector {
   std::vector<Finding> observe(const analysis::RunView& run) override {
     if (!has_rma(run.trace())) return {};
     Options options;
-    const auto kind = run.end().kind;
-    options.run_completed = kind == OutcomeKind::Ok || kind == OutcomeKind::WrongResult ||
-                            (kind == OutcomeKind::Failed && run.end().signal == 0);
+    options.run_completed = usage::run_completed(run.end());
     const auto& dir = run.dir();
     const usage::ModifiedSends modified = usage::read_modified(dir, run.trace()).sends;
     const usage::ReceiveAccesses accessed = usage::read_accessed(dir, run.trace());
@@ -60,21 +58,7 @@ class RmaDetector : public analysis::Detector {
     options.allocs = &allocs;
     auto issues = check_run(run.trace(), options);
     if (issues.empty()) return {};
-    const trace::RunTrace& trace = run.symbolized();
-    auto locate = [&](int rank, std::size_t event) {
-      return run.code_location(rank, trace.ranks[static_cast<std::size_t>(rank)].events[event].callsite);
-    };
-    auto locate_stack = [&](int rank, const std::vector<std::uint64_t>& stack) -> nlohmann::json {
-      try {
-        usage::PlacedStack placed = usage::place_stack(dir, rank, stack);
-        nlohmann::json at = {{"stack", placed.stack}};
-        if (!placed.location.empty()) at["code"] = placed.code;
-        return at;
-      } catch (const std::exception&) {
-        return nullptr;  // no modules file: the finding keeps the operation's site
-      }
-    };
-    auto out = usage::usage_findings(issues, trace, run.id(), locate, locate_stack);
+    auto out = usage::located_findings(run, issues);
     for (auto& f : out) f.detector = "rma";
     return out;
   }

@@ -360,10 +360,34 @@ class Checker {
     return false;
   }
 
+  // A NULL origin buffer for count > 0 elements of a predefined datatype
+  // (MPI_BOTTOM, also 0, is a base only for derived types of absolute
+  // addresses; a fetching operation's origin with MPI_NO_OP is not read, so
+  // only Put, Get and Accumulate are judged). MPICH refuses the call (the
+  // usage checks' mpi-error, so only calls MPI accepted or never returned
+  // from count here); Open MPI 4.1 does not check, and its shared-memory
+  // copy fails on it.
+  void null_origin_check(const trace::RankTrace& rt, std::size_t i) {
+    const Event& e = rt.events[i];
+    const std::uint16_t op = e.op;
+    if (op != ops::Put && op != ops::Rput && op != ops::Get && op != ops::Rget && op != ops::Accumulate &&
+        op != ops::Raccumulate)
+      return;
+    if (e.error != 0 || e.buffer != 0 || e.scount_arg <= 0) return;
+    const auto type = std::find_if(rt.types.begin(), rt.types.end(), [&](const auto& t) { return t.key == e.dtype; });
+    if (type == rt.types.end() || !type->predefined || type->size <= 0) return;
+    if (!first_time("no" + std::to_string(rt.rank) + ":" + std::to_string(e.callsite), "invalid-argument")) return;
+    add("invalid-argument", "an RMA origin buffer must hold count elements of the origin datatype", "MPI-4.0 §12.3",
+        std::string(trace::op_name(op)) + " on " + rank_text(rt.rank) + ": origin buffer NULL for " +
+            std::to_string(e.scount_arg) + " " + type->name + (e.scount_arg == 1 ? " element" : " elements"),
+        {{rt.rank, i, "operation"}});
+  }
+
   void rma_op(const trace::RankTrace& rt, std::size_t i, EpochState& s) {
     const int r = rt.rank;
     const Event& e = rt.events[i];
     if (e.peer == trace::kProcNull) return;
+    null_origin_check(rt, i);
     Op o;
     o.rank = r;
     o.idx = i;

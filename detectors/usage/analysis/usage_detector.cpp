@@ -136,13 +136,35 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
   return out;
 }
 
+bool run_completed(const analysis::RunEnd& end) {
+  return end.kind == OutcomeKind::Ok || end.kind == OutcomeKind::WrongResult ||
+         (end.kind == OutcomeKind::Failed && end.signal == 0);
+}
+
+std::vector<Finding> located_findings(const analysis::RunView& run, const std::vector<Issue>& issues) {
+  const trace::RunTrace& trace = run.symbolized();
+  auto locate = [&](int rank, std::size_t event) {
+    return run.code_location(rank, trace.ranks[static_cast<std::size_t>(rank)].events[event].callsite);
+  };
+  auto locate_stack = [&](int rank, const std::vector<std::uint64_t>& stack) -> nlohmann::json {
+    try {
+      PlacedStack placed = place_stack(run.dir(), rank, stack);
+      nlohmann::json at = {{"stack", placed.stack}};
+      if (!placed.location.empty()) at["code"] = placed.code;
+      return at;
+    } catch (const std::exception&) {
+      return nullptr;  // no modules file: the finding keeps the call's site
+    }
+  };
+  return usage_findings(issues, trace, run.id(), locate, locate_stack);
+}
+
 class UsageDetector : public analysis::Detector {
  public:
   std::vector<Finding> observe(const analysis::RunView& run) override {
     Options options;
+    options.run_completed = run_completed(run.end());
     const auto kind = run.end().kind;
-    options.run_completed = kind == OutcomeKind::Ok || kind == OutcomeKind::WrongResult ||
-                            (kind == OutcomeKind::Failed && run.end().signal == 0);
     const ModifiedBuffers modified = read_modified(run.dir(), run.trace());
     options.modified = &modified.sends;
     options.written_collectives = &modified.receives;
@@ -154,21 +176,7 @@ class UsageDetector : public analysis::Detector {
     auto issues = check_run(run.trace(), options, resolve);
     auto crashes = signal_findings(run, run.trace());
     if (issues.empty()) return crashes;
-    const trace::RunTrace& trace = run.symbolized();
-    auto locate = [&](int rank, std::size_t event) {
-      return run.code_location(rank, trace.ranks[static_cast<std::size_t>(rank)].events[event].callsite);
-    };
-    auto locate_stack = [&](int rank, const std::vector<std::uint64_t>& stack) -> nlohmann::json {
-      try {
-        PlacedStack placed = place_stack(run.dir(), rank, stack);
-        nlohmann::json at = {{"stack", placed.stack}};
-        if (!placed.location.empty()) at["code"] = placed.code;
-        return at;
-      } catch (const std::exception&) {
-        return nullptr;  // no modules file: the finding keeps the receive's site
-      }
-    };
-    auto out = usage_findings(issues, trace, run.id(), locate, locate_stack);
+    auto out = located_findings(run, issues);
     for (auto& f : crashes) out.push_back(std::move(f));
     return out;
   }

@@ -35,6 +35,13 @@ struct PlacedStack {
 };
 PlacedStack place_stack(const std::filesystem::path& run_dir, int rank, const std::vector<std::uint64_t>& addresses);
 
+// Whether the run got past MPI_Finalize on every rank as far as the checks
+// care: ok, a wrong result, or a failing exit code without a signal.
+bool run_completed(const analysis::RunEnd& end);
+// The findings of `issues` (usage's or rma's checks), each placed at its
+// call's source line and, where the rank captured one, at its own stack.
+std::vector<Finding> located_findings(const analysis::RunView& run, const std::vector<Issue>& issues);
+
 std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::AnalysisContext& context);
 // Its registration (scalefuzz_register_detector(usage)): constant data, ready before any code runs.
 extern const analysis::DetectorInfo kDetector;

@@ -98,22 +98,19 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
   for (int depth = 1; depth <= limits.depth && !level.empty(); ++depth) {
     std::vector<Candidate> candidates;
     for (std::size_t b = 0; b < level.size(); ++b) {
-      for (std::size_t w = 0; w < level[b].wildcards.size(); ++w) {
-        const auto& wildcard = level[b].wildcards[w];
-        const auto rank = static_cast<std::size_t>(wildcard.actual.recv_rank);
-        if (rank < level[b].frontier.size() && wildcard.post_event < level[b].frontier[rank]) continue;
-        for (std::size_t a = 0; a < wildcard.alternatives.size(); ++a)
-          candidates.push_back({b, w, a, races::tuple_of(wildcard.actual, wildcard.alternatives[a]), false, false,
-                                wildcard.alternatives[a].other_instance});
-      }
-      for (std::size_t k = 0; k < level[b].completions.size(); ++k) {
-        const auto& call = level[b].completions[k];
-        const auto rank = static_cast<std::size_t>(call.actual.recv_rank);
-        if (rank < level[b].frontier.size() && call.call_event < level[b].frontier[rank]) continue;
-        for (std::size_t a = 0; a < call.alternatives.size(); ++a)
-          candidates.push_back({b, k, a, races::tuple_of(call.actual, call.alternatives[a]), false, true,
-                                call.alternatives[a].other_instance});
-      }
+      // A wildcard receive's or a completion call's alternatives, unless the
+      // call lies before the base's frontier on its rank (forced already).
+      const auto add = [&](std::size_t index, const auto& at, std::size_t event, bool completion) {
+        const auto rank = static_cast<std::size_t>(at.actual.recv_rank);
+        if (rank < level[b].frontier.size() && event < level[b].frontier[rank]) return;
+        for (std::size_t a = 0; a < at.alternatives.size(); ++a)
+          candidates.push_back({b, index, a, races::tuple_of(at.actual, at.alternatives[a]), false, completion,
+                                at.alternatives[a].other_instance});
+      };
+      for (std::size_t w = 0; w < level[b].wildcards.size(); ++w)
+        add(w, level[b].wildcards[w], level[b].wildcards[w].post_event, false);
+      for (std::size_t k = 0; k < level[b].completions.size(); ++k)
+        add(k, level[b].completions[k], level[b].completions[k].call_event, true);
     }
     // Per key at this depth: whether its last forced run produced a new tuple
     // (absent: not forced yet).

@@ -13,6 +13,8 @@ import re
 import sys
 import tempfile
 
+from layering import includes, links
+
 # What the command table itself needs: the noise modes and launchers it offers
 # as choices and the campaign error it maps to exit 2 (campaign.hpp), the
 # "did you mean" distance, the terminal-safe printing of error texts.
@@ -21,7 +23,6 @@ ALLOWED = {
     "scalefuzz/harness/closest_name.hpp",
     "scalefuzz/harness/terminal_text.hpp",
 }
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
 def problems(root: pathlib.Path):
@@ -29,7 +30,7 @@ def problems(root: pathlib.Path):
     local = {p.name for p in src.iterdir()}
     found = []
     for path in sorted(src.iterdir()):
-        for header in INCLUDE.findall(path.read_text()):
+        for _, header in includes(path.read_text(), quoted_only=True):
             if header in local or header in ALLOWED or header.startswith("scalefuzz/workflows/"):
                 continue
             found.append(f"{path.relative_to(root)}: includes {header} (workflow code belongs in harness/workflows)")
@@ -38,9 +39,9 @@ def problems(root: pathlib.Path):
     if not library:
         found.append("harness/cli/CMakeLists.txt: no scalefuzz_library(cli ...)")
     else:
-        for target in re.findall(r"scalefuzz::\w+", library.group(1)):
-            if target != "scalefuzz::workflows":
-                found.append(f"harness/cli/CMakeLists.txt: scalefuzz_cli links {target} (only scalefuzz::workflows)")
+        for _, target in links(library.group(1)):
+            if target != "workflows":
+                found.append(f"harness/cli/CMakeLists.txt: scalefuzz_cli links scalefuzz::{target} (only scalefuzz::workflows)")
     return found
 
 
