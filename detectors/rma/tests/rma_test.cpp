@@ -141,34 +141,6 @@ TEST(Rma, LoadOfTheTargetConflictsOnlyInsideTheEpoch) {
   }
 }
 
-// A NULL origin buffer for elements of a predefined datatype (MPI-CorrBench's
-// ArgError-MPIGet-buffer / MPIPut-buffer): an error where MPI accepted the
-// call (Open MPI does not check it); not where MPI refused it (MPICH: the
-// usage checks' mpi-error), nor for a derived datatype (MPI_BOTTOM with
-// absolute addresses), nor for a count of 0.
-TEST(Rma, NullOriginBufferOfAPredefinedTypeIsAnInvalidArgument) {
-  constexpr std::uint32_t kAbsolute = 0x7;  // a derived type's key: an MPI_BOTTOM-based description
-  for (int variant = 0; variant < 5; ++variant) {
-    Builder b(2);
-    trace::TypeEntry derived;
-    derived.key = kAbsolute, derived.size = 4, derived.extent = 4, derived.name = "-";
-    b.run.ranks[0].types.push_back(derived);
-    b.create_all();
-    b.all(ops::Win_fence, OpClass::RmaSync);
-    Event& e = b.rma(0, variant == 4 ? ops::Put : ops::Get, 1, 0);
-    e.buffer = 0;
-    if (variant == 1) e.error = 12;  // MPI refused it
-    if (variant == 2) e.dtype = kAbsolute;
-    if (variant == 3) e.scount_arg = 0, e.bytes = 0;
-    b.all(ops::Win_fence, OpClass::RmaSync);
-    b.all(ops::Win_free, OpClass::WinMgmt);
-    const auto issues = b.check();
-    const bool flagged = std::count_if(issues.begin(), issues.end(),
-                                       [](const Issue& i) { return i.kind == "invalid-argument"; }) == 1;
-    EXPECT_EQ(flagged, variant == 0 || variant == 4) << "variant " << variant;
-  }
-}
-
 }  // namespace
 }  // namespace scalefuzz::detectors::rma
 

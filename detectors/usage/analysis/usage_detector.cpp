@@ -136,6 +136,8 @@ std::vector<Finding> signal_findings(const analysis::RunView& run, const trace::
   return out;
 }
 
+}  // namespace
+
 bool run_completed(const analysis::RunEnd& end) {
   return end.kind == OutcomeKind::Ok || end.kind == OutcomeKind::WrongResult ||
          (end.kind == OutcomeKind::Failed && end.signal == 0);
@@ -158,6 +160,8 @@ std::vector<Finding> located_findings(const analysis::RunView& run, const std::v
   };
   return usage_findings(issues, trace, run.id(), locate, locate_stack);
 }
+
+namespace {
 
 class UsageDetector : public analysis::Detector {
  public:
