@@ -18,9 +18,9 @@
 
 #include <vector>
 
-#include "mix.hpp"
 #include "alloc.hpp"
 #include "hooks.hpp"
+#include "mix.hpp"
 #include "receive_guard.hpp"
 #include "scalefuzz/trace/ops.hpp"
 #include "record.hpp"

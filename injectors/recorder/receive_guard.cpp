@@ -251,9 +251,17 @@ bool fault_is_write(const ucontext_t* uc) {
 #endif
 }
 
-// Counts a ranks/N.winaccess line; at the cap every window is unguarded
-// (documented limit: the log must stay bounded).
-void count_window_line() {
+// After guard `hit`'s access was reported: a receive/Get buffer is reported
+// once per request (disarmed: its pages stay open unless another guard
+// shares them); window memory stays guarded until ranks/N.winaccess reaches
+// its cap, where every window is unguarded (documented limit: the log must
+// stay bounded).
+void after_report(int hit) {
+  if (g_guards[hit].window == 0) {
+    g_guards[hit].armed = false;
+    --g_armed;
+    return;
+  }
   if (++g_window_lines < kMaxWindowLines) return;
   (void)!::write(g_fd_win, "capped\n", 7);
   for (int i = 0; i < g_count; ++i)
@@ -369,12 +377,7 @@ void on_segv_threaded(int sig, siginfo_t* si, void* ctx) {
         }
         const bool window = g_guards[hit].window != 0;
         report_line(g_guards[hit], window, address, fault_is_write(uc), frames, n, t_fault);
-        if (!window) {
-          g_guards[hit].armed = false;  // once per request
-          --g_armed;
-        } else {
-          count_window_line();
-        }
+        after_report(hit);
         protect_armed();
         if (page_of_armed(page)) step_over_threaded(uc, page);
         return;
@@ -415,12 +418,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
   const int n = unwind(uc, frames, 32);
   if (mpi_on_stack(frames, n)) return;  // MPI's own access: open until the next wrapper returns
   report_line(g_guards[hit], window, address, fault_is_write(uc), frames, n);
-  if (window) {
-    count_window_line();
-  } else {
-    g_guards[hit].armed = false;  // once per request: its pages stay open unless another guard shares them
-    --g_armed;
-  }
+  after_report(hit);
   close_window();
   if (window && g_guards[hit].armed) step_over(uc, page);
 }

@@ -374,8 +374,8 @@ class Checker {
         op != ops::Raccumulate)
       return;
     if (e.error != 0 || e.buffer != 0 || e.scount_arg <= 0) return;
-    const auto type = std::find_if(rt.types.begin(), rt.types.end(), [&](const auto& t) { return t.key == e.dtype; });
-    if (type == rt.types.end() || !type->predefined || type->size <= 0) return;
+    const trace::TypeEntry* type = trace::find_type(rt, e.dtype);
+    if (type == nullptr || !type->predefined || type->size <= 0) return;
     if (!first_time("no" + std::to_string(rt.rank) + ":" + std::to_string(e.callsite), "invalid-argument")) return;
     add("invalid-argument", "an RMA origin buffer must hold count elements of the origin datatype", "MPI-4.0 §12.3",
         std::string(trace::op_name(op)) + " on " + rank_text(rt.rank) + ": origin buffer NULL for " +
@@ -414,16 +414,14 @@ class Checker {
     }
     // Target extent from the origin's description of the target datatype.
     o.span = e.status_bytes;
-    for (const auto& t : rt.types)
-      if (t.key == e.rdtype && t.extent > 0 && e.rcount_arg > 0)
-        o.span = std::max<std::int64_t>(o.span, static_cast<std::int64_t>(t.extent) * e.rcount_arg);
+    if (const trace::TypeEntry* t = trace::find_type(rt, e.rdtype); t != nullptr && t->extent > 0 && e.rcount_arg > 0)
+      o.span = std::max<std::int64_t>(o.span, static_cast<std::int64_t>(t->extent) * e.rcount_arg);
     usage::Signature ts = usage::signature(rt, e.rdtype, 1);
     if (ts.known && !ts.runs.empty()) {
       o.prim = ts.runs[0].first;
       for (const auto& run : ts.runs)
         if (run.first != o.prim) o.prim = 0;
-      for (const auto& t : rt.types)
-        if (t.key == o.prim) o.prim_size = t.size;
+      if (const trace::TypeEntry* t = trace::find_type(rt, o.prim)) o.prim_size = t->size;
     }
     // Epoch of the operation at its origin.
     const int t = e.peer;
