@@ -1,5 +1,6 @@
 #include "scalefuzz/detectors/api/html_kit.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace scalefuzz::html_kit {
@@ -105,6 +106,19 @@ std::string chart_figure(const std::string& id, const std::string& caption, cons
          std::to_string(height_px) + "px\"><canvas id=\"" + xml_escape(id) +
          "\"></canvas></div><script type=\"application/json\" class=\"chart-config\" data-for=\"" +
          xml_escape(id) + "\">" + script_safe(config.dump()) + "</script></figure>\n";
+}
+
+std::string fixed3(double value) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3f", std::isfinite(value) ? value : 0.0);
+  return buf;
+}
+
+std::string svg_element(const std::string& document) {
+  const auto begin = document.find("<svg");
+  const auto end = document.rfind("</svg>");
+  if (begin == std::string::npos || end == std::string::npos || end < begin) return {};
+  return document.substr(begin, end + 6 - begin);
 }
 
 }  // namespace scalefuzz::html_kit

@@ -9,7 +9,9 @@
 #include <stdexcept>
 #include <sstream>
 
+#include "dmtracker_section.hpp"
 #include "movements.hpp"
+#include "scalefuzz/detectors/dmtracker_details.hpp"
 #include "scalefuzz/detectors/dmtracker/settings.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
@@ -313,13 +315,17 @@ class DmtrackerDetector : public analysis::Detector {
               std::to_string(cd.k) + "-th nearest rank " + fixed(o.distance_k, 3) + ", " + fixed(ratio, 1) +
               "x the average" + (what.empty() ? "" : "; most of the difference: " + what) +
               (o.round > 0 ? " (last 1/" + std::to_string(1 << o.round) + " of the run)" : "");
-    json dk = json::object();
-    for (std::size_t i = 0; i < cd.ranks.size(); ++i) dk[std::to_string(cd.ranks[i])] = cd.distance_k[i];
-    f.details = {{"distance_k", o.distance_k},     {"average", o.average},
-                 {"k", cd.k},                      {"factor", p.outlier_factor},
-                 {"nearest_kth_rank", o.neighbour}, {"phase", o.round == 0 ? std::string("whole run") : "last 1/" + std::to_string(1 << o.round)},
-                 {"top_group", {{"uniqueness", top.uniqueness}, {"chains", top.frequency()}, {"first_movement", top_site}}},
-                 {"distance_k_per_rank", dk}};
+    OutlierProcessDetails details;
+    details.distance_k = o.distance_k;
+    details.average = o.average;
+    details.k = cd.k;
+    details.factor = p.outlier_factor;
+    details.nearest_kth_rank = o.neighbour;
+    details.phase = o.round == 0 ? std::string("whole run") : "last 1/" + std::to_string(1 << o.round);
+    details.top_group = {{"uniqueness", top.uniqueness}, {"chains", top.frequency()}, {"first_movement", top_site}};
+    for (std::size_t i = 0; i < cd.ranks.size(); ++i)
+      details.distance_k_per_rank[std::to_string(cd.ranks[i])] = cd.distance_k[i];
+    f.details = details;
     f.artifacts.push_back(detectors::Artifact{"dmtracker-distance-k", "image/svg+xml", distance_chart(cd, p)});
     return f;
   }
@@ -340,6 +346,6 @@ std::unique_ptr<analysis::Detector> make_dmtracker_detector(const analysis::Anal
 const analysis::DetectorInfo kDetector{
     "dmtracker",
     "silent data-movement bugs: broken frequent chains and outlier processes by their chain distribution (DMTracker)",
-    "dmtracker", {analysis::Needs::Runs::All, true}, make_dmtracker_detector};
+    "dmtracker", {analysis::Needs::Runs::All, true}, make_dmtracker_detector, nullptr, &kReportSection};
 
 }  // namespace scalefuzz::detectors::dmtracker

@@ -12,6 +12,8 @@
 
 #include "chain_features.hpp"
 #include "kcca_evaluation.hpp"
+#include "kcca_section.hpp"
+#include "scalefuzz/detectors/kcca/details.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
 
@@ -380,32 +382,30 @@ std::vector<Finding> KccaDetector::finish() {
                   " ranks: flags correlation < " + fixed(1 - model.threshold) +
                   (cv ? "; cross-validated false-positive rate " + percent(cv->false_positive_rate) : std::string()) +
                   "; " + std::to_string(flagged_runs) + " of " + std::to_string(runs.size()) + " test runs off the trend";
-  nlohmann::json rho = nlohmann::json::array();
-  for (Eigen::Index k = 0; k < model.canonical_correlations.size(); ++k) rho.push_back(model.canonical_correlations(k));
-  summary.details = {{"training_ranks", model.n_train},
-                     {"training_runs", train_runs_.size()},
-                     {"training_scales", model.training_scales},
-                     {"control_features", model.control_names},
-                     {"observation_features", model.feature_keys.size()},
-                     {"solver", kc::to_string(model.solver_used)},
-                     {"canonical_correlations", rho},
-                     {"threshold", model.threshold},
-                     {"correlation_threshold", 1 - model.threshold},
-                     {"test_runs", runs.size()},
-                     {"test_runs_flagged", flagged_runs},
-                     {"components", model.options.components},
-                     {"gamma", model.options.gamma},
-                     {"control_width", model.options.control_width_factor},
-                     {"observation_width", model.options.observation_width_factor}};
-  if (stored_reused) summary.details["model_loaded_from"] = spec_.model.string();
-  else summary.details["model_file"] = (out_dir_ / kKccaModelFile).string();
-  summary.details["provenance"] = model.provenance;
+  kc::ScaleModelDetails details;
+  details.training_ranks = model.n_train;
+  details.training_runs = train_runs_.size();
+  details.training_scales = model.training_scales;
+  details.control_features = model.control_names;
+  details.observation_features = model.feature_keys.size();
+  details.solver = kc::to_string(model.solver_used);
+  for (Eigen::Index k = 0; k < model.canonical_correlations.size(); ++k)
+    details.canonical_correlations.push_back(model.canonical_correlations(k));
+  details.threshold = model.threshold;
+  details.correlation_threshold = 1 - model.threshold;
+  details.test_runs = runs.size();
+  details.test_runs_flagged = flagged_runs;
+  details.components = model.options.components;
+  details.gamma = model.options.gamma;
+  details.control_width = model.options.control_width_factor;
+  details.observation_width = model.options.observation_width_factor;
+  if (stored_reused) details.model_loaded_from = spec_.model.string();
+  else details.model_file = (out_dir_ / kKccaModelFile).string();
+  details.provenance = model.provenance;
   if (cv)
-    summary.details["cross_validation"] = {{"folds", cv->folds},
-                                           {"fold_unit", kc::to_string(cv->unit)},
-                                           {"ranks", cv->samples},
-                                           {"flagged", cv->flagged},
-                                           {"false_positive_rate", cv->false_positive_rate}};
+    details.cross_validation =
+        kc::CrossValidationDetails{cv->folds, kc::to_string(cv->unit), cv->samples, cv->flagged, cv->false_positive_rate};
+  summary.details = details;
   out.push_back(std::move(summary));
   for (auto& f : findings) out.push_back(std::move(f));
   for (auto& f : new_library_site_findings(model)) out.push_back(std::move(f));
@@ -455,8 +455,11 @@ std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisC
   return std::make_unique<KccaDetector>(context);
 }
 
+constexpr analysis::KindLabel kKindLabels[] = {{"scale-anomaly", "scale anomaly"}, {nullptr, nullptr}};
+
 const analysis::DetectorInfo kDetector{
     "kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
-    "scale-models", {analysis::Needs::Runs::All, true}, make_kcca_detector, kcca_model_problem};
+    "scale-models", {analysis::Needs::Runs::All, true}, make_kcca_detector, kcca_model_problem,
+    &kReportSection, kKindLabels};
 
 }  // namespace scalefuzz::detectors::kcca

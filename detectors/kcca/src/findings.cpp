@@ -1,4 +1,5 @@
 #include "scalefuzz/detectors/kcca/findings.hpp"
+#include "scalefuzz/detectors/kcca/details.hpp"
 
 #include <cmath>
 
@@ -12,9 +13,8 @@ namespace {
 
 using detectors::hex64;
 
-nlohmann::json frame_json(const trace::Frame& f) {
-  return {{"address", hex64(f.address)}, {"module", f.module}, {"offset", hex64(f.offset)},
-          {"function", f.function},   {"file", f.file},     {"line", f.line}};
+FrameDetails frame_details(const trace::Frame& f) {
+  return {hex64(f.address), f.module, hex64(f.offset), f.function, f.file, f.line};
 }
 
 std::string location_of(const trace::Frame& f) {
@@ -24,20 +24,19 @@ std::string location_of(const trace::Frame& f) {
   return out;
 }
 
-nlohmann::json divergence_json(const Divergence& d) {
-  nlohmann::json j = {{"test_site", {{"stable_hash", hex64(d.test_hash)}, {"site_id", d.test_site_id}, {"rank", d.test_rank},
-                                      {"share", d.test_share}}},
-                      {"train_site", {{"stable_hash", hex64(d.train_hash)}, {"site_id", d.train_site_id},
-                                       {"rank", d.train_rank}, {"share", d.train_share}}},
-                      {"op", d.op},
-                      {"differing_frames", d.differing_frames},
-                      {"divergence_frame", d.divergence_frame},
-                      {"where", d.where},
-                      {"from_crash", d.from_crash},
-                      {"reason", d.reason}};
-  if (d.test_frame) j["test_frame"] = frame_json(*d.test_frame);
-  if (d.train_frame) j["train_frame"] = frame_json(*d.train_frame);
-  return j;
+DivergenceDetails divergence_details(const Divergence& d) {
+  DivergenceDetails out;
+  out.test_site = {hex64(d.test_hash), d.test_site_id, d.test_rank, d.test_share};
+  out.train_site = {hex64(d.train_hash), d.train_site_id, d.train_rank, d.train_share};
+  out.op = d.op;
+  out.differing_frames = d.differing_frames;
+  out.divergence_frame = d.divergence_frame;
+  out.where = d.where;
+  out.from_crash = d.from_crash;
+  out.reason = d.reason;
+  if (d.test_frame) out.test_frame = frame_details(*d.test_frame);
+  if (d.train_frame) out.train_frame = frame_details(*d.train_frame);
+  return out;
 }
 
 }  // namespace
@@ -64,9 +63,9 @@ TestRun test_run_from_trace(const trace::RunTrace& run, const RunParams& params,
 }
 
 // [rank, correlation] of every training rank, for the report's chart.
-nlohmann::json training_correlations(const KccaModel& model) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& t : model.training_scores) out.push_back({t.rank, std::round(t.correlation * 1e4) / 1e4});
+std::vector<std::pair<int, double>> training_correlations(const KccaModel& model) {
+  std::vector<std::pair<int, double>> out;
+  for (const auto& t : model.training_scores) out.emplace_back(t.rank, std::round(t.correlation * 1e4) / 1e4);
   return out;
 }
 
@@ -98,20 +97,16 @@ std::vector<detectors::Finding> kcca_findings(const KccaModel& model, const std:
                   flagged.size(), scores.size(), run.nprocs, trained.c_str(), worst, 1.0 - model.threshold);
     f.title = flagged.empty() ? "crashed run localized against the scale model" : buf;
     const auto divergences = localize(model.reference_profile, run.profile, options.localize, run.crash_site_hash);
-    nlohmann::json scores_json = nlohmann::json::array();
-    for (const auto& s : scores)
-      scores_json.push_back({{"rank", s.rank}, {"correlation", s.correlation}, {"flagged", s.flagged},
-                             {"unseen_volume", s.unseen_volume}});
-    nlohmann::json div_json = nlohmann::json::array();
-    for (const auto& d : divergences) div_json.push_back(divergence_json(d));
-    f.details = {{"nprocs", run.nprocs},
-                 {"training_scales", model.training_scales},
-                 {"threshold", model.threshold},
-                 {"correlation_threshold", 1.0 - model.threshold},
-                 {"scores", std::move(scores_json)},
-                 {"training_correlations", training_correlations(model)},
-                 {"divergences", std::move(div_json)}};
-    if (model.reference_profile.sites.empty()) f.details["localization"] = "no reference profile in the model";
+    ScaleAnomalyDetails details;
+    details.nprocs = run.nprocs;
+    details.training_scales = model.training_scales;
+    details.threshold = model.threshold;
+    details.correlation_threshold = 1.0 - model.threshold;
+    for (const auto& s : scores) details.scores.push_back({s.rank, s.correlation, s.flagged, s.unseen_volume});
+    details.training_correlations = training_correlations(model);
+    for (const auto& d : divergences) details.divergences.push_back(divergence_details(d));
+    if (model.reference_profile.sites.empty()) details.localization = "no reference profile in the model";
+    f.details = details;
     if (!divergences.empty() && divergences.front().test_frame) {
       const auto& d = divergences.front();
       f.location = location_of(*d.test_frame);
@@ -132,7 +127,7 @@ std::vector<detectors::Finding> kcca_findings(const KccaModel& model, const std:
       f.kind = "scale-plot";
       f.severity = detectors::Severity::Info;
       f.title = "all ranks at " + std::to_string(nprocs) + " ranks follow the scale trend learned at " + trained + " ranks";
-      f.details = {{"nprocs", nprocs}, {"threshold", model.threshold}, {"correlation_threshold", 1.0 - model.threshold}};
+      f.details = ScalePlotDetails{nprocs, model.threshold, 1.0 - model.threshold};
       f.artifacts.push_back(std::move(a));
       out.push_back(std::move(f));
     }

@@ -53,8 +53,15 @@ std::unique_ptr<analysis::Detector> make_mpipd_detector(const analysis::Analysis
   return std::make_unique<MpipdDetector>();
 }
 
+constexpr analysis::KindLabel kKindLabels[] = {{"deadlock", "deadlock"},
+                                               {"calculation-fault", "calculation fault"},
+                                               {"non-occurred-event", "event that never occurred"},
+                                               {"buffer-overflow", "buffer overflow"},
+                                               {nullptr, nullptr}};
+
+// Its findings show in the PDG's "hangs" section (detectors/pdg/report/).
 const analysis::DetectorInfo kDetector{
     "mpipd", "hangs and crashes: failure situation and faulty processes (MPI-PreDebugger)", "hangs",
-    {analysis::Needs::Runs::Failed, true}, make_mpipd_detector};
+    {analysis::Needs::Runs::Failed, true}, make_mpipd_detector, nullptr, nullptr, kKindLabels};
 
 }  // namespace scalefuzz::detectors::mpipd

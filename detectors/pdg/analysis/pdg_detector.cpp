@@ -1,4 +1,5 @@
 #include "pdg_detector.hpp"
+#include "hangs_section.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -81,8 +82,11 @@ std::unique_ptr<analysis::Detector> make_pdg_detector(const analysis::AnalysisCo
   return std::make_unique<PdgDetector>();
 }
 
+constexpr analysis::KindLabel kKindLabels[] = {
+    {"lp-task", "least-progressed task"}, {"aborted-task", "task that called MPI_Abort"}, {nullptr, nullptr}};
+
 const analysis::DetectorInfo kDetector{
     "pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",
-    {analysis::Needs::Runs::Failed, true}, make_pdg_detector};
+    {analysis::Needs::Runs::Failed, true}, make_pdg_detector, nullptr, &kReportSection, kKindLabels};
 
 }  // namespace scalefuzz::detectors::pdg

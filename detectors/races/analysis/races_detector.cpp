@@ -163,8 +163,10 @@ std::unique_ptr<analysis::Detector> make_races_detector(const analysis::Analysis
   return std::make_unique<RacesDetector>(context);
 }
 
+constexpr analysis::KindLabel kKindLabels[] = {{"unintended-match", "message race"}, {nullptr, nullptr}};
+
 const analysis::DetectorInfo kDetector{
     "races", "message races: receives matched by a send never seen in the quiet runs (NINJA)",
-    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection};
+    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection, kKindLabels};
 
 }  // namespace scalefuzz::detectors::races

@@ -70,6 +70,7 @@ std::unique_ptr<analysis::Detector> make_rma_detector(const analysis::AnalysisCo
   return std::make_unique<RmaDetector>();
 }
 
+// Its findings show in the usage detector's "usage" section (detectors/usage/report/).
 const analysis::DetectorInfo kDetector{
     "rma",
     "one-sided communication: epoch errors, leaked windows, RMA data races and origin buffers touched early",

@@ -1,4 +1,5 @@
 #include "usage_detector.hpp"
+#include "usage_section.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -195,6 +196,6 @@ std::unique_ptr<analysis::Detector> make_usage_detector(const analysis::Analysis
 const analysis::DetectorInfo kDetector{
     "usage",
     "MPI usage errors: recorded MPI errors, pending requests, leaks, collective and type-signature mismatches",
-    "usage", {analysis::Needs::Runs::All, true}, make_usage_detector};
+    "usage", {analysis::Needs::Runs::All, true}, make_usage_detector, nullptr, &kReportSection};
 
 }  // namespace scalefuzz::detectors::usage

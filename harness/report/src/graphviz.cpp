@@ -4,13 +4,6 @@
 
 namespace scalefuzz::harness {
 
-std::string svg_element(const std::string& document) {
-  const auto begin = document.find("<svg");
-  const auto end = document.rfind("</svg>");
-  if (begin == std::string::npos || end == std::string::npos || end < begin) return {};
-  return document.substr(begin, end + 6 - begin);
-}
-
 DotRender render_dot(const std::string& source, const std::string& dot_program, std::chrono::milliseconds timeout) {
   DotRender r;
   const auto run = run_process({dot_program, "-Tsvg"}, source, timeout);

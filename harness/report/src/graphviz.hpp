@@ -1,21 +1,18 @@
-// Renders Graphviz sources to inline SVG with the `dot` program.
+// Renders Graphviz sources to inline SVG with the `dot` program, through the
+// harness's one spawner (run_process); the techniques' sections get it as
+// ReportInput::render_dot.
 #pragma once
 
 #include <chrono>
 #include <string>
 
+#include "scalefuzz/detectors/api/html_kit.hpp"
+
 namespace scalefuzz::harness {
 
-struct DotRender {
-  bool ok = false;
-  std::string svg;    // the <svg ...>...</svg> element only, ready to inline
-  std::string error;  // why it failed: dot missing, syntax error, timeout
-};
+using DotRender = html_kit::RenderedGraph;
+using html_kit::svg_element;
 
 DotRender render_dot(const std::string& source, const std::string& dot_program, std::chrono::milliseconds timeout);
-
-// The <svg> element of an SVG document, without XML prolog and doctype;
-// "" if there is none.
-std::string svg_element(const std::string& document);
 
 }  // namespace scalefuzz::harness

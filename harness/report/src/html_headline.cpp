@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "html_sections.hpp"
 #include "text.hpp"
 
 namespace scalefuzz::harness::html {
@@ -36,19 +37,10 @@ std::pair<std::string, std::string> split_location(const std::string& location) 
 }  // namespace
 
 std::string bug_kind_label(const Finding& f) {
-  static const std::map<std::string, std::string> kLabels = {
-      {"unintended-match", "message race"},
-      {"scale-anomaly", "scale anomaly"},
-      {"lp-task", "least-progressed task"},
-      {"aborted-task", "task that called MPI_Abort"},
-      {"deadlock", "deadlock"},
-      {"calculation-fault", "calculation fault"},
-      {"non-occurred-event", "event that never occurred"},
-      {"buffer-overflow", "buffer overflow"},
-      {"crashed", "crash"},
-      {"hang", "hang"},
-  };
-  if (auto it = kLabels.find(f.kind); it != kLabels.end()) return it->second;
+  // The harness's own findings (detector "outcome": how a run ended).
+  static const std::map<std::string, std::string> kOutcomeLabels = {{"crashed", "crash"}, {"hang", "hang"}};
+  if (auto label = technique_kind_label(f); !label.empty()) return label;  // the technique's registration
+  if (auto it = kOutcomeLabels.find(f.kind); it != kOutcomeLabels.end()) return it->second;
   std::string out = f.kind;
   std::replace(out.begin(), out.end(), '-', ' ');
   return out;

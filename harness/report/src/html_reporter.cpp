@@ -134,7 +134,8 @@ class HtmlWriter {
     out_ << html::trend_section(d_);  // html_trend.cpp: ci/nightly.sh's trend.json and diff.json
     matrix();
     findings();
-    for (const auto* section : sections_) out_ << html::draw(*section, d_, opt_);  // html_sections.cpp
+    for (const auto* section : sections_)  // the techniques' own (html_sections.cpp)
+      out_ << html::draw(*section, d_, [this](const std::string& dot) { return dot_svg(dot); });
     runs();
     charts_drawn_ = charts_drawn_ || out_.str().find("class=\"chart-config\"") != std::string::npos;
     out_ << "</main>\n" << html::page_scripts(charts_drawn_ ? html::load_chartjs(opt_.chartjs) : "")
@@ -312,10 +313,8 @@ class HtmlWriter {
       out_ << "</summary>\n";
       details(rounded(f.details));
       for (const auto& a : f.artifacts) {
-        if (f.detector == "kcca" && a.media_type == "image/svg+xml")  // drawn once, in the scale-models section
-          out_ << "<p class=\"muted\"><a href=\"#scale-models\">correlation plot: Scale models</a></p>\n";
-        else if (f.detector == "dmtracker" && a.name == "dmtracker-distance-k")  // a Chart.js chart there
-          out_ << "<p class=\"muted\"><a href=\"#dmtracker\">Distance^k chart: Data movement</a></p>\n";
+        // Drawn once, in its technique's section (e.g. as a Chart.js chart): the card links there.
+        if (const auto link = html::drawn_in_section(f, a); !link.empty()) out_ << link;
         else artifact(a);
       }
       out_ << "</details>\n";
@@ -428,10 +427,7 @@ class HtmlWriter {
     out_ << "<figure class=\"artifact\" data-media-type=\"" << esc(a.media_type) << "\"><figcaption>" << esc(a.name)
          << " <small class=\"muted\">" << esc(a.media_type) << "</small></figcaption>\n";
     if (a.media_type == "text/vnd.graphviz") {
-      auto cached = dot_cache_.find(a.content);
-      if (cached == dot_cache_.end())
-        cached = dot_cache_.emplace(a.content, render_dot(a.content, opt_.dot_program, opt_.dot_timeout)).first;
-      const DotRender& r = cached->second;
+      const DotRender& r = dot_svg(a.content);
       if (r.ok) {
         out_ << "<div class=\"svg-wrap graph\">" << r.svg << "</div>\n<details><summary>Graphviz source</summary><pre>"
              << esc(a.content) << "</pre></details>\n";
@@ -450,6 +446,14 @@ class HtmlWriter {
       out_ << "<pre>" << esc(a.content) << "</pre>\n";
     }
     out_ << "</figure>\n";
+  }
+
+  // A Graphviz source rendered once per page (cards and sections share it).
+  const DotRender& dot_svg(const std::string& source) {
+    auto cached = dot_cache_.find(source);
+    if (cached == dot_cache_.end())
+      cached = dot_cache_.emplace(source, render_dot(source, opt_.dot_program, opt_.dot_timeout)).first;
+    return cached->second;
   }
 
   void runs() {

@@ -91,17 +91,6 @@ details summary { cursor: pointer; color: var(--accent); white-space: nowrap; }
 details[open] { min-width: 480px; }
 details h5 { margin: 8px 0 2px; font-size: 12px; }
 p.none { color: var(--muted); font-style: italic; }
-table.kcca { width: 100%; font-size: 13px; } table.kcca td.num { text-align: right; white-space: nowrap; }
-table.kcca td:last-child { min-width: 220px; } table.kcca td code { word-break: break-all; }
-.kcca-plots { display: flex; flex-wrap: wrap; gap: 12px; }
-div.kcca-plot { flex: 1 1 480px; min-width: 0; }
-table.kcca td:first-child code { white-space: nowrap; word-break: normal; }
-figure.kcca-plot { margin: 0; border: 1px solid var(--border); border-radius: 4px; padding: 8px; background: #fff;
-                   flex: 1 1 420px; max-width: 640px; }
-figure.kcca-plot figcaption { font-weight: 600; margin-bottom: 6px; }
-figure.kcca-plot svg { max-width: 100%; height: auto; }
-dl.kcca-model { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 13px; }
-dl.kcca-model dt { color: var(--muted); } dl.kcca-model dd { margin: 0; }
 .counts li.expected { border-left-color: #24527a; }
 ol.bugs { list-style: none; padding: 0; margin: 0; }
 li.bug { background: #fff; border: 1px solid var(--border); border-left: 6px solid #b71c1c; border-radius: 4px;
@@ -126,13 +115,9 @@ figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
 .chart-box { position: relative; width: 100%; }
 .source pre { max-height: 220px; }
 details.finding-details > summary { margin: 4px 0; }
-.svg-wrap.timeline { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
-.svg-wrap.timeline svg { max-width: none; height: auto; }
 .svg-wrap.graph { overflow: auto; max-width: 100%; }
 .svg-wrap.graph svg { max-width: 100%; height: auto; }
 table.runs td { overflow-wrap: anywhere; }
-table.classes { font-size: 13px; margin: 6px 0; width: 100%; } table.classes code { overflow-wrap: anywhere; }
-.campaign-note { background: #eef3f8; border-left: 4px solid #24527a; padding: 6px 10px; }
 table.runs td.run code { white-space: nowrap; }
 )css";
 

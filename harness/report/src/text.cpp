@@ -47,10 +47,4 @@ std::string human_seconds(double seconds) {
   return buf;
 }
 
-std::string fixed3(double value) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.3f", std::isfinite(value) ? value : 0.0);
-  return buf;
-}
-
 }  // namespace scalefuzz::harness::text

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scalefuzz/common/outcome_kind.hpp"
+#include "scalefuzz/detectors/api/html_kit.hpp"
 #include "scalefuzz/detectors/finding.hpp"
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
@@ -130,15 +131,37 @@ class Detector {
 // A technique's own section of report.html (detectors/<name>/report/, on the
 // HTML kit html_kit.hpp), drawn by harness/report among the sections of the
 // detectors with findings, in registry order.
+
+// A rank's stack as the harness captured it when a run timed out (eu-stack text).
+struct RankStack {
+  int rank = -1;  // world rank, -1 if unknown
+  std::string text;
+};
 struct ReportInput {
   const std::vector<detectors::Finding>& findings;  // the campaign's, in report order: card i is #finding-<i+1>
   const std::vector<RunInfo>& runs;                 // every run of the campaign
+  // Every rank's stack of the runs that hung, by run id (the harness's stack capture).
+  std::map<std::string, std::vector<RankStack>> stacks = {};
+  // Graphviz source -> inline SVG, supplied by the harness (its dot program
+  // and spawner); empty: nothing renders graphs (the section says so).
+  std::function<html_kit::RenderedGraph(const std::string& dot_source)> render_dot = {};
 };
 struct ReportSection {
   const char* id;   // the <section id>, also its navigation anchor
   const char* nav;  // its link text in the page's navigation
   std::string (*render)(const ReportInput& input);  // a complete <section id="...">...</section>
   const char* css;  // its style rules, joined to the page's stylesheet
+  // The artifacts of its findings it draws itself: a finding's card links to
+  // the section with this text instead of drawing the artifact again ("" =
+  // the card draws it). nullptr: the cards draw every artifact.
+  std::string (*drawn_here)(const detectors::Finding& finding, const detectors::Artifact& artifact) = nullptr;
+};
+
+// How the report's bug headline names a kind of finding ("unintended-match"
+// -> "message race"); a kind without one reads as the kind, '-' as ' '.
+struct KindLabel {
+  const char* kind;
+  const char* label;
 };
 
 // A technique's registration: everything the engine, the campaign schema and
@@ -155,8 +178,14 @@ struct DetectorInfo {
   // Checked before any run starts ("" = fine; else what is wrong, e.g. an
   // unreadable kcca.model), so a campaign fails early, not after its runs.
   std::string (*campaign_problem)(const TechniqueSettings& settings) = nullptr;
-  // Its own report section; nullptr: report_section names one harness/report draws.
+
+  // --- report.html (issue 28 item 1: report sections) ---
+  // Its own report section; nullptr: report_section names the section of
+  // another technique (MPI-PD's findings show in PDG's "hangs").
   const ReportSection* section = nullptr;
+  // Its finding kinds as the bug headline names them, ended by {nullptr,
+  // nullptr}; nullptr: every kind reads as itself.
+  const KindLabel* kind_labels = nullptr;
 };
 
 // A finding of `detector` saying it failed on `run_id` (the analysis goes on).

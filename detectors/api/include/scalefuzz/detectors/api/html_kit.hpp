@@ -29,4 +29,25 @@ std::string script_safe(const std::string& text);
 std::string chart_figure(const std::string& id, const std::string& caption, const nlohmann::json& config,
                          int height_px = 280);
 
+// Fixed "%.3f"; a value that is not finite reads 0.000.
+std::string fixed3(double value);
+
+// The <svg> element of an SVG document, without XML prolog and doctype;
+// "" if there is none.
+std::string svg_element(const std::string& document);
+
+// A finding's typed details (a technique's details struct with from_json);
+// details that are no object (none at all) read as T's defaults.
+template <class T>
+T details_as(const nlohmann::json& details) {
+  return details.is_object() ? details.get<T>() : T{};
+}
+
+// A Graphviz graph rendered for inlining (ReportInput::render_dot).
+struct RenderedGraph {
+  bool ok = false;
+  std::string svg;    // the <svg ...>...</svg> element only, ready to inline
+  std::string error;  // why it failed: dot missing, syntax error, timeout
+};
+
 }  // namespace scalefuzz::html_kit

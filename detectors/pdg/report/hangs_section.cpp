@@ -1,18 +1,22 @@
-#include "html_localize.hpp"
+// The "Hangs and crashes" section of report.html, shared by MPI-PD and the
+// PDG (MPI-PD's report_section names it): per run they analysed, the failure
+// situation, the faulty processes, the timeline, the progress-dependence
+// graph and the least-progressed task(s) with their code location and source
+// lines, and STAT's merged stack tree of a hung run. Graphs are rendered by
+// the harness (ReportInput::render_dot).
+#include "hangs_section.hpp"
 
 #include <map>
 #include <sstream>
 
-#include "graphviz.hpp"
+#include "scalefuzz/detectors/api/html_kit.hpp"
 #include "scalefuzz/detectors/stacktree.hpp"
-#include "text.hpp"
 
-namespace scalefuzz::harness::html {
+namespace scalefuzz::detectors::pdg {
 
 namespace {
 
-using detectors::Finding;
-using text::esc;
+using html_kit::esc;
 
 bool is_localize(const Finding& f) { return f.detector == "mpipd" || f.detector == "pdg"; }
 
@@ -36,13 +40,18 @@ void code_block(std::ostringstream& out, const nlohmann::json& details) {
   out << "</pre>\n";
 }
 
+html_kit::RenderedGraph render(const analysis::ReportInput& data, const std::string& dot) {
+  if (data.render_dot) return data.render_dot(dot);
+  return {false, "", "no graph renderer"};
+}
+
 // STAT's merged stack tree of a hung run and its equivalence classes.
-void stack_tree(std::ostringstream& out, const RunRecord& run, const std::string& dot_program,
-                std::chrono::milliseconds dot_timeout) {
+void stack_tree(std::ostringstream& out, const analysis::ReportInput& data, const std::string& run_id) {
   namespace st = detectors::stacktree;
-  if (!run.outcome || run.outcome->stacks.empty()) return;
+  const auto it = data.stacks.find(run_id);
+  if (it == data.stacks.end() || it->second.empty()) return;
   std::map<int, std::vector<st::Frame>> stacks;
-  for (const auto& s : run.outcome->stacks)
+  for (const auto& s : it->second)
     if (s.rank >= 0) {
       auto frames = st::parse_eu_stack(s.text);
       if (!frames.empty()) stacks[s.rank] = std::move(frames);
@@ -53,7 +62,7 @@ void stack_tree(std::ostringstream& out, const RunRecord& run, const std::string
       << " ranks' main-thread stacks merged into one prefix tree (STAT); edges carry the ranks that pass through, "
          "the scalefuzz injector's frames, helper threads and MPI's internals are left out. "
       << classes.size() << " equivalence class" << (classes.size() == 1 ? "" : "es") << ".</p>\n";
-  const DotRender r = render_dot(st::to_dot(st::merge(stacks), "stacks of " + run.spec.run_id), dot_program, dot_timeout);
+  const auto r = render(data, st::to_dot(st::merge(stacks), "stacks of " + run_id));
   if (r.ok) out << "<div class=\"svg-wrap graph stack-tree\">" << r.svg << "</div>\n";
   else out << "<p class=\"warn\">stack tree not rendered: " << esc(r.error) << "</p>\n";
   out << "<table class=\"classes\"><thead><tr><th>ranks</th><th>stack (outermost first)</th></tr></thead><tbody>\n";
@@ -69,14 +78,11 @@ void stack_tree(std::ostringstream& out, const RunRecord& run, const std::string
 
 }  // namespace
 
-std::string localize_section(const ReportData& data, const std::string& dot_program,
-                             std::chrono::milliseconds dot_timeout) {
+std::string hangs_section(const analysis::ReportInput& data) {
   std::map<std::string, std::vector<const Finding*>> by_run;  // run id order
   std::vector<const Finding*> campaign_notes;                 // about no single run (e.g. stall accuracy)
   for (const auto& f : data.findings)
     if (is_localize(f)) (f.run_id.empty() ? campaign_notes.push_back(&f) : by_run[f.run_id].push_back(&f));
-  std::map<std::string, const RunRecord*> run_of;
-  for (const auto& r : data.runs) run_of[r.spec.run_id] = &r;
   std::ostringstream out;
   out << "<section id=\"hangs\"><h2>Hangs and crashes (" << by_run.size() << " run" << (by_run.size() == 1 ? "" : "s")
       << " localized)</h2>\n";
@@ -88,22 +94,22 @@ std::string localize_section(const ReportData& data, const std::string& dot_prog
     for (const Finding* f : findings) {
       if (f->detector == "mpipd") {
         out << "<h4>MPI-PreDebugger</h4>\n<p>situation <b class=\"situation\">" << esc(f->kind)
-            << "</b>, faulty processes <b class=\"faulty\">" << esc(detectors::rank_ranges(f->ranks)) << "</b></p>\n";
+            << "</b>, faulty processes <b class=\"faulty\">" << esc(rank_ranges(f->ranks)) << "</b></p>\n";
         if (f->details.contains("explanation"))
           out << "<p>" << esc(f->details["explanation"].get<std::string>()) << "</p>\n";
         code_block(out, f->details);
         if (const auto* t = find_artifact(*f, "mpipd-timeline")) {
-          const auto svg = svg_element(t->content);
+          const auto svg = html_kit::svg_element(t->content);
           if (!svg.empty()) out << "<div class=\"svg-wrap timeline\">" << svg << "</div>\n";
         }
       } else if (f->kind == "lp-task" || f->kind == "aborted-task") {
         out << "<h4>Progress-dependence graph</h4>\n<p>"
             << (f->kind == "lp-task" ? "least-progressed task(s) <b class=\"lp-tasks\">"
                                      : "task(s) that called MPI_Abort <b class=\"aborted-tasks\">")
-            << esc(detectors::rank_ranges(f->ranks)) << "</b>: " << esc(f->title) << "</p>\n";
+            << esc(rank_ranges(f->ranks)) << "</b>: " << esc(f->title) << "</p>\n";
         code_block(out, f->details);
         if (const auto* g = find_artifact(*f, "pdg")) {
-          DotRender r = render_dot(g->content, dot_program, dot_timeout);
+          const auto r = render(data, g->content);
           if (r.ok) out << "<div class=\"svg-wrap graph\">" << r.svg << "</div>\n";
           else out << "<p class=\"warn\">PDG not rendered: " << esc(r.error) << "</p><pre>" << esc(g->content) << "</pre>\n";
         }
@@ -111,11 +117,18 @@ std::string localize_section(const ReportData& data, const std::string& dot_prog
         out << "<p class=\"warn\">" << esc(f->title) << "</p>\n";
       }
     }
-    if (auto r = run_of.find(run_id); r != run_of.end()) stack_tree(out, *r->second, dot_program, dot_timeout);
+    stack_tree(out, data, run_id);
     out << "</article>\n";
   }
   out << "</section>\n";
   return out.str();
 }
 
-}  // namespace scalefuzz::harness::html
+const analysis::ReportSection kReportSection{
+    "hangs", "Hangs and crashes", hangs_section,
+    ".svg-wrap.timeline { overflow-x: auto; overflow-y: hidden; max-width: 100%; }\n"
+    ".svg-wrap.timeline svg { max-width: none; height: auto; }\n"
+    "table.classes { font-size: 13px; margin: 6px 0; width: 100%; } table.classes code { overflow-wrap: anywhere; }\n"
+    ".campaign-note { background: #eef3f8; border-left: 4px solid #24527a; padding: 6px 10px; }\n"};
+
+}  // namespace scalefuzz::detectors::pdg

@@ -1,4 +1,6 @@
-#include "html_dmtracker.hpp"
+// The "Data movement (DMTracker)" section of report.html: the broken or rare
+// chains (chain violations) and, per outlier process, its Distance^k chart.
+#include "dmtracker_section.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,35 +9,30 @@
 
 #include <nlohmann/json.hpp>
 
-#include "html_charts.hpp"
-#include "text.hpp"
+#include "scalefuzz/detectors/api/html_kit.hpp"
+#include "scalefuzz/detectors/dmtracker_details.hpp"
 
-namespace scalefuzz::harness::html {
+namespace scalefuzz::detectors::dmtracker {
 
 namespace {
 
-using detectors::Finding;
+using html_kit::chart_figure;
+using html_kit::esc;
+using html_kit::fixed3;
 using nlohmann::json;
-
-using text::esc;
-
-double number(const json& d, const char* key) {
-  return d.is_object() && d.contains(key) && d[key].is_number() ? d[key].get<double>() : 0.0;
-}
 
 // Distance^k of every rank (details.distance_k_per_rank, keyed by rank) as
 // a bar chart, the outlier ranks red, with the line a rank must pass to be
 // an outlier (factor x average).
 std::string distance_chart(const Finding& f, std::size_t index) {
-  const json& d = f.details;
-  if (!d.is_object() || !d.contains("distance_k_per_rank") || !d["distance_k_per_rank"].is_object()) return "";
+  if (!f.details.is_object()) return "";
+  const auto d = html_kit::details_as<OutlierProcessDetails>(f.details);
   std::map<int, double> by_rank;
-  for (const auto& [rank, value] : d["distance_k_per_rank"].items())
-    if (value.is_number()) by_rank[std::stoi(rank)] = value.get<double>();
+  for (const auto& [rank, value] : d.distance_k_per_rank) by_rank[std::stoi(rank)] = value;
   if (by_rank.empty()) return "";
   const std::set<int> outliers(f.ranks.begin(), f.ranks.end());
-  const double limit = number(d, "factor") * number(d, "average");
-  const std::string k = d.contains("k") ? d["k"].dump() : "k";
+  const double limit = d.factor * d.average;
+  const std::string k = std::to_string(d.k);
   json labels = json::array(), values = json::array(), colours = json::array(), line = json::array();
   std::string rows;
   for (const auto& [rank, value] : by_rank) {
@@ -44,10 +41,10 @@ std::string distance_chart(const Finding& f, std::size_t index) {
     colours.push_back(outliers.count(rank) ? "#b30000" : "#5b8def");
     line.push_back(std::round(limit * 1e4) / 1e4);
     rows += "<tr" + std::string(outliers.count(rank) ? " class=\"outlier\"" : "") + "><td class=\"num\">" +
-            std::to_string(rank) + "</td><td class=\"num\">" + text::fixed3(value) + "</td></tr>";
+            std::to_string(rank) + "</td><td class=\"num\">" + fixed3(value) + "</td></tr>";
   }
   json datasets = json::array();
-  datasets.push_back({{"type", "line"}, {"label", "outlier above: " + text::fixed3(number(d, "factor")) + " x average"},
+  datasets.push_back({{"type", "line"}, {"label", "outlier above: " + fixed3(d.factor) + " x average"},
                       {"data", line}, {"borderColor", "#d62728"}, {"borderDash", {6, 4}}, {"pointRadius", 0},
                       {"borderWidth", 2}});
   datasets.push_back({{"type", "bar"}, {"label", "Distance^" + k + " (red: outlier)"}, {"data", values},
@@ -63,7 +60,7 @@ std::string distance_chart(const Finding& f, std::size_t index) {
                  {"title", {{"display", true}, {"text", "distance to the " + k + "-th nearest rank"}}}}}}}}}};
   const std::string id = "chart-dmtracker-" + std::to_string(index + 1);
   return "<div class=\"dmtracker-plot\" data-run=\"" + esc(f.run_id) + "\">" +
-         chart_figure(id, f.run_id + ": Distance^" + k + " per rank (" + d.value("phase", std::string("whole run")) + ")",
+         chart_figure(id, f.run_id + ": Distance^" + k + " per rank (" + d.phase + ")",
                       config, 260) +
          "<details><summary>the numbers</summary><table class=\"dmtracker-distances\"><thead><tr><th>rank</th>"
          "<th>Distance^" + esc(k) + "</th></tr></thead><tbody>" + rows + "</tbody></table></details></div>\n";
@@ -72,13 +69,18 @@ std::string distance_chart(const Finding& f, std::size_t index) {
 std::string violation_row(const Finding& f, std::size_t index) {
   return "<tr data-kind=\"" + esc(f.kind) + "\"><td><a href=\"#finding-" + std::to_string(index + 1) + "\">" +
          esc(f.kind) + "</a></td><td><code>" + esc(f.location) + "</code></td><td class=\"ranks\">" +
-         esc(detectors::rank_ranges(f.ranks)) + "</td><td><code>" + esc(f.run_id) + "</code></td><td>" + esc(f.title) +
+         esc(rank_ranges(f.ranks)) + "</td><td><code>" + esc(f.run_id) + "</code></td><td>" + esc(f.title) +
          "</td></tr>\n";
+}
+
+// The Distance^k SVG of an outlier is drawn by Chart.js here; its card links here.
+std::string artifact_drawn_here(const Finding&, const detectors::Artifact& a) {
+  return a.name == "dmtracker-distance-k" ? "Distance^k chart: Data movement" : "";
 }
 
 }  // namespace
 
-std::string dmtracker_section(const ReportData& data) {
+std::string dmtracker_section(const analysis::ReportInput& data) {
   std::string summary, rows, plots;
   std::size_t violations = 0, outliers = 0;
   for (std::size_t i = 0; i < data.findings.size(); ++i) {
@@ -109,4 +111,7 @@ std::string dmtracker_section(const ReportData& data) {
   return out + "</section>\n";
 }
 
-}  // namespace scalefuzz::harness::html
+const analysis::ReportSection kReportSection{"dmtracker", "Data movement", dmtracker_section, "",
+                                             artifact_drawn_here};
+
+}  // namespace scalefuzz::detectors::dmtracker

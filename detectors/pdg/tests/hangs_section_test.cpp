@@ -1,0 +1,58 @@
+// The "hangs" section of report.html (report/hangs_section.cpp), shared by
+// MPI-PD and the PDG; graphs are rendered by whoever draws the page.
+#include "hangs_section.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using scalefuzz::detectors::Finding;
+
+Finding localizer(const std::string& detector, const std::string& kind) {
+  Finding f;
+  f.detector = detector;
+  f.kind = kind;
+  f.run_id = "np4-r0";
+  f.ranks = {1, 2};
+  f.title = "least-progressed tasks 1-2";
+  f.details = {{"code", {{"location", "wait_all (/src/case3.c:90)"},
+                         {"source", {{{"line", 90}, {"text", "MPI_Waitall(...);"}, {"current", true}}}}}}};
+  return f;
+}
+
+TEST(HtmlHangs, PdgGraphRenderedByTheGivenRendererMpipdSituationAndCode) {
+  Finding pdg = localizer("pdg", "lp-task");
+  pdg.artifacts.push_back({"pdg", "text/vnd.graphviz", "digraph { a -> b }"});
+  Finding mpipd = localizer("mpipd", "deadlock");
+  mpipd.details["explanation"] = "a cycle of waits";
+  const std::vector<Finding> findings = {mpipd, pdg};
+  const std::vector<scalefuzz::analysis::RunInfo> runs;
+  scalefuzz::analysis::ReportInput input{findings, runs};
+  std::vector<std::string> rendered;
+  input.render_dot = [&](const std::string& dot) {
+    rendered.push_back(dot);
+    return scalefuzz::html_kit::RenderedGraph{true, "<svg id=\"g" + std::to_string(rendered.size()) + "\"></svg>", ""};
+  };
+  input.stacks["np4-r0"] = {{0, "#0 0x1 in main at /src/a.c:3\n"}};
+  const std::string html = scalefuzz::detectors::pdg::hangs_section(input);
+  EXPECT_NE(html.find("<section id=\"hangs\"><h2>Hangs and crashes (1 run localized)</h2>"), std::string::npos) << html;
+  EXPECT_NE(html.find("situation <b class=\"situation\">deadlock</b>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<p>a cycle of waits</p>"), std::string::npos) << html;
+  EXPECT_NE(html.find("least-progressed task(s) <b class=\"lp-tasks\">1-2</b>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<b>&gt; 90 | MPI_Waitall(...);</b>"), std::string::npos) << html;
+  ASSERT_FALSE(rendered.empty());
+  EXPECT_EQ(rendered.front(), "digraph { a -> b }");
+  EXPECT_NE(html.find("<div class=\"svg-wrap graph\"><svg id=\"g1\"></svg></div>"), std::string::npos) << html;
+}
+
+TEST(HtmlHangs, WithoutARendererTheGraphSourceStaysReadable) {
+  Finding pdg = localizer("pdg", "lp-task");
+  pdg.artifacts.push_back({"pdg", "text/vnd.graphviz", "digraph { a -> b }"});
+  const std::vector<Finding> findings = {pdg};
+  const std::vector<scalefuzz::analysis::RunInfo> runs;
+  const std::string html = scalefuzz::detectors::pdg::hangs_section({findings, runs});
+  EXPECT_NE(html.find("<p class=\"warn\">PDG not rendered: no graph renderer</p><pre>digraph { a -&gt; b }</pre>"),
+            std::string::npos) << html;
+}
+
+}  // namespace
