@@ -35,6 +35,9 @@ std::string percent(double v) {
   return buf;
 }
 
+// A score the chart can place (a hand-written or older finding may lack either).
+bool has_rank_and_correlation(const RankScore& s) { return s.rank >= 0 && !std::isnan(s.correlation); }
+
 std::string frame_text(const std::optional<FrameDetails>& frame) {
   if (!frame) return "";
   std::string out = frame->function;
@@ -71,6 +74,7 @@ std::string correlation_chart(const Finding& f, const ScaleAnomalyDetails& d) {
   std::size_t flagged = 0, total = 0;
   int max_rank = std::max(1, nprocs - 1);
   for (const auto& s : d.scores) {
+    if (!has_rank_and_correlation(s)) continue;
     ++total;
     flagged += s.flagged;
     const double c = std::round(s.correlation * 1e4) / 1e4;
@@ -165,7 +169,8 @@ std::string kcca_section(const analysis::ReportInput& data) {
       const auto d = html_kit::details_as<ScaleAnomalyDetails>(f.details);
       rows += anomaly_row(f, d, i);
       nprocs = d.nprocs;
-      if (!d.scores.empty() && !plots.count(nprocs)) {
+      const bool per_rank_scores = std::any_of(d.scores.begin(), d.scores.end(), has_rank_and_correlation);
+      if (per_rank_scores && !plots.count(nprocs)) {
         plots[nprocs] = correlation_chart(f, d);
         continue;
       }

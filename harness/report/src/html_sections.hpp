@@ -2,7 +2,7 @@
 // section (analysis::DetectorInfo::report_section), drawn by the technique
 // that owns it (DetectorInfo::section, detectors/<name>/report/). The page
 // shows the sections of the detectors that reported something, in registry
-// order, once each (MPI-PD and the PDG share "hangs").
+// order, once each (several techniques may share one).
 #pragma once
 
 #include <functional>
