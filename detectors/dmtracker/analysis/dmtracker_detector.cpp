@@ -315,14 +315,15 @@ class DmtrackerDetector : public analysis::Detector {
               std::to_string(cd.k) + "-th nearest rank " + fixed(o.distance_k, 3) + ", " + fixed(ratio, 1) +
               "x the average" + (what.empty() ? "" : "; most of the difference: " + what) +
               (o.round > 0 ? " (last 1/" + std::to_string(1 << o.round) + " of the run)" : "");
-    OutlierProcessDetails details;
-    details.distance_k = o.distance_k;
-    details.average = o.average;
-    details.k = cd.k;
-    details.factor = p.outlier_factor;
-    details.nearest_kth_rank = o.neighbour;
-    details.phase = o.round == 0 ? std::string("whole run") : "last 1/" + std::to_string(1 << o.round);
-    details.top_group = {{"uniqueness", top.uniqueness}, {"chains", top.frequency()}, {"first_movement", top_site}};
+    OutlierProcessDetails details{
+        .distance_k = o.distance_k,
+        .average = o.average,
+        .k = cd.k,
+        .factor = p.outlier_factor,
+        .nearest_kth_rank = o.neighbour,
+        .phase = o.round == 0 ? std::string("whole run") : "last 1/" + std::to_string(1 << o.round),
+        .top_group = {{"uniqueness", top.uniqueness}, {"chains", top.frequency()}, {"first_movement", top_site}},
+        .distance_k_per_rank = {}};
     for (std::size_t i = 0; i < cd.ranks.size(); ++i)
       details.distance_k_per_rank[std::to_string(cd.ranks[i])] = cd.distance_k[i];
     f.details = details;

@@ -8,18 +8,82 @@ namespace {
 
 using nlohmann::json;
 
-template <class T>
-void put(json& j, const char* key, const std::optional<T>& value) {
-  if (value) j[key] = *value;
+// Each struct's keys, listed once: `visit(key, member)` for every member
+// (const or not), so writing and reading cannot list different keys.
+template <class Self, class Visit>
+void divergence_fields(Self& d, Visit&& visit) {
+  visit("test_site", d.test_site);
+  visit("train_site", d.train_site);
+  visit("op", d.op);
+  visit("differing_frames", d.differing_frames);
+  visit("divergence_frame", d.divergence_frame);
+  visit("where", d.where);
+  visit("from_crash", d.from_crash);
+  visit("reason", d.reason);
+  visit("test_frame", d.test_frame);
+  visit("train_frame", d.train_frame);
 }
-template <class T>
-void get(const json& j, const char* key, std::optional<T>& value) {
-  if (j.contains(key) && !j[key].is_null()) value = j[key].get<T>();
+
+template <class Self, class Visit>
+void anomaly_fields(Self& d, Visit&& visit) {
+  visit("nprocs", d.nprocs);
+  visit("training_scales", d.training_scales);
+  visit("threshold", d.threshold);
+  visit("correlation_threshold", d.correlation_threshold);
+  visit("scores", d.scores);
+  visit("training_correlations", d.training_correlations);
+  visit("divergences", d.divergences);
+  visit("localization", d.localization);
 }
-template <class T>
-void get(const json& j, const char* key, T& value) {
-  if (j.contains(key)) j[key].get_to(value);
+
+template <class Self, class Visit>
+void model_fields(Self& d, Visit&& visit) {
+  visit("training_ranks", d.training_ranks);
+  visit("training_runs", d.training_runs);
+  visit("training_scales", d.training_scales);
+  visit("control_features", d.control_features);
+  visit("observation_features", d.observation_features);
+  visit("solver", d.solver);
+  visit("canonical_correlations", d.canonical_correlations);
+  visit("threshold", d.threshold);
+  visit("correlation_threshold", d.correlation_threshold);
+  visit("test_runs", d.test_runs);
+  visit("test_runs_flagged", d.test_runs_flagged);
+  visit("components", d.components);
+  visit("gamma", d.gamma);
+  visit("control_width", d.control_width);
+  visit("observation_width", d.observation_width);
+  visit("model_loaded_from", d.model_loaded_from);
+  visit("model_file", d.model_file);
+  visit("provenance", d.provenance);
+  visit("cross_validation", d.cross_validation);
 }
+
+// Writes a member; an empty optional writes no key.
+struct Writer {
+  json& j;
+  template <class T>
+  void operator()(const char* key, const std::optional<T>& value) const {
+    if (value) j[key] = *value;
+  }
+  template <class T>
+  void operator()(const char* key, const T& value) const {
+    j[key] = value;
+  }
+};
+
+// Reads a member when its key is there (null: an optional stays empty).
+struct Reader {
+  const json& j;
+  template <class T>
+  void operator()(const char* key, std::optional<T>& value) const {
+    if (j.contains(key) && !j[key].is_null()) value = j[key].get<T>();
+  }
+  template <class T>
+  void operator()(const char* key, T& value) const {
+    if (j.contains(key)) j[key].get_to(value);
+  }
+};
 
 }  // namespace
 
@@ -28,98 +92,28 @@ void to_json(json& j, const RankScore& s) {
 }
 
 void from_json(const json& j, RankScore& s) {
-  get(j, "rank", s.rank);
+  const Reader read{j};
+  read("rank", s.rank);
+  read("flagged", s.flagged);
   s.correlation = j.contains("correlation") && j["correlation"].is_number() ? j["correlation"].get<double>()
                                                                            : std::numeric_limits<double>::quiet_NaN();
-  get(j, "flagged", s.flagged);
   if (j.contains("unseen_volume") && j["unseen_volume"].is_number()) j["unseen_volume"].get_to(s.unseen_volume);
 }
 
 void to_json(json& j, const DivergenceDetails& d) {
-  j = {{"test_site", d.test_site},   {"train_site", d.train_site}, {"op", d.op},
-       {"differing_frames", d.differing_frames}, {"divergence_frame", d.divergence_frame},
-       {"where", d.where}, {"from_crash", d.from_crash}, {"reason", d.reason}};
-  put(j, "test_frame", d.test_frame);
-  put(j, "train_frame", d.train_frame);
+  j = json::object();
+  divergence_fields(d, Writer{j});
 }
-
-void from_json(const json& j, DivergenceDetails& d) {
-  get(j, "test_site", d.test_site);
-  get(j, "train_site", d.train_site);
-  get(j, "op", d.op);
-  get(j, "differing_frames", d.differing_frames);
-  get(j, "divergence_frame", d.divergence_frame);
-  get(j, "where", d.where);
-  get(j, "from_crash", d.from_crash);
-  get(j, "reason", d.reason);
-  get(j, "test_frame", d.test_frame);
-  get(j, "train_frame", d.train_frame);
-}
-
+void from_json(const json& j, DivergenceDetails& d) { divergence_fields(d, Reader{j}); }
 void to_json(json& j, const ScaleAnomalyDetails& d) {
-  j = {{"nprocs", d.nprocs},
-       {"training_scales", d.training_scales},
-       {"threshold", d.threshold},
-       {"correlation_threshold", d.correlation_threshold},
-       {"scores", d.scores},
-       {"training_correlations", d.training_correlations},
-       {"divergences", d.divergences}};
-  put(j, "localization", d.localization);
+  j = json::object();
+  anomaly_fields(d, Writer{j});
 }
-
-void from_json(const json& j, ScaleAnomalyDetails& d) {
-  get(j, "nprocs", d.nprocs);
-  get(j, "training_scales", d.training_scales);
-  get(j, "threshold", d.threshold);
-  get(j, "correlation_threshold", d.correlation_threshold);
-  get(j, "scores", d.scores);
-  get(j, "training_correlations", d.training_correlations);
-  get(j, "divergences", d.divergences);
-  get(j, "localization", d.localization);
-}
-
+void from_json(const json& j, ScaleAnomalyDetails& d) { anomaly_fields(d, Reader{j}); }
 void to_json(json& j, const ScaleModelDetails& d) {
-  j = {{"training_ranks", d.training_ranks},
-       {"training_runs", d.training_runs},
-       {"training_scales", d.training_scales},
-       {"control_features", d.control_features},
-       {"observation_features", d.observation_features},
-       {"solver", d.solver},
-       {"canonical_correlations", d.canonical_correlations},
-       {"threshold", d.threshold},
-       {"correlation_threshold", d.correlation_threshold},
-       {"test_runs", d.test_runs},
-       {"test_runs_flagged", d.test_runs_flagged},
-       {"components", d.components},
-       {"gamma", d.gamma},
-       {"control_width", d.control_width},
-       {"observation_width", d.observation_width},
-       {"provenance", d.provenance}};
-  put(j, "model_loaded_from", d.model_loaded_from);
-  put(j, "model_file", d.model_file);
-  put(j, "cross_validation", d.cross_validation);
+  j = json::object();
+  model_fields(d, Writer{j});
 }
-
-void from_json(const json& j, ScaleModelDetails& d) {
-  get(j, "training_ranks", d.training_ranks);
-  get(j, "training_runs", d.training_runs);
-  get(j, "training_scales", d.training_scales);
-  get(j, "control_features", d.control_features);
-  get(j, "observation_features", d.observation_features);
-  get(j, "solver", d.solver);
-  get(j, "canonical_correlations", d.canonical_correlations);
-  get(j, "threshold", d.threshold);
-  get(j, "correlation_threshold", d.correlation_threshold);
-  get(j, "test_runs", d.test_runs);
-  get(j, "test_runs_flagged", d.test_runs_flagged);
-  get(j, "components", d.components);
-  get(j, "gamma", d.gamma);
-  get(j, "control_width", d.control_width);
-  get(j, "observation_width", d.observation_width);
-  get(j, "provenance", d.provenance);
-  get(j, "model_loaded_from", d.model_loaded_from);
-  get(j, "model_file", d.model_file);
-  get(j, "cross_validation", d.cross_validation);
-}
+void from_json(const json& j, ScaleModelDetails& d) { model_fields(d, Reader{j}); }
 
 }  // namespace scalefuzz::detectors::kcca

@@ -13,8 +13,9 @@ namespace {
 
 using detectors::hex64;
 
-FrameDetails frame_details(const trace::Frame& f) {
-  return {hex64(f.address), f.module, hex64(f.offset), f.function, f.file, f.line};
+std::optional<FrameDetails> frame_details(const std::optional<trace::Frame>& f) {
+  if (!f) return std::nullopt;
+  return FrameDetails{hex64(f->address), f->module, hex64(f->offset), f->function, f->file, f->line};
 }
 
 std::string location_of(const trace::Frame& f) {
@@ -25,18 +26,16 @@ std::string location_of(const trace::Frame& f) {
 }
 
 DivergenceDetails divergence_details(const Divergence& d) {
-  DivergenceDetails out;
-  out.test_site = {hex64(d.test_hash), d.test_site_id, d.test_rank, d.test_share};
-  out.train_site = {hex64(d.train_hash), d.train_site_id, d.train_rank, d.train_share};
-  out.op = d.op;
-  out.differing_frames = d.differing_frames;
-  out.divergence_frame = d.divergence_frame;
-  out.where = d.where;
-  out.from_crash = d.from_crash;
-  out.reason = d.reason;
-  if (d.test_frame) out.test_frame = frame_details(*d.test_frame);
-  if (d.train_frame) out.train_frame = frame_details(*d.train_frame);
-  return out;
+  return DivergenceDetails{.test_site = {hex64(d.test_hash), d.test_site_id, d.test_rank, d.test_share},
+                           .train_site = {hex64(d.train_hash), d.train_site_id, d.train_rank, d.train_share},
+                           .op = d.op,
+                           .differing_frames = d.differing_frames,
+                           .divergence_frame = d.divergence_frame,
+                           .where = d.where,
+                           .from_crash = d.from_crash,
+                           .reason = d.reason,
+                           .test_frame = frame_details(d.test_frame),
+                           .train_frame = frame_details(d.train_frame)};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "classify.hpp"
 #include "scalefuzz/common/enum_names.hpp"
 #include "scalefuzz/detectors/mpipd.hpp"
+#include "scalefuzz/detectors/mpipd_details.hpp"
 
 namespace scalefuzz::detectors::mpipd {
 
@@ -73,12 +74,13 @@ std::vector<Finding> mpipd_findings(const MpipdResult& result, const trace::RunT
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& fe : result.failure_events)
     if (fe.kind != FailureKind::None) failures.push_back(failure_json(fe, run, *graph));
-  f.details = {{"situation", result.situation_label},
-               {"faulty", result.faulty},
-               {"aborted", result.aborted},
-               {"origins", origins},
-               {"failure_events", failures},
-               {"explanation", result.explanation}};
+  f.details = SituationDetails{.situation = result.situation_label,
+                               .faulty = result.faulty,
+                               .aborted = result.aborted,
+                               .origins = origins,
+                               .failure_events = failures,
+                               .explanation = result.explanation,
+                               .code = nullptr};
   f.artifacts.push_back({"mpipd-timeline", "image/svg+xml", timeline_svg(result, run, *graph)});
   return {f};
 }

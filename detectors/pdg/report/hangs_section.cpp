@@ -9,7 +9,10 @@
 #include <map>
 #include <sstream>
 
+#include "scalefuzz/detectors/api/code_location.hpp"
 #include "scalefuzz/detectors/api/html_kit.hpp"
+#include "scalefuzz/detectors/mpipd_details.hpp"
+#include "scalefuzz/detectors/pdg/details.hpp"
 #include "scalefuzz/detectors/stacktree.hpp"
 
 namespace scalefuzz::detectors::pdg {
@@ -26,17 +29,15 @@ const detectors::Artifact* find_artifact(const Finding& f, const std::string& na
   return nullptr;
 }
 
-void code_block(std::ostringstream& out, const nlohmann::json& details) {
-  if (!details.contains("code") || !details["code"].is_object()) return;
-  const auto& code = details["code"];
-  out << "<p class=\"code-location\">at <code>" << esc(code.value("location", std::string())) << "</code></p>\n";
-  if (!code.contains("source")) return;
+// The code location the glue added to a finding (details.code), with its source lines.
+void code_block(std::ostringstream& out, const nlohmann::json& code_json) {
+  if (!code_json.is_object()) return;
+  const auto code = code_json.get<analysis::CodeLocation>();
+  out << "<p class=\"code-location\">at <code>" << esc(code.location) << "</code></p>\n";
+  if (!code_json.contains("source")) return;
   out << "<pre class=\"source-snippet\">";
-  for (const auto& l : code["source"]) {
-    const bool current = l.value("current", false);
-    out << (current ? "<b>&gt; " : "  ") << l.value("line", 0) << " | " << esc(l.value("text", std::string()))
-        << (current ? "</b>" : "") << "\n";
-  }
+  for (const auto& l : code.source)
+    out << (l.current ? "<b>&gt; " : "  ") << l.line << " | " << esc(l.text) << (l.current ? "</b>" : "") << "\n";
   out << "</pre>\n";
 }
 
@@ -95,9 +96,9 @@ std::string hangs_section(const analysis::ReportInput& data) {
       if (f->detector == "mpipd") {
         out << "<h4>MPI-PreDebugger</h4>\n<p>situation <b class=\"situation\">" << esc(f->kind)
             << "</b>, faulty processes <b class=\"faulty\">" << esc(rank_ranges(f->ranks)) << "</b></p>\n";
-        if (f->details.contains("explanation"))
-          out << "<p>" << esc(f->details["explanation"].get<std::string>()) << "</p>\n";
-        code_block(out, f->details);
+        const auto d = html_kit::details_as<mpipd::SituationDetails>(f->details);
+        if (f->details.contains("explanation")) out << "<p>" << esc(d.explanation) << "</p>\n";
+        code_block(out, d.code);
         if (const auto* t = find_artifact(*f, "mpipd-timeline")) {
           const auto svg = html_kit::svg_element(t->content);
           if (!svg.empty()) out << "<div class=\"svg-wrap timeline\">" << svg << "</div>\n";
@@ -107,7 +108,7 @@ std::string hangs_section(const analysis::ReportInput& data) {
             << (f->kind == "lp-task" ? "least-progressed task(s) <b class=\"lp-tasks\">"
                                      : "task(s) that called MPI_Abort <b class=\"aborted-tasks\">")
             << esc(rank_ranges(f->ranks)) << "</b>: " << esc(f->title) << "</p>\n";
-        code_block(out, f->details);
+        code_block(out, html_kit::details_as<TaskDetails>(f->details).code);
         if (const auto* g = find_artifact(*f, "pdg")) {
           const auto r = render(data, g->content);
           if (r.ok) out << "<div class=\"svg-wrap graph\">" << r.svg << "</div>\n";

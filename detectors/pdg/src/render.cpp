@@ -1,5 +1,6 @@
 // Graphviz rendering of the PDG and the findings built from it.
 #include "render.hpp"
+#include "scalefuzz/detectors/pdg/details.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -137,15 +138,16 @@ std::vector<Finding> pdg_findings(const PdgResult& r, const std::string& run_id)
                            {"stable_hash", hex64(n.where.stable_hash)},
                            {"op", n.where.op},
                            {"start", n.where.is_start}};
-    f.details = {{"variant", to_string(r.variant)},
-                 {"lp_tasks", rank_ranges(aborted ? r.lp_tasks : tasks)},
-                 {"aborted_tasks", rank_ranges(r.aborted_tasks)},
-                 {"node", ni},
-                 {"site", site},
-                 {"tasks_in_call", n.in_call},
-                 {"eliminated_tasks", rank_ranges(r.eliminated_tasks)},
-                 {"graph", {{"nodes", graph_nodes}, {"edges", graph_edges}}},
-                 {"notes", r.notes}};
+    f.details = TaskDetails{.variant = to_string(r.variant),
+                            .lp_tasks = rank_ranges(aborted ? r.lp_tasks : tasks),
+                            .aborted_tasks = rank_ranges(r.aborted_tasks),
+                            .node = ni,
+                            .site = site,
+                            .tasks_in_call = n.in_call,
+                            .eliminated_tasks = rank_ranges(r.eliminated_tasks),
+                            .graph = {{"nodes", graph_nodes}, {"edges", graph_edges}},
+                            .notes = r.notes,
+                            .code = nullptr};
     f.artifacts.push_back({"pdg", "text/vnd.graphviz", dot});
     out.push_back(std::move(f));
   }

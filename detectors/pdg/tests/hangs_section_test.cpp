@@ -1,6 +1,9 @@
 // The "hangs" section of report.html (report/hangs_section.cpp), shared by
 // MPI-PD and the PDG; graphs are rendered by whoever draws the page.
 #include "hangs_section.hpp"
+#include "scalefuzz/detectors/api/code_location.hpp"
+#include "scalefuzz/detectors/mpipd_details.hpp"
+#include "scalefuzz/detectors/pdg/details.hpp"
 
 #include <gtest/gtest.h>
 
@@ -53,6 +56,29 @@ TEST(HtmlHangs, WithoutARendererTheGraphSourceStaysReadable) {
   const std::string html = scalefuzz::detectors::pdg::hangs_section({findings, runs});
   EXPECT_NE(html.find("<p class=\"warn\">PDG not rendered: no graph renderer</p><pre>digraph { a -&gt; b }</pre>"),
             std::string::npos) << html;
+}
+
+TEST(HangsDetails, CodeIsAKeyOnlyOnceTheGlueAddsItAndReadsBackTyped) {
+  scalefuzz::detectors::pdg::TaskDetails task;
+  task.lp_tasks = "1-2";
+  nlohmann::json j = task;
+  EXPECT_FALSE(j.contains("code"));
+  for (const char* key : {"variant", "lp_tasks", "aborted_tasks", "node", "site", "tasks_in_call", "eliminated_tasks",
+                          "graph", "notes"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  scalefuzz::analysis::CodeLocation code;
+  code.location = "f (/src/a.c:3)";
+  code.line = 3;
+  j["code"] = code;
+  EXPECT_FALSE(j["code"].contains("source")) << "no source key without source lines, as RunView::code_location";
+  const auto back = j.get<scalefuzz::detectors::pdg::TaskDetails>();
+  EXPECT_EQ(back.lp_tasks, "1-2");
+  EXPECT_EQ(back.code.get<scalefuzz::analysis::CodeLocation>().location, "f (/src/a.c:3)");
+  scalefuzz::detectors::mpipd::SituationDetails situation;
+  situation.explanation = "why";
+  const nlohmann::json s = situation;
+  EXPECT_FALSE(s.contains("code"));
+  EXPECT_EQ(s.get<scalefuzz::detectors::mpipd::SituationDetails>().explanation, "why");
 }
 
 }  // namespace
