@@ -12,12 +12,14 @@
 
 namespace scalefuzz::harness::html {
 
-// The finding a bug's headline shows: for a failed run's outcome that
-// MPI-PD or the PDG localized, the first localizer (it says what and where);
+// The finding a bug's headline shows: for a failed run's outcome that a
+// technique localized, the first localizer (it says what and where);
 // otherwise the bug's first occurrence.
 const detectors::Finding& representative(const ReportData& data, const bugs::Bug& bug);
 
-// Human name of a finding kind: "deadlock", "message race", "scale anomaly".
+// Human name of a finding kind: its technique's label (DetectorInfo::kind_labels,
+// "message race"), the harness's own for how a run ended ("crash"), else the
+// kind with '-' as ' '.
 std::string bug_kind_label(const detectors::Finding& f);
 
 // The <section id="bugs"> headline list: the serious bugs of `bugs`

@@ -128,15 +128,15 @@ class Detector {
   virtual std::vector<detectors::Finding> finish() { return {}; }
 };
 
-// A technique's own section of report.html (detectors/<name>/report/, on the
-// HTML kit html_kit.hpp), drawn by harness/report among the sections of the
-// detectors with findings, in registry order.
-
 // A rank's stack as the harness captured it when a run timed out (eu-stack text).
 struct RankStack {
   int rank = -1;  // world rank, -1 if unknown
   std::string text;
 };
+
+// A technique's own section of report.html (detectors/<name>/report/, on the
+// HTML kit html_kit.hpp), drawn by harness/report among the sections of the
+// detectors with findings, in registry order.
 struct ReportInput {
   const std::vector<detectors::Finding>& findings;  // the campaign's, in report order: card i is #finding-<i+1>
   const std::vector<RunInfo>& runs;                 // every run of the campaign
