@@ -27,9 +27,28 @@ void add_switch(CLI::App& app, const std::string& name, bool& into, const std::s
   app.add_flag(name, help)->each([&into, when_given](const std::string&) { into = when_given; });
 }
 
+// An option given once per value ("--seen-in A --seen-in B"), all kept in order.
+template <class Value>
+CLI::Option* add_repeatable(CLI::App& app, const std::string& name, std::vector<Value>& into, const std::string& help) {
+  return app.add_option(name, into, help)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);  // CLI11 would let one take the arguments after it too
+}
+
 // A positional the entry point needs: UsageError "expected WHAT" when absent.
 void require(const CLI::Option* positional, const std::string& what) {
   if (positional->count() == 0) throw UsageError("expected " + what);
+}
+
+// The entry point of a command whose workflow takes only its bound options:
+// it needs `positional` given ("expected WHAT").
+template <class Options>
+EntryPoint calling(int (*workflow)(const Options&), std::shared_ptr<Options> options, const CLI::Option* positional,
+                   const char* what) {
+  return [=](const Invocation&) {
+    require(positional, what);
+    return workflow(*options);
+  };
 }
 
 std::chrono::milliseconds duration_value(const std::string& text, const char* flag) {
@@ -58,13 +77,11 @@ struct BaselineFlags {
                    "    - {fingerprint: 3f0c9a1b2d4e5f60, reason: \"ticket 12\", expires: 2026-12-31}\n"
                    "expires (optional) is the last day it applies; an expired one fails with exit 2")
         ->type_name("FILE");
-    app.add_option("--seen-in", seen_in,
+    add_repeatable(app, "--seen-in", seen_in,
                    "an earlier night's output directory, repeatable: a bug found there too is\n"
                    "'still there', not new (a bug that shows on some nights only does not\n"
                    "fail the job each time it comes back); 'gone' stays against OLD")
-        ->type_name("EARLIER_OUT")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->allow_extra_args(false);  // one directory per --seen-in
+        ->type_name("EARLIER_OUT");
   }
 
   wf::BaselineOptions options() const {
@@ -150,13 +167,11 @@ EntryPoint declare_exec(CLI::App& app) {
   app.add_option("--noise", g->o.noise, "none|random|system|application|local (default none)")
       ->type_name("MODE")
       ->check(CLI::IsMember(harness::known_noise_modes()));
-  app.add_option("--noise-set", g->o.noise_settings,
+  add_repeatable(app, "--noise-set", g->o.noise_settings,
                  "a noise setting, repeatable (e.g. --noise-set scale=1.2); knobs per mode in\n"
                  "docs/campaign-file.md. application needs analysis=DIR: the --out of an earlier\n"
                  "--noise system run of the same command (its ninja/ analysis is read)")
-      ->type_name("KEY=VAL")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);  // one setting per --noise-set
+      ->type_name("KEY=VAL");
   app.add_option("--check", g->o.check,
                  "the result check, KIND=REGEX: stdout-regex, stderr-regex or output-regex (both\n"
                  "streams): a matching line is a wrong result; stdout-must-match, stderr-must-match,\n"
@@ -250,69 +265,41 @@ EntryPoint declare_explore(CLI::App& app) {
       ->type_name("N")
       ->check(CLI::Range(1, 100000));
   app.add_option("--out", o->out, "output directory (default: out/<run id>-explore)")->type_name("DIR");
-  return [o, run_dir](const Invocation&) {
-    require(run_dir, "exactly one RUN_DIR");
-    return wf::explore_recorded_run(*o);
-  };
+  return calling(wf::explore_recorded_run, o, run_dir, "exactly one RUN_DIR");
 }
 
 EntryPoint declare_kcca_eval(CLI::App& app) {
-  struct Given {
-    fs::path dir;
-    int folds = 5;
-    bool sensitivity = false;
-  };
-  auto g = std::make_shared<Given>();
-  const auto* dir = app.add_option("DIR", g->dir, "a campaign output directory with train runs");
-  app.add_option("--folds", g->folds, "folds of the cross-validation (default 5)")
+  auto o = std::make_shared<wf::KccaEvalOptions>();
+  const auto* dir = app.add_option("DIR", o->dir, "a campaign output directory with train runs");
+  app.add_option("--folds", o->folds, "folds of the cross-validation (default 5)")
       ->type_name("K")
       ->check(CLI::Range(2, 100));
-  add_switch(app, "--sensitivity", g->sensitivity,
+  add_switch(app, "--sensitivity", o->sensitivity,
              "also the false-positive rate as N_comps (1-10), gamma (2^-20..2^0) and each\n"
              "kernel width factor (x 2^-20..2^20) vary, one at a time (the paper's Table 1)");
-  return [g, dir](const Invocation&) {
-    require(dir, "exactly one campaign output DIR");
-    return wf::evaluate_kcca(g->dir, g->folds, g->sensitivity);
-  };
+  return calling(wf::evaluate_kcca, o, dir, "exactly one campaign output DIR");
 }
 
 EntryPoint declare_trace(CLI::App& app) {
-  struct Given {
-    fs::path run_dir;
-    std::optional<int> rank;
-    bool symbols = true;
-  };
-  auto g = std::make_shared<Given>();
-  const auto* run_dir = app.add_option("RUN_DIR", g->run_dir, "a run directory (OUT/runs/<id> or an exec --out)");
-  app.add_option("--rank", g->rank, "only rank N")->type_name("N")->check(CLI::Range(0, 1 << 24));
-  add_switch(app, "--no-symbols", g->symbols, "skip addr2line", false);
-  return [g, run_dir](const Invocation&) {
-    require(run_dir, "exactly one RUN_DIR");
-    return wf::print_trace(g->run_dir, g->rank, g->symbols);
-  };
+  auto o = std::make_shared<wf::TraceOptions>();
+  const auto* run_dir = app.add_option("RUN_DIR", o->run_dir, "a run directory (OUT/runs/<id> or an exec --out)");
+  app.add_option("--rank", o->rank, "only rank N")->type_name("N")->check(CLI::Range(0, 1 << 24));
+  add_switch(app, "--no-symbols", o->symbols, "skip addr2line", false);
+  return calling(wf::print_trace, o, run_dir, "exactly one RUN_DIR");
 }
 
 EntryPoint declare_replay(CLI::App& app) {
-  struct Given {
-    fs::path run_dir;
-    int times = 1;
-    bool with_noise = false, submit = false;
-  };
-  auto g = std::make_shared<Given>();
+  auto o = std::make_shared<wf::ReplayOptions>();
   const auto* run_dir = app.add_option(
-      "RUN_DIR", g->run_dir, "a recorded run directory (OUT/runs/<id>, an exec --out, nights/<date>/runs/<id>)");
-  app.add_option("--times", g->times, "replays to run (default 1)")->type_name("N")->check(CLI::Range(1, 1000));
-  add_switch(app, "--with-noise", g->with_noise,
+      "RUN_DIR", o->run_dir, "a recorded run directory (OUT/runs/<id>, an exec --out, nights/<date>/runs/<id>)");
+  app.add_option("--times", o->times, "replays to run (default 1)")->type_name("N")->check(CLI::Range(1, 1000));
+  add_switch(app, "--with-noise", o->with_noise,
              "keep the recorded run's noise (default: none; the log decides the matches)");
-  add_switch(app, "--submit", g->submit,
+  add_switch(app, "--submit", o->submit,
              "run the replays as one SLURM batch job (as `submit` does: libslurm, SLURM_CONF) instead of here;\n"
              "the job runs `scalefuzz replay RUN_DIR --times N` in its allocation and writes its verdict to\n"
              "RUN_DIR/replays/slurm-<job id>.out; exit 0 once SLURM accepted the job");
-  return [g, run_dir](const Invocation&) {
-    require(run_dir, "exactly one RUN_DIR");
-    return g->submit ? wf::submit_replay(g->run_dir, g->times, g->with_noise)
-                     : wf::replay_recorded_run(g->run_dir, g->times, g->with_noise);
-  };
+  return calling(wf::replay, o, run_dir, "exactly one RUN_DIR");
 }
 
 EntryPoint declare_submit(CLI::App& app) {
