@@ -8,17 +8,16 @@ seconds.
 usage: analysis_sigint_test.py SCALEFUZZ SYNTH_CAMPAIGN WORK_DIR
 """
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 
+from cli_script import arguments_with_fresh_work_dir
+
 
 def main():
-    scalefuzz, synth, work = sys.argv[1:4]
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    scalefuzz, synth, work = arguments_with_fresh_work_dir()
     out = os.path.join(work, "out")
     subprocess.run([synth, out, "4000000", "1000"], check=True, stdout=subprocess.DEVNULL)
     p = subprocess.Popen([scalefuzz, "analyze", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -7,15 +7,14 @@ print one line for it, with the count, and `scalefuzz report` the same.
 usage: console_bugs_test.py SCALEFUZZ BUILD_DIR WORK_DIR
 """
 import os
-import shutil
 import subprocess
 import sys
 
+from cli_script import arguments_with_fresh_work_dir
+
 
 def main():
-    scalefuzz, build, work = sys.argv[1:4]
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    scalefuzz, build, work = arguments_with_fresh_work_dir()
     campaign = os.path.join(work, "leak.yaml")
     with open(campaign, "w") as f:
         f.write("\n".join([

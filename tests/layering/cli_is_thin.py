@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The CLI parses and dispatches; the workflows live in harness/workflows
 (issue 28). Fails when a source of harness/cli/src includes a header of
-another room than harness/workflows and the few the command table needs, or
-when the scalefuzz_cli target links another scalefuzz library than
-scalefuzz::workflows. `--self-test` plants a workflow include and expects it
-caught.
+another room than harness/workflows and the few the command table needs, when
+the scalefuzz_cli target links another scalefuzz library than
+scalefuzz::workflows, or when harness/cli/src grows past MAX_LINES.
+`--self-test` plants a workflow include and expects it caught.
 
 usage: cli_is_thin.py SOURCE_ROOT | --self-test
 """
@@ -24,6 +24,10 @@ ALLOWED = {
     "scalefuzz/harness/terminal_text.hpp",
 }
 
+# Issue 28's bound: parsing and dispatch of every command fit in this; a CLI
+# that grows past it is growing a workflow.
+MAX_LINES = 800
+
 
 def problems(root: pathlib.Path):
     src = root / "harness/cli/src"
@@ -42,6 +46,9 @@ def problems(root: pathlib.Path):
         for _, target in links(library.group(1)):
             if target != "workflows":
                 found.append(f"harness/cli/CMakeLists.txt: scalefuzz_cli links scalefuzz::{target} (only scalefuzz::workflows)")
+    lines = sum(len(p.read_text().splitlines()) for p in src.iterdir())
+    if lines > MAX_LINES:
+        found.append(f"harness/cli/src: {lines} lines, more than {MAX_LINES} (workflow code belongs in harness/workflows)")
     return found
 
 
@@ -61,7 +68,11 @@ def self_test():
         (root / "harness/cli/CMakeLists.txt").write_text(
             "scalefuzz_library(cli\n  SOURCES src/a.cpp\n  PUBLIC scalefuzz::workflows scalefuzz::slurm)\n")
         assert len(problems(root)) == 1, problems(root)
-    print("self-test: a workflow include and a workflow library are caught")
+        (root / "harness/cli/CMakeLists.txt").write_text(
+            "scalefuzz_library(cli\n  SOURCES src/a.cpp\n  PUBLIC scalefuzz::workflows)\n")
+        (root / "harness/cli/src/b.cpp").write_text("int x;\n" * MAX_LINES)
+        assert len(problems(root)) == 1, problems(root)
+    print("self-test: a workflow include, a workflow library and a CLI too long are caught")
     return 0
 
 
@@ -73,7 +84,7 @@ def main():
     for line in found:
         print(line)
     lines = sum(len(p.read_text().splitlines()) for p in (root / "harness/cli/src").iterdir())
-    print(f"harness/cli/src: {lines} lines; {'no' if not found else len(found)} includes or links outside the CLI's")
+    print(f"harness/cli/src: {lines} lines (at most {MAX_LINES}); {'no' if not found else len(found)} problems")
     return 1 if found else 0
 
 

@@ -43,7 +43,16 @@ struct Builder : trace::testing::TraceBuilder {
     e.reduce_op = static_cast<std::uint8_t>(rop);
     return e;
   }
+  void fence() { all(ops::Win_fence, OpClass::RmaSync); }
+  void free_windows() { all(ops::Win_free, OpClass::WinMgmt); }
   std::vector<Issue> check() { return check_run(run); }
+  // n ranks that allocated the window and opened a fence epoch (most tests start so).
+  static Builder in_fence_epoch(int n) {
+    Builder b(n);
+    b.create_all();
+    b.fence();
+    return b;
+  }
 };
 
 std::vector<std::string> kinds(const std::vector<Issue>& v) {
@@ -54,13 +63,11 @@ std::vector<std::string> kinds(const std::vector<Issue>& v) {
 }
 
 TEST(Rma, PutsOfTwoOriginsToOneLocationInOneFenceEpochConflict) {
-  Builder b(3);
-  b.create_all();
-  b.all(ops::Win_fence, OpClass::RmaSync);
+  auto b = Builder::in_fence_epoch(3);
   b.rma(0, ops::Put, 2, 1);
   b.rma(1, ops::Put, 2, 1);
-  b.all(ops::Win_fence, OpClass::RmaSync);
-  b.all(ops::Win_free, OpClass::WinMgmt);
+  b.fence();
+  b.free_windows();
   auto issues = b.check();
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"rma-conflict"});
   EXPECT_EQ(issues[0].sides[0].rank, 0);
@@ -68,27 +75,23 @@ TEST(Rma, PutsOfTwoOriginsToOneLocationInOneFenceEpochConflict) {
 }
 
 TEST(Rma, PutsInSuccessiveFenceEpochsOrOnOtherLocationsDoNotConflict) {
-  Builder b(3);
-  b.create_all();
-  b.all(ops::Win_fence, OpClass::RmaSync);
+  auto b = Builder::in_fence_epoch(3);
   b.rma(0, ops::Put, 2, 1);
   b.rma(1, ops::Put, 2, 2);
-  b.all(ops::Win_fence, OpClass::RmaSync);
+  b.fence();
   b.rma(1, ops::Put, 2, 1);
-  b.all(ops::Win_fence, OpClass::RmaSync);
-  b.all(ops::Win_free, OpClass::WinMgmt);
+  b.fence();
+  b.free_windows();
   EXPECT_TRUE(b.check().empty());
 }
 
 TEST(Rma, AccumulatesOfOneOpDoNotConflictOfTwoOpsDo) {
   for (bool same : {true, false}) {
-    Builder b(3);
-    b.create_all();
-    b.all(ops::Win_fence, OpClass::RmaSync);
+    auto b = Builder::in_fence_epoch(3);
     b.rma(0, ops::Accumulate, 2, 0, trace::ReduceOp::Sum);
     b.rma(1, ops::Accumulate, 2, 0, same ? trace::ReduceOp::Sum : trace::ReduceOp::Max);
-    b.all(ops::Win_fence, OpClass::RmaSync);
-    b.all(ops::Win_free, OpClass::WinMgmt);
+    b.fence();
+    b.free_windows();
     EXPECT_EQ(b.check().size(), same ? 0u : 1u) << same;
   }
 }
@@ -104,7 +107,7 @@ TEST(Rma, ExclusiveLocksOrderEpochsSharedOnesDoNot) {
       Event& u = b.add(r, ops::Win_unlock, OpClass::RmaSync);
       u.comm = kWin, u.peer = 2;
     }
-    b.all(ops::Win_free, OpClass::WinMgmt);
+    b.free_windows();
     EXPECT_EQ(kinds(b.check()), type == trace::kLockExclusive ? std::vector<std::string>{} : std::vector<std::string>{"rma-conflict"});
   }
 }
@@ -122,12 +125,10 @@ TEST(Rma, OperationOutsideAnEpochUnmatchedUnlockAndLeakedWindow) {
 
 TEST(Rma, LoadOfTheTargetConflictsOnlyInsideTheEpoch) {
   for (bool inside : {true, false}) {
-    Builder b(2);
-    b.create_all();
-    b.all(ops::Win_fence, OpClass::RmaSync);  // seq 3 on both
+    auto b = Builder::in_fence_epoch(2);  // its fence: seq 3 on both
     b.rma(0, ops::Put, 1, 2);
-    b.all(ops::Win_fence, OpClass::RmaSync);
-    b.all(ops::Win_free, OpClass::WinMgmt);
+    b.fence();
+    b.free_windows();
     WindowAccesses acc(2);
     WindowAccess a;
     a.window = kWin;
@@ -173,7 +174,7 @@ TEST(Rma, ThreadsLoadIsOrderedByTheRecordsThatReturnedBeforeIt) {
     Event& bar = b.add(1, ops::Barrier, OpClass::Collective);  // rank 1, seq 4: entered at 40
     bar.comm = trace::kCommWorld;
     bar.t_exit_ns = 400;
-    b.all(ops::Win_free, OpClass::WinMgmt);
+    b.free_windows();
     WindowAccesses acc(2);
     // seq 4: the last record entered, the barrier
     acc[1].push_back(thread_access(4, 7, during_barrier ? 200 : 450, during_barrier ? 200 : 450, 0x20000));
@@ -200,7 +201,7 @@ TEST(Rma, ThreadsLoadOfAPendingGetsOriginBufferIsReported) {
     b.rma(0, ops::Get, 1, 0).buffer = 0x10000;  // 40
     Event& u = b.add(0, ops::Win_unlock, OpClass::RmaSync);  // 50, left at 55
     u.comm = kWin, u.peer = 1;
-    b.all(ops::Win_free, OpClass::WinMgmt);
+    b.free_windows();
     WindowAccesses acc(2);
     acc[0].push_back(thread_access(3, 5, pending ? 38 : 58, 70, 0x10000));
     Options o;
@@ -223,14 +224,14 @@ TEST(Rma, NullOriginBufferOfAPredefinedTypeIsAnInvalidArgument) {
     derived.key = kAbsolute, derived.size = 4, derived.extent = 4, derived.name = "-";
     b.run.ranks[0].types.push_back(derived);
     b.create_all();
-    b.all(ops::Win_fence, OpClass::RmaSync);
+    b.fence();
     Event& e = b.rma(0, variant == 4 ? ops::Put : ops::Get, 1, 0);
     e.buffer = 0;
     if (variant == 1) e.error = 12;  // MPI refused it
     if (variant == 2) e.dtype = kAbsolute;
     if (variant == 3) e.scount_arg = 0, e.bytes = 0;
-    b.all(ops::Win_fence, OpClass::RmaSync);
-    b.all(ops::Win_free, OpClass::WinMgmt);
+    b.fence();
+    b.free_windows();
     const auto issues = b.check();
     const bool flagged = std::count_if(issues.begin(), issues.end(),
                                        [](const Issue& i) { return i.kind == "invalid-argument"; }) == 1;

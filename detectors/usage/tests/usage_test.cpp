@@ -23,36 +23,38 @@ struct Builder : trace::testing::TraceBuilder {
   explicit Builder(int n)
       : TraceBuilder(n, {predefined_type(kInt, "MPI_INT", 4), predefined_type(kFloat, "MPI_FLOAT", 4),
                          predefined_type(kDouble, "MPI_DOUBLE", 8)}) {}
-  Event& coll(int r, std::uint16_t op, std::uint32_t type, int count, int root = trace::kNoPeer,
-              trace::ReduceOp rop = trace::ReduceOp::None) {
-    Event& e = add(r, op, OpClass::Collective);
-    e.comm = trace::kCommWorld;
+  // What the usage checks find once every rank finalized.
+  std::vector<Issue> finalized_issues() {
+    finalize();
+    return check_run(run);
+  }
+  // A call on `count` elements of `type`, counted as 4 bytes each whatever the type.
+  Event& typed(int r, std::uint16_t op, OpClass c, std::uint32_t type, int count) {
+    Event& e = add(r, op, c);
     e.dtype = type;
     e.scount_arg = count;
     e.count = count;
     e.bytes = 4 * count;
+    return e;
+  }
+  Event& coll(int r, std::uint16_t op, std::uint32_t type, int count, int root = trace::kNoPeer,
+              trace::ReduceOp rop = trace::ReduceOp::None) {
+    Event& e = typed(r, op, OpClass::Collective, type, count);
+    e.comm = trace::kCommWorld;
     e.root = root;
     e.reduce_op = static_cast<std::uint8_t>(rop);
     return e;
   }
   Event& send(int r, int to, std::uint32_t type, int count, int tag = 0) {
-    Event& e = add(r, ops::Send, OpClass::Send);
+    Event& e = typed(r, ops::Send, OpClass::Send, type, count);
     e.peer = to;
     e.tag = tag;
-    e.dtype = type;
-    e.scount_arg = count;
-    e.count = count;
-    e.bytes = 4 * count;
     return e;
   }
   Event& recv(int r, int from, std::uint32_t type, int count, int tag = 0) {
-    Event& e = add(r, ops::Recv, OpClass::Recv);
+    Event& e = typed(r, ops::Recv, OpClass::Recv, type, count);
     e.peer = from;
     e.tag = tag;
-    e.dtype = type;
-    e.scount_arg = count;
-    e.count = count;
-    e.bytes = 4 * count;
     e.status_source = from;
     e.status_tag = tag;
     e.status_bytes = 4 * count;
@@ -91,8 +93,7 @@ std::vector<std::string> kinds(const std::vector<Issue>& issues) {
 TEST(UsageCollectives, AgreeingReduceIsClean) {
   Builder b(3);
   for (int r = 0; r < 3; ++r) b.coll(r, ops::Reduce, kInt, 4, 0, trace::ReduceOp::Sum);
-  b.finalize();
-  EXPECT_TRUE(check_run(b.run).empty());
+  EXPECT_TRUE(b.finalized_issues().empty());
 }
 
 TEST(UsageCollectives, RootOpAndTypeMismatches) {
@@ -100,15 +101,13 @@ TEST(UsageCollectives, RootOpAndTypeMismatches) {
     Builder b(2);
     b.coll(0, ops::Reduce, kInt, 4, 0, trace::ReduceOp::Sum);
     b.coll(1, ops::Reduce, kInt, 4, 1, trace::ReduceOp::Sum);
-    b.finalize();
-    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-root-mismatch"});
+    EXPECT_EQ(kinds(b.finalized_issues()), std::vector<std::string>{"collective-root-mismatch"});
   }
   {
     Builder b(2);
     b.coll(0, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Sum);
     b.coll(1, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Max);
-    b.finalize();
-    auto issues = check_run(b.run);
+    auto issues = b.finalized_issues();
     ASSERT_EQ(kinds(issues), std::vector<std::string>{"collective-op-mismatch"});
     EXPECT_EQ(issues[0].sides.size(), 2u);
   }
@@ -116,15 +115,13 @@ TEST(UsageCollectives, RootOpAndTypeMismatches) {
     Builder b(2);
     b.coll(0, ops::Bcast, kInt, 4, 0);
     b.coll(1, ops::Bcast, kFloat, 4, 0);  // same bytes, different signature
-    b.finalize();
-    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-type-mismatch"});
+    EXPECT_EQ(kinds(b.finalized_issues()), std::vector<std::string>{"collective-type-mismatch"});
   }
   {
     Builder b(2);
     b.coll(0, ops::Allreduce, kInt, 4, trace::kNoPeer, trace::ReduceOp::Sum);
     b.coll(1, ops::Allreduce, kInt, 3, trace::kNoPeer, trace::ReduceOp::Sum);
-    b.finalize();
-    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-type-mismatch"});
+    EXPECT_EQ(kinds(b.finalized_issues()), std::vector<std::string>{"collective-type-mismatch"});
   }
 }
 
@@ -135,16 +132,14 @@ TEST(UsageCollectives, OrderAndMissing) {
     b.coll(0, ops::Barrier, trace::kTypeNone, 0);
     b.coll(1, ops::Barrier, trace::kTypeNone, 0);
     b.coll(1, ops::Bcast, kInt, 1, 0);
-    b.finalize();
-    auto issues = check_run(b.run);
+    auto issues = b.finalized_issues();
     ASSERT_EQ(kinds(issues), std::vector<std::string>{"collective-order-mismatch"});
     EXPECT_EQ(issues[0].sides[0].rank, 1);
   }
   {
     Builder b(2);
     b.coll(0, ops::Barrier, trace::kTypeNone, 0);
-    b.finalize();
-    EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{"collective-missing"});
+    EXPECT_EQ(kinds(b.finalized_issues()), std::vector<std::string>{"collective-missing"});
   }
 }
 
@@ -152,8 +147,7 @@ TEST(UsageP2p, TypeSignatureMismatchNotByteCount) {
   Builder b(2);
   b.send(0, 1, kInt, 2);
   b.recv(1, 0, kFloat, 2);
-  b.finalize();
-  auto issues = check_run(b.run);
+  auto issues = b.finalized_issues();
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"type-mismatch"});
   EXPECT_EQ(issues[0].sides[0].rank, 1);
   EXPECT_EQ(issues[0].sides[1].rank, 0);
@@ -176,8 +170,7 @@ TEST(UsageP2p, DerivedTypesFlattenToTheirPrimitives) {
   b.run.ranks[0].types.push_back(two_ints);
   b.send(0, 1, 1, 3);
   b.recv(1, 0, kInt, 6);  // 3 x {2 x int} == 6 x int
-  b.finalize();
-  EXPECT_TRUE(check_run(b.run).empty());
+  EXPECT_TRUE(b.finalized_issues().empty());
   Signature s = signature(b.run.ranks[0], 1, 3);
   ASSERT_TRUE(s.known);
   EXPECT_EQ(s.runs, (std::vector<std::pair<std::uint32_t, std::uint64_t>>{{kInt, 6}}));
@@ -190,8 +183,7 @@ TEST(UsageFinalize, PendingRequestUnmatchedSendMissingFinalize) {
   is.scount_arg = 1;
   is.bytes = 4;
   b.send(1, 0, kInt, 1, 9);  // never received
-  b.finalize();
-  auto k = kinds(check_run(b.run));
+  auto k = kinds(b.finalized_issues());
   EXPECT_NE(std::find(k.begin(), k.end(), "pending-request"), k.end());
   EXPECT_NE(std::find(k.begin(), k.end(), "unmatched-send"), k.end());
 
@@ -214,8 +206,7 @@ TEST(UsageFinalize, LeakedHandlesAndFreedOnesAreNot) {
   Event& f = b.add(0, ops::Type_free, OpClass::HandleFree);
   f.tag = static_cast<std::int32_t>(trace::HandleKind::Datatype);
   f.buffer = 0x8c000001;
-  b.finalize();
-  auto issues = check_run(b.run);
+  auto issues = b.finalized_issues();
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"leaked-handle"});
   // Created once and kept: MPI_Finalize does not free it, and that is not
   // erroneous (MPI-4.1 §11.2.2): info.
@@ -235,8 +226,7 @@ TEST(UsageFinalize, HandlesCreatedAgainAndAgainAtOneSiteAreAGrowingLeak) {
     once.callsite = 4;
     once.comm = 200;
   }
-  b.finalize();
-  auto issues = check_run(b.run);
+  auto issues = b.finalized_issues();
   ASSERT_EQ(kinds(issues), (std::vector<std::string>{"leaked-handle", "leaked-handle", "leaked-handle", "leaked-handle"}));
   int warnings = 0, infos = 0;
   for (const auto& is : issues) {
@@ -319,8 +309,7 @@ TEST(UsageCollectives, IntercommunicatorsCompareOnlyTheOp) {
   Event& y = b.coll(1, ops::Bcast, kInt, 8, 0);
   y.comm = kInter;
   for (int r = 0; r < 2; ++r) b.add(r, ops::Comm_free, OpClass::CommMgmt).comm = kInter;
-  b.finalize();
-  EXPECT_TRUE(check_run(b.run).empty());
+  EXPECT_TRUE(b.finalized_issues().empty());
 }
 
 TEST(UsageFinalize, CancelledSendsAndFreedReceivesAreNotUnmatched) {
@@ -333,8 +322,7 @@ TEST(UsageFinalize, CancelledSendsAndFreedReceivesAreNotUnmatched) {
   b.send(0, 1, kInt, 1, 4);
   b.post(1, false, 0, 4, 9);
   b.free_request(1, 9);
-  b.finalize();
-  EXPECT_TRUE(check_run(b.run).empty());
+  EXPECT_TRUE(b.finalized_issues().empty());
 
   // Freed (not cancelled) sends still have to be received.
   Builder f(2);
@@ -378,6 +366,14 @@ ObjectResolver objects(std::vector<MemoryObject> list) {
     return std::nullopt;
   };
 }
+// What the buffer checks find in `b`'s run, finalized, with these objects.
+std::vector<Issue> buffer_issues(Builder& b, const ObjectResolver& resolve) {
+  b.finalize();
+  std::vector<Issue> out;
+  check_buffers(b.run, resolve, out);
+  return out;
+}
+
 MemoryObject variable(std::uint64_t begin, std::uint64_t size, CType::Class cls, std::int64_t esize, const char* type) {
   MemoryObject o;
   o.kind = MemoryObject::Kind::Stack;
@@ -395,14 +391,11 @@ TEST(UsageBuffers, CountPastTheObjectIsAnOverflowOnBothSides) {
   Event& red = b.coll(0, ops::Allreduce, kDouble, 2);
   red.buffer = 0x3000;
   red.rbuffer = 0x3008;  // 16 bytes into one double
-  b.finalize();
-  std::vector<Issue> out;
-  check_buffers(b.run,
-                objects({variable(0x1000, 32, CType::Class::Float, 8, "double"),
-                         variable(0x2000, 32, CType::Class::Float, 8, "double"),
-                         variable(0x3000, 8, CType::Class::Float, 8, "double"),
-                         variable(0x3008, 8, CType::Class::Float, 8, "double")}),
-                out);
+  const std::vector<Issue> out =
+      buffer_issues(b, objects({variable(0x1000, 32, CType::Class::Float, 8, "double"),
+                                variable(0x2000, 32, CType::Class::Float, 8, "double"),
+                                variable(0x3000, 8, CType::Class::Float, 8, "double"),
+                                variable(0x3008, 8, CType::Class::Float, 8, "double")}));
   ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-overflow", "buffer-overflow"}));
   EXPECT_EQ(out[0].sides[0].rank, 0);  // the allreduce's send side already
   EXPECT_EQ(out[1].sides[0].rank, 1);
@@ -437,15 +430,12 @@ TEST(UsageBuffers, DatatypeAgainstTheVariablesCType) {
   b.coll(0, ops::Bcast, kInt, 1, 0).buffer = 0x9000;    // no object known: nothing
   b.run.ranks[0].types.push_back(predefined_type(kChar, "MPI_CHAR", 1));
   b.coll(0, ops::Bcast, kChar, 4, 0).buffer = 0x3000;   // an int moved as chars: raw bytes, not judged
-  b.finalize();
-  std::vector<Issue> out;
-  check_buffers(b.run,
-                objects({variable(0x1000, 8, CType::Class::Signed, 8, "long"),
-                         variable(0x2000, 4, CType::Class::Signed, 4, "int"),
-                         variable(0x3000, 4, CType::Class::Unsigned, 4, "unsigned int"),
-                         variable(0x4000, 64, CType::Class::Char, 1, "char"),
-                         variable(0x5000, 24, CType::Class::Struct, 24, "struct particle")}),
-                out);
+  const std::vector<Issue> out =
+      buffer_issues(b, objects({variable(0x1000, 8, CType::Class::Signed, 8, "long"),
+                                variable(0x2000, 4, CType::Class::Signed, 4, "int"),
+                                variable(0x3000, 4, CType::Class::Unsigned, 4, "unsigned int"),
+                                variable(0x4000, 64, CType::Class::Char, 1, "char"),
+                                variable(0x5000, 24, CType::Class::Struct, 24, "struct particle")}));
   ASSERT_EQ(kinds(out), (std::vector<std::string>{"buffer-type-mismatch", "buffer-type-mismatch", "buffer-type-mismatch"}));
   EXPECT_NE(out[0].message.find("long"), std::string::npos);
   EXPECT_NE(out[1].message.find("MPI_FLOAT"), std::string::npos);
@@ -498,9 +488,7 @@ TEST(UsageBuffers, StructDatatypeAgainstTheStructMembers) {
     Builder b(1);
     b.run.ranks[0].types.push_back(derived(map, extent));
     b.coll(0, ops::Bcast, 1, 4, 0).buffer = 0x1000;
-    b.finalize();
-    std::vector<Issue> out;
-    check_buffers(b.run, objects({s}), out);
+    const std::vector<Issue> out = buffer_issues(b, objects({s}));
     if (expect.empty()) {
       EXPECT_TRUE(out.empty()) << out[0].message;
     } else {
@@ -515,9 +503,7 @@ TEST(UsageBuffers, ReceiveIntoOverlappingDatatypeIsInvalid) {
   for (auto& rt : b.run.ranks) rt.types.push_back(derived({{kInt, 0}, {kInt, 2}}, 8));  // bytes 2-3 twice
   b.send(0, 1, 1, 1).buffer = 0x1000;  // sending through it is allowed
   b.recv(1, 0, 1, 1).buffer = 0x1000;
-  b.finalize();
-  std::vector<Issue> out;
-  check_buffers(b.run, objects({}), out);
+  const std::vector<Issue> out = buffer_issues(b, objects({}));
   ASSERT_EQ(kinds(out), std::vector<std::string>{"invalid-argument"});
   EXPECT_EQ(out[0].sides[0].rank, 1);
 }
@@ -529,8 +515,7 @@ TEST(UsageArguments, ProcNullWhereTheOtherSideExists) {
     Event& r = b.recv(1, trace::kProcNull, kInt, 4, 5);
     r.status_source = trace::kProcNull;
     r.status_bytes = 0;
-    b.finalize();
-    auto issues = check_run(b.run);
+    auto issues = b.finalized_issues();
     auto k = kinds(issues);
     ASSERT_NE(std::find(k.begin(), k.end(), "invalid-argument"), k.end());
     const Issue& is = issues[static_cast<std::size_t>(std::find(k.begin(), k.end(), "invalid-argument") - k.begin())];
@@ -544,8 +529,7 @@ TEST(UsageArguments, ProcNullWhereTheOtherSideExists) {
     b.recv(1, 0, kInt, 1, 5);
     Event& r = b.recv(2, trace::kProcNull, kInt, 1, 5);
     r.status_source = trace::kProcNull;
-    b.finalize();
-    EXPECT_TRUE(check_run(b.run).empty());
+    EXPECT_TRUE(b.finalized_issues().empty());
   }
 }
 
@@ -555,8 +539,7 @@ TEST(UsageBuffering, SendSendExchangeReliesOnBuffering) {
     b.send(r, 1 - r, kInt, 4);
     b.recv(r, 1 - r, kInt, 4);
   }
-  b.finalize();
-  auto issues = check_run(b.run);
+  auto issues = b.finalized_issues();
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
   EXPECT_EQ(issues[0].sides.size(), 2u);
 }
@@ -581,8 +564,7 @@ TEST(UsageBuffering, OrderedExchangesAreSafe) {
     done.status_bytes = 16;
   }
   for (int r = 0; r < 2; ++r) b.coll(r, ops::Barrier, trace::kTypeNone, 0);
-  b.finalize();
-  EXPECT_EQ(kinds(check_run(b.run)), std::vector<std::string>{});
+  EXPECT_EQ(kinds(b.finalized_issues()), std::vector<std::string>{});
 }
 
 TEST(UsageBuffering, SendBeforeACollectiveTheReceiverEntersFirst) {
@@ -593,8 +575,7 @@ TEST(UsageBuffering, SendBeforeACollectiveTheReceiverEntersFirst) {
   b.recv(0, 1, kInt, 1, 1);
   b.coll(0, ops::Barrier, trace::kTypeNone, 0);
   b.recv(0, 1, kInt, 1, 2);
-  b.finalize();
-  auto issues = check_run(b.run);
+  auto issues = b.finalized_issues();
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
   EXPECT_EQ(issues[0].sides[0].rank, 1);  // the blocked send first
   Options hung;
@@ -610,8 +591,7 @@ TEST(UsageBuffering, RelyingOnANonSynchronizingCollective) {
   b.coll(0, ops::Bcast, kInt, 4, 1);
   b.coll(1, ops::Bcast, kInt, 4, 1);
   b.send(1, 0, kInt, 1, 4);
-  b.finalize();
-  auto issues = check_run(b.run);
+  auto issues = b.finalized_issues();
   ASSERT_EQ(kinds(issues), std::vector<std::string>{"potential-deadlock"});
   EXPECT_EQ(issues[0].sides[0].rank, 1);  // the collective first
   EXPECT_EQ(issues[0].sides[0].role, "blocked in a collective");

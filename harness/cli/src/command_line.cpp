@@ -40,12 +40,6 @@ std::string hint(const std::string& word, const std::vector<std::string>& known)
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
-void declare_common(CLI::App& app, const Command& command) {
-  app.set_help_flag("-h,--help", "print this help and exit");
-  app.allow_extras();  // unknown arguments are reported below, with a hint
-  command.declare(app);
-}
-
 void print_overview(std::ostream& out) {
   out << "usage: scalefuzz COMMAND [OPTIONS]\n"
          "       scalefuzz --version | --help\n\n"
@@ -67,28 +61,24 @@ int fail(const std::string& who, const std::string& message, int code, bool usag
   return code;
 }
 
-}  // namespace
-
-ParsedArgs parse_command_line(const Command& command, const std::vector<std::string>& args, bool& help) {
-  ParsedArgs parsed;
-  parsed.raw = args;
-  help = false;
+// Parses `args` (what follows the command name) into the options `app`
+// declared, the "--" tail into `call`; UsageError naming the argument (with a
+// "did you mean" for a mistyped option) on failure. False for -h/--help.
+bool parse_command_line(CLI::App& app, const Command& command, const std::vector<std::string>& args,
+                        Invocation& call) {
   std::vector<std::string> head = args;
   if (command.takes_tail) {
     auto dashes = std::find(args.begin(), args.end(), "--");
     if (dashes != args.end()) {
       head.assign(args.begin(), dashes);
-      parsed.tail.assign(dashes + 1, args.end());
+      call.tail.assign(dashes + 1, args.end());
     }
   }
-  CLI::App app{"", std::string("scalefuzz ") + command.name};
-  declare_common(app, command);
   std::vector<std::string> reversed(head.rbegin(), head.rend());  // CLI11 consumes from the back
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    help = true;
-    return parsed;
+    return false;
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
@@ -100,22 +90,8 @@ ParsedArgs parse_command_line(const Command& command, const std::vector<std::str
     if (extra == "--") throw UsageError("unexpected '--'");
     throw UsageError("unexpected argument '" + extra + "'");
   }
-  for (const CLI::Option* opt : app.get_options()) {
-    if (opt->count() == 0 || opt == app.get_help_ptr()) continue;
-    if (opt->get_positional() && opt->get_lnames().empty()) {
-      for (const auto& v : opt->results()) parsed.positionals.push_back(v);
-      continue;
-    }
-    const std::string name = "--" + opt->get_lnames().at(0);
-    if (opt->get_type_size() == 0)
-      parsed.add_switch(name);
-    else
-      for (const auto& v : opt->results()) parsed.add_value(name, v);
-  }
-  return parsed;
+  return true;
 }
-
-namespace {
 
 // The option's type name as declared: CLI11 appends ":" and each check's
 // description, and the declared name may hold a ':' itself ("RANK:CALL").
@@ -136,11 +112,8 @@ std::string type_name_without_checks(const CLI::Option& option) {
   return type;
 }
 
-}  // namespace
-
-std::string command_help(const Command& command) {
-  CLI::App app{"", std::string("scalefuzz ") + command.name};
-  declare_common(app, command);
+// The text of `scalefuzz NAME --help`, built from the options `app` declared.
+std::string command_help(const Command& command, const CLI::App& app) {
   std::ostringstream out;
   out << "usage: scalefuzz " << command.name << " " << command.synopsis << "\n\n" << command.description << "\n";
   auto column = [](std::string s) {
@@ -171,6 +144,8 @@ std::string command_help(const Command& command) {
   return out.str();
 }
 
+}  // namespace
+
 int scalefuzz_main(const std::vector<std::string>& args) {
   if (args.empty()) {
     print_overview(std::cerr);
@@ -197,13 +172,17 @@ int scalefuzz_main(const std::vector<std::string>& args) {
   }
   const std::string who = std::string("scalefuzz ") + command->name;
   try {
-    bool help = false;
-    ParsedArgs parsed = parse_command_line(*command, std::vector<std::string>(args.begin() + 1, args.end()), help);
-    if (help) {
-      std::cout << command_help(*command);
+    CLI::App app{"", who};
+    app.set_help_flag("-h,--help", "print this help and exit");
+    app.allow_extras();  // unknown arguments are reported by parse_command_line, with a hint
+    const EntryPoint entry = command->declare(app);
+    Invocation call{who, {}};
+    for (auto arg = args.begin() + 1; arg != args.end(); ++arg) call.command_line += " " + *arg;
+    if (!parse_command_line(app, *command, std::vector<std::string>(args.begin() + 1, args.end()), call)) {
+      std::cout << command_help(*command, app);
       return kExitOk;
     }
-    return command->main(parsed);
+    return entry(call);
   } catch (const UsageError& e) {
     return fail(who, e.what(), kExitUsage, true);
   } catch (const harness::CampaignError& e) {

@@ -1,13 +1,16 @@
 // The scalefuzz subcommands. Each is one entry of commands(): its name, help
-// and options (declared once, on a CLI::App, with help text, type and range
-// checks) and its entry point, which receives the parsed values and returns
-// an exit code (exit_codes.hpp) or throws UsageError / InfraError.
+// and a declare function, which declares the command's options once on a
+// CLI::App (help text, type and range checks) bound straight into the typed
+// options of its workflow, and returns the entry point that calls the
+// workflow with them once CLI11 parsed the command line. The entry point
+// returns an exit code (exit_codes.hpp) or throws UsageError / InfraError.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "args.hpp"
+#include "exit_codes.hpp"
 
 namespace CLI {
 class App;
@@ -15,27 +18,28 @@ class App;
 
 namespace scalefuzz::cli {
 
+using workflows::InfraError;
+using workflows::UsageError;
+
+// What an entry point gets besides the options bound at declaration.
+struct Invocation {
+  std::string command_line;       // "scalefuzz NAME ARGS..." as typed, stored with a campaign's results
+  std::vector<std::string> tail;  // after "--" (commands declared with a tail)
+};
+using EntryPoint = std::function<int(const Invocation&)>;
+
 struct Command {
   const char* name;
   const char* summary;      // one line for `scalefuzz --help`
   const char* synopsis;     // after "usage: scalefuzz NAME "
   const char* description;  // paragraphs between the usage line and the options
   const char* exit_codes;   // what 0/1/2/3/130 mean for this command (kExitCodeTable)
-  bool takes_tail;          // accepts "-- cmd args..." (ParsedArgs::tail)
-  void (*declare)(CLI::App& options);
-  int (*main)(const ParsedArgs& args);
+  bool takes_tail;          // accepts "-- cmd args..." (Invocation::tail)
+  EntryPoint (*declare)(CLI::App& options);
 };
 
 // The table behind dispatch and --help; only commands that work are listed.
 const std::vector<Command>& commands();
-
-// Parses `args` (what follows the command name) against the command's
-// declared options; UsageError naming the argument (with a "did you mean"
-// for a mistyped option) on failure. Sets `help` instead when -h/--help is given.
-ParsedArgs parse_command_line(const Command& command, const std::vector<std::string>& args, bool& help);
-
-// The text of `scalefuzz NAME --help`, built from the declared options.
-std::string command_help(const Command& command);
 
 // The whole program: dispatch, errors mapped to the exit-code table.
 int scalefuzz_main(const std::vector<std::string>& args);

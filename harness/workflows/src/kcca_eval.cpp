@@ -11,12 +11,13 @@
 
 namespace scalefuzz::workflows {
 
-int evaluate_kcca(const std::filesystem::path& dir, int folds, bool sensitivity) {
+int evaluate_kcca(const KccaEvalOptions& evaluation) {
+  const std::filesystem::path& dir = evaluation.dir;
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadOnly);
   const auto campaign = load_stored_campaign(store, default_build_dir());
   detectors::kcca::EvaluationOptions options;
-  options.folds = folds;
-  options.sensitivity = sensitivity;
+  options.folds = evaluation.folds;
+  options.sensitivity = evaluation.sensitivity;
   try {
     detectors::kcca::evaluate_stored_campaign(analysis::run_infos(store.runs()), campaign ? campaign->kcca : harness::KccaSpec{}, options,
                                               std::cout, std::cerr);

@@ -15,6 +15,11 @@
 
 namespace scalefuzz::workflows {
 
+int replay(const ReplayOptions& options) {
+  return options.submit ? submit_replay(options.run_dir, options.times, options.with_noise)
+                        : replay_recorded_run(options.run_dir, options.times, options.with_noise);
+}
+
 int replay_recorded_run(const std::filesystem::path& run_dir, int times, bool with_noise) {
   engine::ReplayRequest request;
   request.run_dir = run_dir;

@@ -10,7 +10,8 @@
 
 namespace scalefuzz::workflows {
 
-int print_trace(const std::filesystem::path& dir, std::optional<int> rank, bool symbols) {
+int print_trace(const TraceOptions& options) {
+  const auto& [dir, rank, symbols] = options;
   if (!std::filesystem::is_directory(harness::RunDir(dir).ranks_dir()))
     throw UsageError(dir.string() + ": not a run directory (no ranks/ inside; was the run recorded?)");
   trace::RunTrace run;

@@ -70,14 +70,35 @@ struct ExploreOptions {
 int explore_recorded_run(const ExploreOptions& options);
 
 // `scalefuzz replay` (replay_recorded.cpp), here or as a SLURM job (slurm_campaign.cpp).
+struct ReplayOptions {
+  std::filesystem::path run_dir;
+  int times = 1;
+  bool with_noise = false;  // default: none, the log decides the matches
+  bool submit = false;      // as one SLURM batch job
+};
+int replay(const ReplayOptions& options);
 int replay_recorded_run(const std::filesystem::path& run_dir, int times, bool with_noise);
 int submit_replay(const std::filesystem::path& run_dir, int times, bool with_noise);
 
-// `scalefuzz analyze` / `report` (stored_results.cpp), `kcca-eval`, `trace`.
+// `scalefuzz analyze` / `report` (stored_results.cpp).
 int analyze_results(const std::filesystem::path& dir);
 int report_results(const std::filesystem::path& dir);
-int evaluate_kcca(const std::filesystem::path& dir, int folds, bool sensitivity);
-int print_trace(const std::filesystem::path& run_dir, std::optional<int> rank, bool symbols);
+
+// `scalefuzz kcca-eval` (kcca_eval.cpp).
+struct KccaEvalOptions {
+  std::filesystem::path dir;
+  int folds = 5;
+  bool sensitivity = false;
+};
+int evaluate_kcca(const KccaEvalOptions& options);
+
+// `scalefuzz trace` (trace_print.cpp).
+struct TraceOptions {
+  std::filesystem::path run_dir;
+  std::optional<int> rank;  // default: every rank
+  bool symbols = true;
+};
+int print_trace(const TraceOptions& options);
 
 // SLURM campaigns (slurm_campaign.cpp; libslurm and the array plans in harness/slurm).
 struct SubmitOptions {
