@@ -8,10 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "scalefuzz/engine/explore_runs.hpp"
 
 namespace {
 
@@ -113,8 +116,9 @@ TEST(ExploreE2E, CampaignKeyExploresEachPointAndDowngradesTheBenignTwinsWarnings
     // The two workers' result sends, from the same line of the worker loop.
     const int took = d.at("base_send").value("send_rank", -1), forced = d.at("forced_send").value("send_rank", -1);
     EXPECT_TRUE((took == 1 && forced == 2) || (took == 2 && forced == 1)) << d.dump();
-    if (d.value("outcome", "") == d.value("base_outcome", ""))
+    if (d.value("outcome", "") == d.value("base_outcome", "")) {
       EXPECT_NE(d.value("failure_change", ""), "") << d.dump();
+    }
   }
   const auto benign = of_kind(findings, "benign-nondeterminism");
   ASSERT_EQ(benign.size(), 1u) << findings.dump(1);
@@ -138,8 +142,9 @@ TEST(ExploreE2E, AFarmWhoseQuietRunsAllFailGetsAHarmfulRaceFromTheChangedFailure
     const auto& d = f.at("details");
     EXPECT_EQ(d.value("receiving_rank", -1), 0) << d.dump();
     EXPECT_NE(d.value("receive_routine", "").find("master_worker.c"), std::string::npos) << d.dump();
-    if (d.value("outcome", "") == d.value("base_outcome", ""))
+    if (d.value("outcome", "") == d.value("base_outcome", "")) {
       EXPECT_NE(d.value("failure_change", "").find("results out of place"), std::string::npos) << d.dump();
+    }
     // The offered replay of the forced run fails again.
     const auto argv = d.at("replay_argv").get<std::vector<std::string>>();
     ASSERT_EQ(argv.size(), 3u);
@@ -229,4 +234,80 @@ TEST(ExploreE2E, ComputeImbalancedProgramsGetAHarmfulRaceFromExplorationTheirTwi
   }
   for (const std::string program : {"tree_reduce", "halo_phases", "slow_last"})
     EXPECT_GE(harmful[program], 1) << program << "\n" << c.findings.dump(1);
+}
+
+// Coverage feedback between noise and exploration on real runs (issue 30):
+// races_first_answer --safe, worker w answering (w-1) x 20 ms after worker
+// 1, so quiet runs take worker 1's answer at the first receive line; random
+// noise of up to 100 ms a call reorders the answers. (1) A noise run whose
+// matches show a tuple no quiet run had is a base: forced runs start from
+// it. (2) Every campaign run's tuples count as seen, bases or not: the
+// forced alternatives whose tuple no run had produced (nor an earlier forced
+// run, nor an earlier forcing) all come before the others.
+TEST(ExploreE2E, NoiseRunsWithNewTuplesAreBasesAndEveryRunsTuplesCountAsSeen) {
+  TempDir tmp;
+  const CampaignRun c = run_campaign(
+      tmp, "campaign: feedback\napp:\n  command: [\"" + scenario("first_answer") +
+               "\", \"--iterations\", \"4\", \"--skew-us\", \"20000\", \"--safe\"]\n"
+               "  check: { stderr-regex: \"wrong match at loop\" }\n"
+               "scales: [4]\nnoise: [{ mode: none }, { mode: random, probability: 0.5, delay: 100ms }]\n"
+               "repetitions: 2\ntimeout: 60s\ndetectors: [races]\nexplore: { budget: 30 }\n");
+  using Tuple = std::tuple<int, std::uint64_t, int, std::uint64_t, std::int32_t>;
+  std::set<Tuple> quiet_tuples, all_tuples;
+  std::map<std::string, std::set<Tuple>> noise_runs;
+  std::set<std::string> campaign_runs;
+  for (const auto& entry : fs::directory_iterator(c.out / "runs")) {
+    const auto spec = nlohmann::json::parse(read_file(entry.path() / "spec.json"));
+    const std::string id = spec.at("run_id").get<std::string>();
+    campaign_runs.insert(id);
+    const bool quiet = spec.at("noise").at("mode").get<std::string>() == "none";
+    for (const auto& m : scalefuzz::engine::read_explore_base(entry.path(), id).matches) {
+      const Tuple t{m.recv_rank, m.recv_site_hash, m.send_rank, m.send_site_hash, m.tag};
+      all_tuples.insert(t);
+      (quiet ? quiet_tuples : noise_runs[id]).insert(t);
+    }
+  }
+  ASSERT_EQ(campaign_runs.size(), 4u);
+  std::vector<fs::path> records;
+  for (const auto& entry : fs::directory_iterator(c.out / "explore"))
+    if (entry.path().extension() == ".json") records.push_back(entry.path());
+  ASSERT_EQ(records.size(), 1u);
+  const auto record = nlohmann::json::parse(read_file(records[0]));
+  std::set<std::string> bases;
+  for (const auto& e : record.at("explored")) bases.insert(e.at("base_run").get<std::string>());
+  // (2): in the order forced from the campaign's runs (depth 1).
+  std::map<std::string, std::vector<Tuple>> produced;  // forced run -> tuples it was first to produce
+  for (const auto& m : record.at("forced_matches"))
+    produced[m.at("run").get<std::string>()].push_back(
+        {m.at("receive_rank").get<int>(), m.at("receive_site_hash").get<std::uint64_t>(), m.at("send_rank").get<int>(),
+         m.at("send_site_hash").get<std::uint64_t>(), m.at("tag").get<std::int32_t>()});
+  std::set<Tuple> seen = all_tuples, tried;
+  bool known_forced = false;
+  std::size_t depth_one = 0;
+  for (const auto& e : record.at("explored")) {
+    if (!campaign_runs.count(e.at("base_run").get<std::string>())) continue;
+    ++depth_one;
+    const auto& r = e.at("receive");
+    const auto& f = e.at("forced");
+    const Tuple t{r.at("receive_rank").get<int>(), r.at("receive_site_hash").get<std::uint64_t>(),
+                  f.at("send_rank").get<int>(), f.at("send_site_hash").get<std::uint64_t>(), f.at("tag").get<std::int32_t>()};
+    const bool unknown = !seen.count(t) && !tried.count(t);
+    if (unknown) {
+      EXPECT_FALSE(known_forced) << "an alternative no run had produced, forced after a known one:\n" << record.dump(1);
+    }
+    known_forced = known_forced || !unknown;
+    tried.insert(t);
+    for (const auto& p : produced[e.at("run").get<std::string>()]) seen.insert(p);
+  }
+  EXPECT_GT(depth_one, 0u) << record.dump(1);
+  // (1)
+  std::set<std::string> fresh_noise;
+  for (const auto& [id, tuples] : noise_runs)
+    for (const auto& t : tuples)
+      if (!quiet_tuples.count(t)) fresh_noise.insert(id);
+  if (fresh_noise.empty()) GTEST_SKIP() << "no noise run produced a tuple the quiet runs lacked (nothing to test for (1))";
+  bool noise_base = false;
+  for (const auto& id : fresh_noise) noise_base = noise_base || bases.count(id) > 0;
+  EXPECT_TRUE(noise_base) << "noise runs with new tuples, none a base; bases: " << nlohmann::json(bases).dump()
+                          << "\n" << record.dump(1);
 }
