@@ -26,10 +26,20 @@ std::size_t MatchCoverage::add_seen(const std::string& run_id, const std::vector
   return fresh;
 }
 
-void MatchCoverage::add_potential(const std::string& run_id, const std::vector<WildcardAlternatives>& alternatives) {
+std::vector<PotentialTuple> MatchCoverage::add_potential(const std::string& run_id,
+                                                         const std::vector<WildcardAlternatives>& alternatives) {
+  std::vector<PotentialTuple> fresh;
   for (const auto& w : alternatives)
-    for (const auto& a : w.alternatives)
-      tuples_.try_emplace(tuple_of(w.actual, a), Example{run_id, w.actual.recv_site_id, a.send_site_id});
+    for (const auto& a : w.alternatives) {
+      const MatchTuple t = tuple_of(w.actual, a);
+      if (tuples_.try_emplace(t, Example{run_id, w.actual.recv_site_id, a.send_site_id}).second)
+        fresh.push_back({run_id, t, w.actual.recv_site_id, a.send_site_id});
+    }
+  return fresh;
+}
+
+void MatchCoverage::add_potential(const PotentialTuple& p) {
+  tuples_.try_emplace(p.tuple, Example{p.run_id, p.recv_site_id, p.send_site_id});
 }
 
 void MatchCoverage::mark_tried(const MatchTuple& t) { tried_.insert(t); }
@@ -143,6 +153,14 @@ nlohmann::json to_json(const ExplorationRecord& record) {
     j["run"] = run;
     seen.push_back(std::move(j));
   }
+  nlohmann::json potential = nlohmann::json::array();
+  for (const auto& p : record.forced_potential) {
+    auto j = tuple_json(p.tuple);
+    j["run"] = p.run_id;
+    j["receive_site"] = p.recv_site_id;
+    j["send_site"] = p.send_site_id;
+    potential.push_back(std::move(j));
+  }
   return {{"point", record.point},
           {"runs", record.runs},
           {"budget_exhausted", record.budget_exhausted},
@@ -150,7 +168,8 @@ nlohmann::json to_json(const ExplorationRecord& record) {
           {"distinct_candidates", record.distinct_candidates},
           {"explored", explored},
           {"tried", tried},
-          {"forced_matches", seen}};
+          {"forced_matches", seen},
+          {"forced_potential", potential}};
 }
 
 ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
@@ -189,6 +208,10 @@ ExplorationRecord exploration_record_from_json(const nlohmann::json& j) {
     }
     for (const auto& t : j.at("tried")) r.tried.push_back(tuple_from(t));
     for (const auto& m : j.at("forced_matches")) r.forced_matches.push_back({m.at("run").get<std::string>(), match_from(m)});
+    if (j.contains("forced_potential"))  // absent before 2026-11-28 14:00
+      for (const auto& p : j.at("forced_potential"))
+        r.forced_potential.push_back({p.at("run").get<std::string>(), tuple_from(p), p.at("receive_site").get<std::uint32_t>(),
+                                      p.at("send_site").get<std::uint32_t>()});
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("exploration record: ") + e.what());
@@ -228,6 +251,7 @@ std::vector<ExplorationRecord> read_exploration_records(const std::filesystem::p
 void add_record(MatchCoverage& coverage, const ExplorationRecord& record) {
   for (const auto& t : record.tried) coverage.mark_tried(t);
   for (const auto& [run, m] : record.forced_matches) coverage.add_seen(run, {m});
+  for (const auto& p : record.forced_potential) coverage.add_potential(p);
 }
 
 bool changes_outcome(const ExploredAlternative& a) {
@@ -244,6 +268,45 @@ std::string quoted_line(const std::vector<std::string>& lines, std::size_t i) {
 
 }  // namespace
 
+namespace {
+
+// A line as numbers (a digit, then digits and points) and the text between
+// them: "wrong=3 in 0.52 s" is "wrong=", "3", " in ", "0.52", " s".
+std::vector<std::string> tokens_of(const std::string& line) {
+  std::vector<std::string> out;
+  const auto digit = [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; };
+  for (std::size_t i = 0; i < line.size();) {
+    std::size_t j = i + 1;
+    if (digit(line[i]))
+      while (j < line.size() && (digit(line[j]) || line[j] == '.')) ++j;
+    else
+      while (j < line.size() && !digit(line[j])) ++j;
+    out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// Whether the forced run's line differs from the base's in a token every
+// control repeats; a line the controls split differently is all timing.
+bool stable_tokens_differ(const std::vector<std::vector<std::string>>& controls, std::size_t line,
+                          const std::string& base, const std::string& forced) {
+  const auto b = tokens_of(base), f = tokens_of(forced);
+  std::vector<bool> stable(b.size(), true);
+  for (const auto& c : controls) {
+    const auto t = tokens_of(c[line]);
+    if (t.size() != b.size()) return false;
+    for (std::size_t k = 0; k < b.size(); ++k) stable[k] = stable[k] && t[k] == b[k];
+  }
+  const bool all_stable = std::all_of(stable.begin(), stable.end(), [](bool s) { return s; });
+  if (f.size() != b.size()) return all_stable;  // a repeated line split otherwise; else unknown: timing
+  for (std::size_t k = 0; k < b.size(); ++k)
+    if (stable[k] && f[k] != b[k]) return true;
+  return false;
+}
+
+}  // namespace
+
 std::string output_change(const std::vector<std::string>& base, const std::vector<std::vector<std::string>>& controls,
                           const std::vector<std::string>& forced) {
   if (controls.empty()) return "";
@@ -252,9 +315,7 @@ std::string output_change(const std::vector<std::string>& base, const std::vecto
   for (std::size_t i = 0; i < std::max(base.size(), forced.size()); ++i) {
     // A line more or less is a change (the controls repeat the line count).
     const bool both = i < base.size() && i < forced.size();
-    if (both && std::any_of(controls.begin(), controls.end(), [&](const auto& c) { return c[i] != base[i]; }))
-      continue;  // timing
-    if (both && base[i] == forced[i]) continue;
+    if (both && (base[i] == forced[i] || !stable_tokens_differ(controls, i, base[i], forced[i]))) continue;
     return "stdout line " + std::to_string(i + 1) + ": " + quoted_line(base, i) + " became " + quoted_line(forced, i);
   }
   return "";

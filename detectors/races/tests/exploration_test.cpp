@@ -108,7 +108,7 @@ TEST(Exploration, AnAlternativeThatChangesTheOutcomeIsAnErrorRace) {
 
 // A failing base whose forced alternative fails the same way: the output
 // tells whether the failure depends on the match. Lines a replay of the
-// base does not repeat, and floating-point numbers, are timing.
+// base does not repeat (numbers or text of a line) are timing.
 TEST(Exploration, OutputChangeComparesOnlyWhatAReplayOfTheBaseRepeats) {
   const std::vector<std::string> base = {"wrong_matches=3 max_error=0.702", "us_per_iteration=12.5", "pid 4242"};
   // The second control repeats the first's timing line by chance; the first does not.
@@ -121,6 +121,22 @@ TEST(Exploration, OutputChangeComparesOnlyWhatAReplayOfTheBaseRepeats) {
   // A value the replays repeat (a float too) is the failure's.
   EXPECT_EQ(sr::output_change(base, controls, {"wrong_matches=3 max_error=0.711", base[1], base[2]}),
             "stdout line 1: 'wrong_matches=3 max_error=0.702' became 'wrong_matches=3 max_error=0.711'");
+  // A line mixing a result and a timing: the result the replays repeat is
+  // compared, the timing they do not is skipped.
+  const std::vector<std::string> mixed = {"wrong_matches=3 in 0.52 s"};
+  const std::vector<std::vector<std::string>> mixed_controls = {{"wrong_matches=3 in 0.61 s"},
+                                                                {"wrong_matches=3 in 0.49 s"}};
+  EXPECT_EQ(sr::output_change(mixed, mixed_controls, {"wrong_matches=3 in 1.5 s"}), "");
+  EXPECT_EQ(sr::output_change(mixed, mixed_controls, {"wrong_matches=5 in 0.52 s"}),
+            "stdout line 1: 'wrong_matches=3 in 0.52 s' became 'wrong_matches=5 in 0.52 s'");
+  EXPECT_EQ(sr::output_change(mixed, mixed_controls, {"wrong_matches=12 in 0.7 s"}),
+            "stdout line 1: 'wrong_matches=3 in 0.52 s' became 'wrong_matches=12 in 0.7 s'");
+  // Timing that the replays print in another shape: the line is not compared.
+  EXPECT_EQ(sr::output_change(mixed, {mixed_controls[0], {"wrong_matches=3 in 1e-05 s"}},
+                              {"wrong_matches=5 in 0.52 s"}),
+            "");
+  // A line the replays repeat whole and the forced run cuts otherwise: a change.
+  EXPECT_NE(sr::output_change(base, controls, {"wrong_matches=3 max_error=1e-05", base[1], base[2]}), "");
   // A line more or less is a change.
   EXPECT_EQ(sr::output_change(base, controls, {base[0], base[1]}), "stdout line 3: 'pid 4242' became (no line)");
   EXPECT_NE(sr::output_change(base, controls, {base[0], base[1], base[2], "extra"}), "");
@@ -196,6 +212,8 @@ TEST(Exploration, RecordRoundTripsThroughJsonAndRefusesAMissingField) {
   r.explored[0].minimal_schedule = {"rank 0's receive #0 takes rank 2's send"};
   r.tried = {sr::tuple_of(r.explored[0].receive, r.explored[0].forced)};
   r.forced_matches = {{"base-xhang", wildcard(0, 0xA1, 2, 0xB3)}};
+  // A forced run offered rank 3's send at another receive site: potential, not seen.
+  r.forced_potential = {{"base-xhang", {0, 0xA2, 3, 0xB4, 0}, 7, 9}};
   r.candidates = 198;
   r.distinct_candidates = 6;
   auto back = sr::exploration_record_from_json(nlohmann::json::parse(to_json(r).dump()));
@@ -215,9 +233,17 @@ TEST(Exploration, RecordRoundTripsThroughJsonAndRefusesAMissingField) {
   sr::add_record(c, back);
   EXPECT_EQ(c.seen_count(), 1u);
   EXPECT_TRUE(c.tried(back.tried[0]));
-  auto older = to_json(r);  // a record written before the candidate counts
+  ASSERT_EQ(back.forced_potential.size(), 1u);
+  EXPECT_EQ(back.forced_potential[0].tuple, r.forced_potential[0].tuple);
+  EXPECT_EQ(back.forced_potential[0].send_site_id, 9u);
+  EXPECT_EQ(c.potential_count(), 2u);  // the tuple seen, and the one offered
+  EXPECT_EQ(c.untried_count(), 1u);
+  EXPECT_EQ(c.tuples().at(r.forced_potential[0].tuple).recv_site_id, 7u);
+  auto older = to_json(r);  // a record written before the candidate counts and the forced runs' potential
   older.erase("candidates");
+  older.erase("forced_potential");
   EXPECT_EQ(sr::exploration_record_from_json(older).candidates, 0u);
+  EXPECT_TRUE(sr::exploration_record_from_json(older).forced_potential.empty());
   auto broken = to_json(r);
   broken["explored"][0].erase("outcome");
   EXPECT_THROW(sr::exploration_record_from_json(broken), std::runtime_error);

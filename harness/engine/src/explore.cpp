@@ -80,6 +80,20 @@ struct Candidate {
 using CandidateKey = std::tuple<std::size_t, races::MatchTuple, bool>;
 CandidateKey key_of(const Candidate& c) { return {c.base, c.tuple, c.other_instance}; }
 
+// Whether `base` offers, at or after its frontier, an alternative whose
+// tuple no run has produced nor forced.
+bool offers_unknown_tuple(const ExploreBase& base, const races::MatchCoverage& coverage) {
+  for (const auto& w : base.wildcards) {
+    const auto rank = static_cast<std::size_t>(w.actual.recv_rank);
+    if (rank < base.frontier.size() && w.post_event < base.frontier[rank]) continue;
+    for (const auto& a : w.alternatives) {
+      const races::MatchTuple t = races::tuple_of(w.actual, a);
+      if (!coverage.seen(t) && !coverage.tried(t)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& bases, ScheduleRunner& runner,
@@ -95,7 +109,12 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
     coverage.add_seen(b.run_id, b.matches);
     coverage.add_potential(b.run_id, b.wildcards);
   }
-  for (int depth = 1; depth <= limits.depth && !level.empty(); ++depth) {
+  // Beyond limits.depth, while the budget lasts: from the forced runs that
+  // offer a tuple no run has produced nor forced, those tuples only (the
+  // configured depth is done; what is left of the budget goes to coverage,
+  // not to repeats).
+  for (int depth = 1; !level.empty(); ++depth) {
+    const bool beyond = depth > limits.depth;
     std::vector<Candidate> candidates;
     for (std::size_t b = 0; b < level.size(); ++b) {
       // A wildcard receive's or a completion call's alternatives, unless the
@@ -135,6 +154,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
                         : p == productive.end()                             ? 1
                         : p->second                                          ? 2
                                                                              : 3;
+        if (beyond && cls != 0) continue;
         if (cls < best_class) {
           best = &c;
           best_class = cls;
@@ -160,6 +180,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       const std::size_t forced_event = c->completion ? schedule.done_event : base.wildcards[c->wildcard].post_event;
       ForcedRun run = runner.run(schedule, base.run_id + "-x" + std::to_string(result.runs));
       ++result.runs;
+      result.depth_reached = depth;
       std::string failure_change;
       if (run.took_forced && base.outcome != "ok" && run.outcome == base.outcome) {
         auto control = controls.find(base.run_id);
@@ -189,7 +210,8 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
           new_tuple = true;
         }
       productive[key_of(*c)] = run.took_forced && new_tuple;
-      coverage.add_potential(run.run_id, run.as_base.wildcards);
+      for (auto& p : coverage.add_potential(run.run_id, run.as_base.wildcards))
+        result.new_potential.push_back(std::move(p));
       races::ExploredAlternative e;
       e.point = point;
       e.base_run_id = base.run_id;
@@ -206,13 +228,13 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       e.replay_argv = run.replay_argv;
       e.root_cause = run.took_forced && base.outcome != "ok" && run.outcome == "ok";
       result.explored.push_back(std::move(e));
-      if (run.took_forced && depth < limits.depth) {
+      if (run.took_forced) {
         run.as_base.depth = depth;
         run.as_base.frontier = schedule.replay_events;
         const auto forced_rank = static_cast<std::size_t>(schedule.rank);
         if (run.as_base.frontier.size() <= forced_rank) run.as_base.frontier.resize(forced_rank + 1, 0);
         run.as_base.frontier[forced_rank] = forced_event + 1;
-        next.push_back(std::move(run.as_base));
+        if (depth < limits.depth || offers_unknown_tuple(run.as_base, coverage)) next.push_back(std::move(run.as_base));
       }
     }
     if (result.budget_exhausted || stop) break;

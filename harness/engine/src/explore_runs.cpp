@@ -384,10 +384,25 @@ races::ExplorationRecord explore_point(const std::string& point, const std::vect
   record.explored = std::move(result.explored);
   record.tried.assign(coverage.tried_tuples().begin(), coverage.tried_tuples().end());
   record.forced_matches = std::move(result.new_matches);
+  record.forced_potential = std::move(result.new_potential);
   const fs::path file = races::exploration_record_file(options.out_dir, point);
   fs::create_directories(file.parent_path());
   harness::write_file_atomic(file, races::to_json(record).dump(2) + "\n");
   return record;
+}
+
+bool BaseChooser::offer(const ExploreBase& run, bool quiet) {
+  const std::size_t fresh = coverage_.add_seen(run.run_id, run.matches);
+  // The first run that ended ok joins a failing main base: forced alone
+  // from a run wrong at several receives, no alternative changes its
+  // outcome (the next receive goes wrong again); from an ok run one does.
+  const bool first_ok = bases_ > 0 && !main_base_ok_ && run.outcome == "ok";
+  if (bases_ == 0) main_base_ok_ = run.outcome == "ok";
+  if (first_ok) main_base_ok_ = true;
+  if (bases_ > 0 && !first_ok && (quiet || fresh == 0 || noise_bases_ == kMaxNoiseBases)) return false;
+  if (bases_ > 0 && !quiet) ++noise_bases_;
+  ++bases_;
+  return true;
 }
 
 void explore_campaign(const harness::RunStore& store, const harness::Campaign& campaign,
@@ -413,11 +428,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
     std::stable_partition(runs.begin(), runs.end(),
                           [](const harness::RunRecord& r) { return r.spec.noise.mode == noise::Mode::None; });
     std::vector<fs::path> bases;
-    std::set<races::MatchTuple> seen;
-    std::size_t noise_bases = 0;
-    bool main_base_ok = false;
-    // Every run's matches are seen, bases or not: unseen tuples go first.
-    races::MatchCoverage coverage;
+    BaseChooser chooser;
     for (const auto& run : runs) {
       ExploreBase b;
       try {
@@ -428,20 +439,9 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
         continue;
       }
       if (b.wildcards.empty() && b.completions.empty() && bases.empty()) break;  // nothing nondeterministic here
-      coverage.add_seen(b.run_id, b.matches);
-      std::size_t fresh = 0;
-      for (const auto& m : b.matches) fresh += seen.insert(races::tuple_of(m)).second ? 1 : 0;
-      const bool quiet = run.spec.noise.mode == noise::Mode::None;
-      // The first run that ended ok joins a failing main base: forced alone
-      // from a run wrong at several receives, no alternative changes its
-      // outcome (the next receive goes wrong again); from an ok run one does.
-      const bool first_ok = !bases.empty() && !main_base_ok && b.outcome == "ok";
-      if (bases.empty()) main_base_ok = b.outcome == "ok";
-      if (first_ok) main_base_ok = true;
-      if (!bases.empty() && !first_ok && (quiet || fresh == 0 || noise_bases == kMaxNoiseBases)) continue;
-      if (!bases.empty() && !quiet) ++noise_bases;
-      bases.push_back(run.dir);
+      if (chooser.offer(b, run.spec.noise.mode == noise::Mode::None)) bases.push_back(run.dir);
     }
+    races::MatchCoverage& coverage = chooser.coverage();
     if (bases.empty()) continue;
     log << "explore: " << point << " from " << bases.size() << " base run" << (bases.size() == 1 ? "" : "s")
         << ", depth " << options.limits.depth << ", at most " << options.limits.budget << " forced runs\n";

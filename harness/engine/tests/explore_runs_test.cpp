@@ -133,3 +133,59 @@ TEST(ExploreRuns, ForcedCompletionReturnsTheLaterCallsRequestFirstAndRunsFree) {
   s.alternative_call = 1;
   EXPECT_THROW(se::forced_logs(logs, calls, s, position), std::runtime_error);
 }
+
+namespace {
+
+namespace sr = scalefuzz::detectors::races;
+
+// A run of rank 0's receive site 0xA0 whose wildcard receives took `senders` in turn.
+se::ExploreBase run_of(const std::string& id, const std::string& outcome, std::vector<int> senders) {
+  se::ExploreBase b;
+  b.run_id = id;
+  b.outcome = outcome;
+  for (int s : senders) {
+    sr::ObservedMatch m;
+    m.recv_rank = 0;
+    m.recv_site_hash = 0xA0;
+    m.send_rank = s;
+    m.send_site_hash = 0xB0 + static_cast<std::uint64_t>(s);
+    m.wildcard = true;
+    b.matches.push_back(m);
+  }
+  return b;
+}
+
+sr::MatchTuple tuple_from(int sender) { return {0, 0xA0, sender, 0xB0 + static_cast<std::uint64_t>(sender), 0}; }
+
+}  // namespace
+
+// Issue 30: a noise run that produced a tuple no earlier run had becomes a
+// base; a quiet run that is not the base, and a noise run with nothing new,
+// do not, but their tuples count as seen (exploration forces first what no
+// run produced).
+TEST(ExploreRuns, ANoiseRunWithANewTupleIsABaseAndEveryRunsTuplesAreSeen) {
+  se::BaseChooser chooser;
+  EXPECT_TRUE(chooser.offer(run_of("q0", "ok", {1, 1}), true));    // the main base
+  EXPECT_FALSE(chooser.offer(run_of("q1", "ok", {1, 2}), true));   // quiet: not a base, rank 2 seen
+  EXPECT_FALSE(chooser.offer(run_of("n0", "ok", {2, 1}), false));  // nothing new (q1 had rank 2)
+  EXPECT_TRUE(chooser.offer(run_of("n1", "ok", {3, 1}), false));   // rank 3: new
+  EXPECT_EQ(chooser.bases(), 2u);
+  for (int s : {1, 2, 3}) EXPECT_TRUE(chooser.coverage().seen(tuple_from(s))) << s;
+  EXPECT_FALSE(chooser.coverage().seen(tuple_from(4)));
+  // At most kMaxNoiseBases noise runs join, however new their tuples.
+  for (int s = 4; s < 4 + static_cast<int>(se::kMaxNoiseBases) + 2; ++s)
+    chooser.offer(run_of("n" + std::to_string(s), "ok", {s}), false);
+  EXPECT_EQ(chooser.bases(), 1 + se::kMaxNoiseBases);
+  EXPECT_TRUE(chooser.coverage().seen(tuple_from(4 + static_cast<int>(se::kMaxNoiseBases) + 1)));
+}
+
+// A failing main base: the first run that ended ok joins it, quiet or not,
+// and only the first.
+TEST(ExploreRuns, TheFirstOkRunJoinsAFailingMainBase) {
+  se::BaseChooser chooser;
+  EXPECT_TRUE(chooser.offer(run_of("q0", "wrong-result", {2, 1}), true));
+  EXPECT_FALSE(chooser.offer(run_of("q1", "wrong-result", {2, 1}), true));
+  EXPECT_TRUE(chooser.offer(run_of("q2", "ok", {1, 2}), true));
+  EXPECT_FALSE(chooser.offer(run_of("q3", "ok", {1, 2}), true));
+  EXPECT_EQ(chooser.bases(), 2u);
+}

@@ -2,6 +2,8 @@
 // the alternatives, budget, depth, coverage, verdicts fed by outcomes.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "scalefuzz/engine/explore.hpp"
 
 namespace se = scalefuzz::engine;
@@ -202,6 +204,7 @@ TEST(Explore, AFailingBaseWhoseAlternativesAllFailIsUndecidedNotBenign) {
       return r;
     }
   } runner;
+  runner.nprocs = 3;  // forced runs of the 3-rank base offer no other sender (nothing to force beyond depth 1)
   auto died = base(3, 2);
   died.outcome = "hang";
   sr::MatchCoverage coverage;
@@ -241,6 +244,7 @@ TEST(Explore, AFailingBaseWhoseFailureChangesWithTheForcedMatchIsHarmful) {
   failed.outcome = "wrong-result";
   failed.output = {"3 results out of place", "elapsed 0.125 s", "pid 77"};
   FailingOutputs runner;
+  runner.nprocs = 3;
   runner.control = {"3 results out of place", "elapsed 0.131 s", "pid 78"};  // both controls print this
   runner.forced_output = {"1 results out of place", "elapsed 0.2 s", "pid 90"};
   sr::MatchCoverage coverage;
@@ -273,6 +277,7 @@ TEST(Explore, AFailingBaseWhoseFailureChangesWithTheForcedMatchIsHarmful) {
 
 TEST(Explore, ARunThatDiedGetsTheRaceThatSavesItAsRootCause) {
   FakeRunner runner;  // every forced run finishes
+  runner.nprocs = 3;
   auto died = base(3, 2);
   died.outcome = "hang";
   sr::MatchCoverage coverage;
@@ -329,4 +334,98 @@ TEST(Explore, AMessageOfAnotherRoundIsForcedApartFromTheSameTupleWithinItsExchan
   EXPECT_EQ(findings[0].kind, "harmful-race");
   EXPECT_EQ(findings[0].details["receive_instance"], 4u);
   EXPECT_LE(result.runs, 5u);
+}
+
+namespace {
+
+// FakeRunner whose forced runs of rank 3 from the first base also reach a
+// receive the base never reached (site 0xA9, rank 1 took, rank 2's send
+// from site 0xBB could have come first): a tuple only forced runs offer.
+struct OfferingRunner : FakeRunner {
+  se::ForcedRun run(const se::ForcedSchedule& s, const std::string& name) override {
+    se::ForcedRun r = FakeRunner::run(s, name);
+    if (!r.took_forced || s.source != 3 || s.base_run_dir != "/runs/q0") return r;
+    sr::WildcardAlternatives w = r.as_base.wildcards.front();
+    w.actual.recv_site_hash = 0xA9;
+    w.actual.send_rank = 1;
+    w.actual.send_site_hash = kSendSite + 1;
+    w.wildcard_ordinal = 50;
+    w.post_event = 100;
+    w.alternatives.resize(1);
+    w.alternatives[0].send_rank = 2;
+    w.alternatives[0].send_site_hash = 0xBB;
+    r.as_base.matches.push_back(w.actual);
+    r.as_base.wildcards.push_back(w);
+    return r;
+  }
+};
+
+// FakeRunner whose every forced run also produces a match tuple no run had
+// (a receive site of its own per run): every forcing is productive.
+struct AlwaysNewRunner : FakeRunner {
+  se::ForcedRun run(const se::ForcedSchedule& s, const std::string& name) override {
+    se::ForcedRun r = FakeRunner::run(s, name);
+    sr::ObservedMatch m = r.as_base.matches.front();
+    m.recv_site_hash = 0xD000 + schedules.size();
+    r.as_base.matches.push_back(m);
+    return r;
+  }
+};
+
+}  // namespace
+
+// Depth 1 done with budget left: the tuple a forced run offered (and no
+// run produced) is forced from that run, at depth 2, and nothing else.
+TEST(Explore, LeftoverBudgetForcesTheUnseenTuplesForcedRunsOfferBeyondTheDepth) {
+  OfferingRunner runner;
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np4", {base(4, 3)}, runner, {1, 20}, coverage);
+  // Depth 1: ranks 2 and 3 at receive #0, each once more at #1 (both produced a new tuple).
+  ASSERT_EQ(runner.schedules.size(), 5u);
+  EXPECT_EQ(result.depth_reached, 2);
+  const auto& deeper = runner.schedules[4];
+  EXPECT_EQ(deeper.base_run_dir, "/runs/q0-x1");  // the first forced run that offered it (rank 3 at #0)
+  EXPECT_EQ(deeper.ordinal, 50u);
+  EXPECT_EQ(deeper.source, 2);
+  ASSERT_EQ(result.new_potential.size(), 1u);
+  EXPECT_EQ(result.new_potential[0].run_id, "q0-x1");
+  EXPECT_EQ(result.new_potential[0].tuple, (sr::MatchTuple{0, 0xA9, 2, 0xBB, 0}));
+  EXPECT_EQ(coverage.untried_count(), 0u);
+  EXPECT_FALSE(result.budget_exhausted);
+  // The configured depth first: with a budget that depth 1 uses up, no deeper run.
+  OfferingRunner tight;
+  sr::MatchCoverage fresh;
+  auto short_result = se::explore("np4", {base(4, 3)}, tight, {1, 4}, fresh);
+  EXPECT_EQ(short_result.depth_reached, 1);
+  EXPECT_EQ(fresh.untried_count(), 1u);
+}
+
+// DAMPI forces every alternative of every wildcard receive instance. Here a
+// key (base, tuple, within its exchange or not) is forced at its first
+// instance and at its next only while its last forcing produced a new
+// tuple: the further instances of an unproductive key are never forced,
+// whatever the budget (a race that only the 8th instance shows is missed),
+// while a productive key is forced at every instance.
+TEST(Explore, EveryInstanceIsForcedOnlyWhileItsKeyStaysProductiveWhateverTheBudget) {
+  FakeRunner quiet = hanging_at(3, 7);
+  sr::MatchCoverage coverage;
+  auto result = se::explore("np4", {base(4, 10)}, quiet, {1, 1000}, coverage);
+  EXPECT_EQ(result.runs, 4u);
+  EXPECT_FALSE(result.budget_exhausted);
+  for (const auto& s : quiet.schedules) EXPECT_LE(s.ordinal, 1u);
+  for (const auto& f : sr::exploration_findings(result.explored, name)) EXPECT_NE(f.kind, "harmful-race");
+
+  AlwaysNewRunner productive;
+  productive.harmful_source = 3;
+  productive.harmful_ordinal = 7;
+  sr::MatchCoverage coverage2;
+  auto all = se::explore("np4", {base(4, 10)}, productive, {1, 1000}, coverage2);
+  EXPECT_EQ(all.runs, 20u);  // 10 receives x 2 senders
+  std::set<std::pair<std::uint64_t, int>> forced;
+  for (const auto& s : productive.schedules) forced.insert({s.ordinal, s.source});
+  EXPECT_EQ(forced.size(), 20u);
+  auto findings = sr::exploration_findings(all.explored, name);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "harmful-race");
+  EXPECT_EQ(findings[0].details["receive_instance"], 7u);
 }

@@ -30,6 +30,14 @@ struct MatchTuple {
 MatchTuple tuple_of(const ObservedMatch& m);
 MatchTuple tuple_of(const ObservedMatch& receive, const AlternativeSend& alternative);
 
+// A potential tuple and a run that offered it, for naming it (rank-local site ids there).
+struct PotentialTuple {
+  std::string run_id;
+  MatchTuple tuple;
+  std::uint32_t recv_site_id = 0;
+  std::uint32_t send_site_id = 0;
+};
+
 // Match tuples of one campaign point's wildcard receives: seen (some run
 // produced it), potential (some run's potential_matches offered it), tried
 // (exploration forced it). Unreachable under this input: potential, tried,
@@ -39,7 +47,10 @@ class MatchCoverage {
   // A run's wildcard matches are seen; each is named by its first run.
   // Returns how many tuples no earlier run had produced.
   std::size_t add_seen(const std::string& run_id, const std::vector<ObservedMatch>& matches);
-  void add_potential(const std::string& run_id, const std::vector<WildcardAlternatives>& alternatives);
+  // A run's alternatives are potential; returns the tuples no earlier run had offered or produced.
+  std::vector<PotentialTuple> add_potential(const std::string& run_id,
+                                            const std::vector<WildcardAlternatives>& alternatives);
+  void add_potential(const PotentialTuple& tuple);
   void mark_tried(const MatchTuple& t);
 
   bool seen(const MatchTuple& t) const { return seen_.count(t) > 0; }
@@ -112,6 +123,9 @@ struct ExplorationRecord {
   std::vector<MatchTuple> tried;
   // Wildcard matches of the forced runs, one per distinct tuple, with the run that made it.
   std::vector<std::pair<std::string, ObservedMatch>> forced_matches;
+  // Tuples the forced runs offered as alternatives and no base had offered
+  // or produced: potential too (empty in older records).
+  std::vector<PotentialTuple> forced_potential;
   std::size_t runs = 0;
   bool budget_exhausted = false;
   // Alternatives the bases offered at depth 1, and how many distinct keys
@@ -122,8 +136,8 @@ struct ExplorationRecord {
 nlohmann::json to_json(const ExplorationRecord& record);
 // Throws std::runtime_error naming the missing or mistyped field.
 ExplorationRecord exploration_record_from_json(const nlohmann::json& j);
-// A record's tuples into a point's coverage: tried ones, and those its
-// forced runs produced.
+// A record's tuples into a point's coverage: tried ones, those its forced
+// runs produced, and those its forced runs offered.
 void add_record(MatchCoverage& coverage, const ExplorationRecord& record);
 
 // Where an exploration of a campaign (or of one run: `scalefuzz explore`)
@@ -144,12 +158,16 @@ bool changes_outcome(const ExploredAlternative& a);
 
 // How the output (stdout lines) of a forced run that failed like its base
 // differs from the base's: "stdout line 2: 'a' became 'b'" for the first
-// differing line, "" when none differs. Only lines the base repeats are
-// compared: a line that differs between the base and any of `controls`
-// (replays of the base with its whole decision log) depends on timing, not
-// on matches, and is skipped. Two controls make a timing line that one
-// replay repeats by chance (a coarse "0.3 s") unlikely to pass as stable.
-// Without controls, or with one of another line count, nothing is compared.
+// differing line, "" when none differs. Only what the base repeats is
+// compared: a line is cut into numbers and the text between them, and a
+// piece that differs between the base and any of `controls` (replays of
+// the base with its whole decision log) depends on timing, not on matches,
+// and is skipped; the others are compared, so "wrong=3 in 0.52 s" becoming
+// "wrong=5 in 0.61 s" is a change when the replays repeat "3" but not
+// "0.52" (a line the replays cut into another number of pieces is all
+// timing). Two controls make a timing value that one replay repeats by
+// chance (a coarse "0.3 s") unlikely to pass as stable. Without controls,
+// or with one of another line count, nothing is compared.
 std::string output_change(const std::vector<std::string>& base, const std::vector<std::vector<std::string>>& controls,
                           const std::vector<std::string>& forced);
 

@@ -123,6 +123,9 @@ struct ExploreResult {
   std::vector<detectors::races::ExploredAlternative> explored;
   std::size_t runs = 0;      // forced runs made
   bool budget_exhausted = false;
+  // The depth of the last forced run: above limits.depth when the leftover
+  // budget went to tuples that forced runs offered and no run had produced.
+  int depth_reached = 0;
   std::size_t candidates = 0;  // alternatives offered at depth 1 by the bases
   // Of them, distinct (base, match tuple, within its exchange or from another
   // site or round): what depth 1 forces at least once, when the budget allows.
@@ -130,6 +133,9 @@ struct ExploreResult {
   // Wildcard matches of the forced runs whose tuple no run had produced
   // before (the run that first did), for the record's coverage.
   std::vector<std::pair<std::string, detectors::races::ObservedMatch>> new_matches;
+  // Tuples the forced runs offered as alternatives that `coverage` did not
+  // know yet (potential, for the record's coverage).
+  std::vector<detectors::races::PotentialTuple> new_potential;
 };
 
 // Breadth-first over the bases' alternatives: depth 1 for every base first
@@ -139,7 +145,10 @@ struct ExploreResult {
 // at their next instance only while the last forcing produced a tuple no
 // run had: further loop instances that repeat known tuples are not forced),
 // then depth 2 from the forced runs that took their alternative, ... up to
-// limits.depth, at most limits.budget forced runs. `coverage` is updated with what the forced runs
+// limits.depth, at most limits.budget forced runs; then, with what is left
+// of the budget, deeper from the forced runs that offer a tuple no run has
+// produced nor forced, forcing only such tuples (depth-1 alternatives
+// exhausted, the budget goes to new coverage rather than to repeats). `coverage` is updated with what the forced runs
 // produced and which tuples were tried. A forced run that took its
 // alternative and failed like its failing base is compared with the base by
 // output (two control replays per such base, from the budget): a changed

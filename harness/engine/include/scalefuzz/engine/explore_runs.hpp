@@ -97,11 +97,29 @@ detectors::races::ExplorationRecord explore_point(const std::string& point,
 // The campaign key `explore:` after `scalefuzz run`'s runs: per campaign
 // point with wildcard receives, its first finished run without noise that
 // has decision logs is the base, and each noise run whose wildcard matches
-// show a tuple no earlier base had becomes a base too (at most
-// kMaxNoiseBases); the point is explored with the campaign's depth and
+// show a tuple no earlier run of the point had becomes a base too (at most
+// kMaxNoiseBases; BaseChooser); the point is explored with the campaign's depth and
 // budget into OUT/explore/. A point whose record exists already (a resumed
 // campaign) is not explored again. Progress lines go to `log`.
 inline constexpr std::size_t kMaxNoiseBases = 3;
+
+// Which of a campaign point's runs exploration starts from, offered in
+// order (quiet runs first, then noise runs in store order): the first is
+// the main base; the first run that ended ok joins a failing main base; a
+// noise run with a match tuple no earlier run had joins (at most
+// kMaxNoiseBases). Every offered run's matches are seen in coverage(),
+// bases or not, so exploration forces first what no run has produced.
+class BaseChooser {
+ public:
+  bool offer(const ExploreBase& run, bool quiet);  // true: a base
+  std::size_t bases() const { return bases_; }
+  detectors::races::MatchCoverage& coverage() { return coverage_; }
+
+ private:
+  detectors::races::MatchCoverage coverage_;
+  std::size_t bases_ = 0, noise_bases_ = 0;
+  bool main_base_ok_ = false;
+};
 void explore_campaign(const harness::RunStore& store, const harness::Campaign& campaign,
                       const harness::LaunchOptions& launch, const std::string& scalefuzz_program, std::ostream& log);
 
