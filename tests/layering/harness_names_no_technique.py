@@ -17,7 +17,7 @@ import re
 import sys
 import tempfile
 
-from layering import includes, line_of
+from layering import includes, line_of, plant, run
 
 REGISTRATION = re.compile(r'scalefuzz_register_detector\(\s*([A-Za-z0-9_]+)\s*\)')
 SOURCES = ('.c', '.cc', '.cpp', '.h', '.hpp', '.inc', '.in')
@@ -123,19 +123,17 @@ def violations(root, exceptions=EXCEPTIONS):
 def self_test():
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
-        (root / 'detectors/x/analysis').mkdir(parents=True)
-        (root / 'detectors/x/CMakeLists.txt').write_text('scalefuzz_register_detector(x)\n')
-        (root / 'detectors/x/analysis/x_detector.hpp').write_text('#pragma once\n')
-        (root / 'detectors/x/include/scalefuzz/detectors').mkdir(parents=True)
-        (root / 'detectors/x/include/scalefuzz/detectors/x.hpp').write_text('#pragma once\n')
-        (root / 'harness/bugs/src').mkdir(parents=True)
-        (root / 'harness/bugs/tests').mkdir(parents=True)
+        plant(root, {
+            'detectors/x/CMakeLists.txt': 'scalefuzz_register_detector(x)\n',
+            'detectors/x/analysis/x_detector.hpp': '#pragma once\n',
+            'detectors/x/include/scalefuzz/detectors/x.hpp': '#pragma once\n',
+            'harness/bugs/src/bugs.cpp': ('#include <string>\n#include "x_detector.hpp"\n'
+                                          '#include "scalefuzz/detectors/x/settings.hpp"\n'
+                                          '#include "scalefuzz/detectors/x.hpp"\n'
+                                          'bool root(const std::string& d) { return d == "x"; }\n'),
+            'harness/bugs/tests/bugs_test.cpp': 'auto name = "x";\n',  # tests may name techniques
+        })
         source = root / 'harness/bugs/src/bugs.cpp'
-        source.write_text('#include <string>\n#include "x_detector.hpp"\n'
-                          '#include "scalefuzz/detectors/x/settings.hpp"\n'
-                          '#include "scalefuzz/detectors/x.hpp"\n'
-                          'bool root(const std::string& d) { return d == "x"; }\n')
-        (root / 'harness/bugs/tests/bugs_test.cpp').write_text('auto name = "x";\n')
         found, _ = violations(root, {})
         expected = ['harness/bugs/src/bugs.cpp:2: includes x_detector.hpp (detectors/x/)',
                     'harness/bugs/src/bugs.cpp:3: includes scalefuzz/detectors/x/settings.hpp (technique x)',
@@ -157,10 +155,7 @@ def self_test():
     return 0
 
 
-def main(argv):
-    if argv[1:] == ['--self-test']:
-        return self_test()
-    root = pathlib.Path(argv[1])
+def check(root):
     found, stale = violations(root)
     for line in found:
         print(line)
@@ -172,4 +167,4 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(run(self_test, check))
