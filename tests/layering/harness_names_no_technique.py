@@ -48,14 +48,6 @@ EXCEPTIONS = {
     'harness/engine/include/scalefuzz/engine/explore.hpp': 'includes the races library (engine -> races)',
     'harness/engine/include/scalefuzz/engine/explore_runs.hpp': 'includes races exploration (engine -> races)',
     'harness/workflows/src/kcca_eval.cpp': 'the kcca-eval workflow',
-    # harness/report: the sections move to detectors/<name>/report in a parallel
-    # branch; the lead empties these at merge.
-    'harness/report/src/html_localize.cpp': 'report section (moving)',
-    'harness/report/src/html_kcca.cpp': 'report section (moving)',
-    'harness/report/src/html_dmtracker.cpp': 'report section (moving)',
-    'harness/report/src/html_reporter.cpp': 'report section (moving)',
-    'harness/report/src/html_sections.cpp': 'report section (moving)',
-    'harness/report/src/html_dmtracker.hpp': 'report section (moving)',
 }
 
 
