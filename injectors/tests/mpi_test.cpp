@@ -213,13 +213,33 @@ void check_p2p(const RunTrace& run, int n) {
 
 }  // namespace
 
-// Programs run with SCALEFUZZ_OVERSUBSCRIBE off and on (the parameter).
-class Oversubscribed : public ::testing::TestWithParam<const char*> {
+// A test of one scenario program run bare and recorded: its recorded run.
+class RecordedProgram {
  protected:
-  // run_recorded_like_bare() with this test's SCALEFUZZ_OVERSUBSCRIBE.
-  void run_recorded_like_bare(const std::string& name, int n, const std::vector<std::string>& args, Result& rec) {
+  // Runs scenario `program` on `n` ranks bare, then recorded (with `env`)
+  // into `rec` (run_recorded_like_bare() named `name`), and reads the
+  // recorded run into `run`. Call it inside ASSERT_NO_FATAL_FAILURE.
+  void record_named(const std::string& name, const std::string& program, int n, std::vector<std::string> env = {}) {
+    ::run_recorded_like_bare(name, n, {program}, rec, std::move(env));
+    if (!::testing::Test::HasFatalFailure()) run = read_run(rec.dir);
+  }
+
+  Result rec;
+  RunTrace run;
+};
+
+class Recorded : public ::testing::Test, protected RecordedProgram {
+ protected:
+  void record(const std::string& program, int n) { record_named(program, program, n); }
+};
+
+// Programs run with SCALEFUZZ_OVERSUBSCRIBE off and on (the parameter).
+class Oversubscribed : public ::testing::TestWithParam<const char*>, protected RecordedProgram {
+ protected:
+  // record() with this test's SCALEFUZZ_OVERSUBSCRIBE.
+  void record(const std::string& program, int n) {
     const std::string mode = GetParam();
-    ::run_recorded_like_bare(name + "_" + mode, n, args, rec, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
+    record_named(program + "_" + mode, program, n, {"SCALEFUZZ_OVERSUBSCRIBE=" + mode});
   }
 };
 
@@ -227,10 +247,9 @@ class P2p : public Oversubscribed {};
 
 TEST_P(P2p, RecordsWhatTheProgramDoesAndOutputIsUnchanged) {
   const int n = 4;
-  Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("p2p", n, {"p2p"}, rec));
+  ASSERT_NO_FATAL_FAILURE(record("p2p", n));
   EXPECT_NE(rec.out.find("p2p checksum"), std::string::npos);
-  check_p2p(read_run(rec.dir), n);
+  check_p2p(run, n);
 }
 
 INSTANTIATE_TEST_SUITE_P(Oversubscription, P2p, ::testing::Values("off", "on"));
@@ -242,9 +261,7 @@ class More : public Oversubscribed {};
 // Comm_split_type, nonblocking collectives).
 TEST_P(More, RemainingFamiliesRecordAndMatch) {
   const int n = 3;
-  Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("more", n, {"more"}, rec));
-  RunTrace run = read_run(rec.dir);
+  ASSERT_NO_FATAL_FAILURE(record("more", n));
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
     EXPECT_TRUE(rt.warnings.empty()) << rt.warnings.front();
@@ -340,9 +357,7 @@ class Eager : public Oversubscribed {};
 
 TEST_P(Eager, EveryCompletionNamesItsOwnRequest) {
   const int n = 8;
-  Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("eager", n, {"eager"}, rec));
-  RunTrace run = read_run(rec.dir);
+  ASSERT_NO_FATAL_FAILURE(record("eager", n));
   ASSERT_EQ(run.ranks.size(), static_cast<std::size_t>(n));
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
@@ -622,11 +637,11 @@ TEST(TraceFiles, FinishedRanksArePackedAndReadAsTheirRawRecords) {
   }
 }
 
-TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
+class Collectives : public Recorded {};
+
+TEST_F(Collectives, OneRecordPerCallWithVolumesAndRoots) {
   const int n = 4;
-  Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("coll", n, {"coll"}, rec));
-  RunTrace run = read_run(rec.dir);
+  ASSERT_NO_FATAL_FAILURE(record("coll", n));
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
     for (std::uint16_t op : {ops::Barrier, ops::Bcast, ops::Allreduce, ops::Gather, ops::Gatherv, ops::Scatter,
@@ -662,11 +677,11 @@ TEST(Collectives, OneRecordPerCallWithVolumesAndRoots) {
 // MPI_Pack/MPI_Unpack (additive OpClass Pack/Unpack): buffer = bytes read,
 // rbuffer = bytes written (the packed side at the starting position),
 // bytes = how far the position moved.
-TEST(Packing, PackAndUnpackRecordWhatMovedWhere) {
+class Packing : public Recorded {};
+
+TEST_F(Packing, PackAndUnpackRecordWhatMovedWhere) {
   const int n = 3;
-  Result rec;
-  ASSERT_NO_FATAL_FAILURE(run_recorded_like_bare("pack", n, {"pack"}, rec));
-  RunTrace run = read_run(rec.dir);
+  ASSERT_NO_FATAL_FAILURE(record("pack", n));
   for (const auto& rt : run.ranks) {
     SCOPED_TRACE("rank " + std::to_string(rt.rank));
     auto packs = find(rt, ops::Pack);

@@ -10,22 +10,15 @@ using scalefuzz::detectors::Finding;
 namespace dm = scalefuzz::detectors::dmtracker;
 
 Finding outlier() {
-  Finding f;
-  f.detector = "dmtracker";
-  f.kind = "outlier-process";
-  f.run_id = "np4-none-r0";
-  f.location = "copy_halo (/src/halo.c:12)";
-  f.ranks = {2};
-  f.severity = scalefuzz::detectors::Severity::Warning;
   dm::OutlierProcessDetails d;
   d.distance_k = 2.5;
   d.average = 0.5;
   d.k = 1;
   d.factor = 2.0;
   d.distance_k_per_rank = {{"0", 0.1}, {"1", 0.125}, {"2", 2.5}, {"10", 0.2}};
-  f.details = d;
-  f.artifacts.push_back({"dmtracker-distance-k", "image/svg+xml", "<svg id=\"dm-svg-bars\"></svg>"});
-  return f;
+  return {.detector = "dmtracker", .kind = "outlier-process", .severity = scalefuzz::detectors::Severity::Warning,
+          .run_id = "np4-none-r0", .location = "copy_halo (/src/halo.c:12)", .ranks = {2}, .details = d,
+          .artifacts = {{"dmtracker-distance-k", "image/svg+xml", "<svg id=\"dm-svg-bars\"></svg>"}}};
 }
 
 TEST(HtmlDmtracker, DistanceChartIsDrawnByChartJs) {

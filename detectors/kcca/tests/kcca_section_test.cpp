@@ -10,11 +10,6 @@ using scalefuzz::detectors::Finding;
 namespace kc = scalefuzz::detectors::kcca;
 
 Finding model_finding() {
-  Finding f;
-  f.detector = "kcca";
-  f.kind = "scale-model";
-  f.severity = scalefuzz::detectors::Severity::Info;
-  f.title = "KCCA scale model";
   kc::ScaleModelDetails d;
   d.training_ranks = 40;
   d.training_scales = {4, 8};
@@ -25,16 +20,11 @@ Finding model_finding() {
   d.correlation_threshold = 0.75;
   d.model_file = "/out/kcca-model.json";
   d.cross_validation = kc::CrossValidationDetails{5, "run", 40, 1, 0.025};
-  f.details = d;
-  return f;
+  return {.detector = "kcca", .kind = "scale-model", .severity = scalefuzz::detectors::Severity::Info,
+          .title = "KCCA scale model", .details = d};
 }
 
 Finding anomaly_finding() {
-  Finding f;
-  f.detector = "kcca";
-  f.kind = "scale-anomaly";
-  f.run_id = "np16-r0";
-  f.ranks = {3};
   kc::ScaleAnomalyDetails d;
   d.nprocs = 16;
   d.correlation_threshold = 0.75;
@@ -45,9 +35,8 @@ Finding anomaly_finding() {
   div.reason = "the path changed";
   div.test_frame = kc::FrameDetails{"0x1", "libmpi.so", "0x10", "MPIR_Allgather", "allgather.c", 42};
   d.divergences = {div};
-  f.details = d;
-  f.artifacts.push_back({"correlation-scale-16", "image/svg+xml", "<?xml version=\"1.0\"?><svg id=\"plot16\"></svg>"});
-  return f;
+  return {.detector = "kcca", .kind = "scale-anomaly", .run_id = "np16-r0", .ranks = {3}, .details = d,
+          .artifacts = {{"correlation-scale-16", "image/svg+xml", "<?xml version=\"1.0\"?><svg id=\"plot16\"></svg>"}}};
 }
 
 TEST(HtmlKcca, ModelSummaryFlaggedRunsAndOneChartPerScale) {

@@ -77,35 +77,32 @@ TEST(EventGraph, MatchedButUncompletedPostIsNotAnError) {
   EXPECT_FALSE(g.info[1][ir].isolated);
 }
 
+// One message from rank 0 into a receive on rank 1: an overflow pair exactly
+// when the message is longer than the receive buffer, whether MPI aborts
+// inside the receive or returns the error; matched either way.
 TEST(EventGraph, MessageLongerThanReceiveBufferIsAnOverflowPair) {
-  RunBuilder b(2);
-  auto s = b.send(0, 1, 0, 400);
-  auto r = b.recv(1, 0, 0, 40, /*done=*/false);  // aborted inside MPI_Recv (MPI_ERR_TRUNCATE)
-  auto g = graph_of(b.run);
-  EXPECT_TRUE(g.info[0][s].overflow);
-  EXPECT_TRUE(g.info[1][r].overflow);
-  EXPECT_FALSE(g.info[0][s].isolated);
-  EXPECT_TRUE(has_edge(g.concurrent, {0, s}, {1, r}));
-}
-
-TEST(EventGraph, OverflowReturnedAsErrorIsDetected) {
-  RunBuilder b(2);
-  auto s = b.send(0, 1, 0, 400);
-  auto r = b.recv(1, 0, 0, 40, true);
-  b.ev(1, r).error = 15;  // MPI_ERR_TRUNCATE returned under MPI_ERRORS_RETURN
-  auto g = graph_of(b.run);
-  EXPECT_TRUE(g.info[0][s].overflow);
-  EXPECT_TRUE(g.info[1][r].overflow);
-  EXPECT_TRUE(g.info[1][r].mpi_error);
-}
-
-TEST(EventGraph, ShorterMessageIsNotAnOverflow) {
-  RunBuilder b(2);
-  auto s = b.send(0, 1, 0, 40);
-  auto r = b.recv(1, 0, 0, 400);
-  auto g = graph_of(b.run);
-  EXPECT_FALSE(g.info[0][s].overflow);
-  EXPECT_FALSE(g.info[1][r].overflow);
+  struct Case {
+    const char* what;
+    std::int64_t sent, capacity;
+    bool returned;       // the receive returned (else it aborted inside MPI_Recv)
+    std::int32_t error;  // what it returned
+    bool overflow;
+  };
+  for (const Case& c : {Case{"aborted inside MPI_Recv (MPI_ERR_TRUNCATE)", 400, 40, false, 0, true},
+                        Case{"MPI_ERR_TRUNCATE returned under MPI_ERRORS_RETURN", 400, 40, true, 15, true},
+                        Case{"shorter message", 40, 400, true, 0, false}}) {
+    SCOPED_TRACE(c.what);
+    RunBuilder b(2);
+    auto s = b.send(0, 1, 0, c.sent);
+    auto r = b.recv(1, 0, 0, c.capacity, c.returned);
+    b.ev(1, r).error = c.error;
+    auto g = graph_of(b.run);
+    EXPECT_EQ(g.info[0][s].overflow, c.overflow);
+    EXPECT_EQ(g.info[1][r].overflow, c.overflow);
+    EXPECT_EQ(g.info[1][r].mpi_error, c.error != 0);
+    EXPECT_FALSE(g.info[0][s].isolated);
+    EXPECT_TRUE(has_edge(g.concurrent, {0, s}, {1, r}));
+  }
 }
 
 TEST(EventGraph, CollectiveInstancesMatchByOrderPerCommunicator) {

@@ -12,15 +12,10 @@ namespace {
 using scalefuzz::detectors::Finding;
 
 Finding localizer(const std::string& detector, const std::string& kind) {
-  Finding f;
-  f.detector = detector;
-  f.kind = kind;
-  f.run_id = "np4-r0";
-  f.ranks = {1, 2};
-  f.title = "least-progressed tasks 1-2";
-  f.details = {{"code", {{"location", "wait_all (/src/case3.c:90)"},
-                         {"source", {{{"line", 90}, {"text", "MPI_Waitall(...);"}, {"current", true}}}}}}};
-  return f;
+  return {.detector = detector, .kind = kind, .run_id = "np4-r0", .title = "least-progressed tasks 1-2",
+          .ranks = {1, 2},
+          .details = {{"code", {{"location", "wait_all (/src/case3.c:90)"},
+                                {"source", {{{"line", 90}, {"text", "MPI_Waitall(...);"}, {"current", true}}}}}}}};
 }
 
 TEST(HtmlHangs, PdgGraphRenderedByTheGivenRendererMpipdSituationAndCode) {

@@ -156,18 +156,9 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
 // A message this run received elsewhere, as the alternative of another
 // receive, probe or completion (`past`: its send's clock).
 AlternativeSend received_alternative(const ObservedMatch& o, const Clock& past) {
-  AlternativeSend alt;
-  alt.send_rank = o.send_rank;
-  alt.send_site_id = o.send_site_id;
-  alt.send_site_hash = o.send_site_hash;
-  alt.send_instance = o.send_instance;
-  alt.tag = o.tag;
-  alt.received = true;
-  alt.recv_site_hash = o.recv_site_hash;
-  alt.recv_round = o.recv_round;
-  alt.other_instance = true;
-  alt.past = past;
-  return alt;
+  return {.send_rank = o.send_rank, .send_site_hash = o.send_site_hash, .send_site_id = o.send_site_id,
+          .send_instance = o.send_instance, .tag = o.tag, .received = true, .recv_site_hash = o.recv_site_hash,
+          .recv_round = o.recv_round, .other_instance = true, .past = past};
 }
 
 // Wildcard probes (MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE that found a

@@ -19,15 +19,10 @@ std::string races_section(const ReportData& data) {
 }
 
 Finding unintended(const std::string& run, const std::string& noise) {
-  Finding f;
-  f.detector = "races";
-  f.kind = "unintended-match";
-  f.run_id = run;
-  f.ranks = {3, 1};
-  f.details = {{"receive_routine", "routine_a (case2.c:62)"}, {"send_routine", "routine_b (case2.c:68)"},
-               {"tag", 11}, {"communicator", 0}, {"receiving_rank", 1}, {"sending_rank", 3},
-               {"occurrences_in_run", 5}, {"noise", noise}, {"campaign_point", "np4"}};
-  return f;
+  return {.detector = "races", .kind = "unintended-match", .run_id = run, .ranks = {3, 1},
+          .details = {{"receive_routine", "routine_a (case2.c:62)"}, {"send_routine", "routine_b (case2.c:68)"},
+                      {"tag", 11}, {"communicator", 0}, {"receiving_rank", 1}, {"sending_rank", 3},
+                      {"occurrences_in_run", 5}, {"noise", noise}, {"campaign_point", "np4"}}};
 }
 
 TEST(HtmlRaces, TableNamesBothRoutinesTagCommRanksAndNoise) {
@@ -46,12 +41,9 @@ TEST(HtmlRaces, TableNamesBothRoutinesTagCommRanksAndNoise) {
 
 TEST(HtmlRaces, NondeterministicPointsAreListedAndEscaped) {
   ReportData data;
-  Finding f;
-  f.detector = "races";
-  f.kind = "nondeterministic-matching";
-  f.severity = scalefuzz::detectors::Severity::Info;
-  f.details = {{"campaign_point", "np4 x=<b>"}, {"runs", 6}, {"distinct_order_hashes", 4}, {"quiet_runs", 2}};
-  data.findings.push_back(f);
+  data.findings.push_back(
+      {.detector = "races", .kind = "nondeterministic-matching", .severity = scalefuzz::detectors::Severity::Info,
+       .details = {{"campaign_point", "np4 x=<b>"}, {"runs", 6}, {"distinct_order_hashes", 4}, {"quiet_runs", 2}}});
   const std::string html = races_section(data);
   EXPECT_NE(html.find("No unintended message match."), std::string::npos);
   EXPECT_NE(html.find("<li>np4 x=&lt;b&gt;: 4 matching orders in 6 runs (2 quiet)</li>"), std::string::npos) << html;

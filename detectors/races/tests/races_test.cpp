@@ -15,23 +15,11 @@ constexpr std::uint64_t kSendA = 0xA5, kRecvA = 0xA7, kSendB = 0xB5, kRecvB = 0x
 // sends to that rank).
 sr::ObservedMatch match(std::uint64_t recv_site, std::uint64_t send_site, int send_rank, int recv_rank,
                         std::uint64_t k, std::uint64_t round, std::uint64_t j) {
-  sr::ObservedMatch m;
-  m.recv_site_hash = recv_site;
-  m.send_site_hash = send_site;
-  m.recv_site_id = static_cast<std::uint32_t>(recv_site & 0xF);
-  m.send_site_id = static_cast<std::uint32_t>(send_site & 0xF);
-  m.send_rank = send_rank;
-  m.recv_rank = recv_rank;
-  m.tag = 0;
-  m.recv_instance = k;
-  m.recv_round = round;
-  m.recv_phase = round;
-  m.send_instance = j;
-  m.send_to_instance = j;
-  m.recv_seq = 10 + k;
-  m.recv_done_ns = 1000 + k;
-  m.wildcard = true;
-  return m;
+  return {.recv_site_hash = recv_site, .send_site_hash = send_site,
+          .recv_site_id = static_cast<std::uint32_t>(recv_site & 0xF),
+          .send_site_id = static_cast<std::uint32_t>(send_site & 0xF), .recv_rank = recv_rank, .send_rank = send_rank,
+          .tag = 0, .recv_seq = 10 + k, .send_instance = j, .send_to_instance = j, .recv_instance = k,
+          .recv_round = round, .recv_phase = round, .recv_done_ns = 1000 + k, .wildcard = true};
 }
 
 sr::RunMatchSummary run(std::string id, bool quiet, std::vector<sr::ObservedMatch> matches, std::uint64_t hash = 1,

@@ -8,15 +8,8 @@ namespace {
 using scalefuzz::detectors::Finding;
 
 Finding finding(const std::string& detector, const std::string& kind, scalefuzz::detectors::Severity severity) {
-  Finding f;
-  f.detector = detector;
-  f.kind = kind;
-  f.run_id = "np3-r0";
-  f.location = "main (/src/a.c:7)";
-  f.ranks = {0, 1};
-  f.severity = severity;
-  f.title = "<" + kind + ">";
-  return f;
+  return {.detector = detector, .kind = kind, .severity = severity, .run_id = "np3-r0", .title = "<" + kind + ">",
+          .location = "main (/src/a.c:7)", .ranks = {0, 1}};
 }
 
 TEST(HtmlUsage, OneRowPerUsageFindingLinkedToItsCard) {

@@ -80,47 +80,25 @@ inline ReportData make_report_data(const std::filesystem::path& out) {
   d.runs.push_back(make_run(out, "np8-system-s1.0-r1", 8, "system", 1, OutcomeKind::WrongResult, 2.0,
                             "stdout matched 'ERROR'"));
 
-  detectors::Finding lp;
-  lp.detector = "pdg";
-  lp.kind = "lp-task";
-  lp.run_id = "np4-none-r2";
-  lp.title = "rank 1 is the least-progressed task " + kNasty;
-  lp.location = "ring_step (ring.c:42)";
-  lp.ranks = {1};
-  lp.details = {{"state", "MPI_Recv"}, {"probability", 0.97}};
-  lp.artifacts = {{"pdg", "text/vnd.graphviz",
-                   "digraph pdg { \"rank0_waits\" -> \"rank1_lp\" [label=\"progress <&>\"]; }"}};
-  d.findings.push_back(lp);
-
-  detectors::Finding kcca;
-  kcca.detector = "kcca";
-  kcca.kind = "scale-anomaly";
-  kcca.severity = detectors::Severity::Warning;
-  kcca.title = "ranks at scale 8 deviate from the trained trend";
-  kcca.ranks = {0, 1, 2, 3, 7};
-  kcca.details = {{"threshold", 0.8}, {"scores", {0.1, 0.2}}};
-  kcca.artifacts = {
-      {"correlation", "image/svg+xml",
-       "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"kcca-plot\" width=\"60\" "
-       "height=\"20\"><circle cx=\"10\" cy=\"10\" r=\"8\" fill=\"#c00\"/></svg>"},
-      {"scores", "text/plain", "rank 7: 0.1 < 0.8"}};
-  d.findings.push_back(kcca);
-
-  detectors::Finding race;
-  race.detector = "races";
-  race.kind = "unintended-match";
-  race.severity = detectors::Severity::Info;
-  race.run_id = "np8-system-s1.0-r1";
-  race.title = "recv in routine B matched a send of routine A";
-  race.ranks = {2, 3};
-  d.findings.push_back(race);
-
-  detectors::Finding ghost;
-  ghost.detector = "races";
-  ghost.kind = "nondeterminism";
-  ghost.run_id = "not-a-run-of-this-campaign";
-  ghost.title = "matching order differs between repetitions";
-  d.findings.push_back(ghost);
+  d.findings.push_back({.detector = "pdg", .kind = "lp-task", .run_id = "np4-none-r2",
+                        .title = "rank 1 is the least-progressed task " + kNasty,
+                        .location = "ring_step (ring.c:42)", .ranks = {1},
+                        .details = {{"state", "MPI_Recv"}, {"probability", 0.97}},
+                        .artifacts = {{"pdg", "text/vnd.graphviz",
+                                       "digraph pdg { \"rank0_waits\" -> \"rank1_lp\" [label=\"progress <&>\"]; }"}}});
+  d.findings.push_back(
+      {.detector = "kcca", .kind = "scale-anomaly", .severity = detectors::Severity::Warning,
+       .title = "ranks at scale 8 deviate from the trained trend", .ranks = {0, 1, 2, 3, 7},
+       .details = {{"threshold", 0.8}, {"scores", {0.1, 0.2}}},
+       .artifacts = {{"correlation", "image/svg+xml",
+                      "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"kcca-plot\" width=\"60\" "
+                      "height=\"20\"><circle cx=\"10\" cy=\"10\" r=\"8\" fill=\"#c00\"/></svg>"},
+                     {"scores", "text/plain", "rank 7: 0.1 < 0.8"}}});
+  d.findings.push_back({.detector = "races", .kind = "unintended-match", .severity = detectors::Severity::Info,
+                        .run_id = "np8-system-s1.0-r1", .title = "recv in routine B matched a send of routine A",
+                        .ranks = {2, 3}});
+  d.findings.push_back({.detector = "races", .kind = "nondeterminism", .run_id = "not-a-run-of-this-campaign",
+                        .title = "matching order differs between repetitions"});
   return d;
 }
 

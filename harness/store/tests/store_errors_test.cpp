@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -74,10 +75,25 @@ TEST(StoreErrors, GarbageFileIsNotTouched) {
   EXPECT_EQ(read_file(tmp.path() / "scalefuzz.db"), garbage);
 }
 
-TEST(StoreErrors, TextFileIsNotTouched) {
-  testing::TempDir tmp;
-  write_bytes(tmp.path() / "scalefuzz.db", "campaign: my notes, not a database\n");
-  expect_refused(tmp.path(), "alpha", "fp-a", "not an SQLite database");
+// Other files where the store belongs: a text file, another program's SQLite database.
+TEST(StoreErrors, TextFileOrForeignSqliteDatabaseIsRefusedUntouched) {
+  const struct {
+    const char* what;
+    std::function<void(const fs::path& db_file)> write;
+    const char* reason;
+  } cases[] = {
+      {"text file", [](const fs::path& db) { write_bytes(db, "campaign: my notes, not a database\n"); },
+       "not an SQLite database"},
+      {"foreign SQLite database",
+       [](const fs::path& db) { raw_sql(db, "CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO customers VALUES (1, 'x')"); },
+       "not a scalefuzz store"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    testing::TempDir tmp;
+    ASSERT_NO_FATAL_FAILURE(c.write(tmp.path() / "scalefuzz.db"));
+    expect_refused(tmp.path(), "alpha", "fp-a", c.reason);
+  }
 }
 
 TEST(StoreErrors, AnotherSchemaVersionIsRefused) {
@@ -95,12 +111,6 @@ TEST(StoreErrors, AnotherCampaignIsRefused) {
   expect_refused(tmp.path(), "alpha", "fp-changed", "changed since this store was written");
   // The rightful campaign still opens and keeps its runs.
   EXPECT_EQ(RunStore::open(tmp.path(), "alpha", "fp-a").finished_count(), 3u);
-}
-
-TEST(StoreErrors, ForeignSqliteDatabaseIsRefused) {
-  testing::TempDir tmp;
-  raw_sql(tmp.path() / "scalefuzz.db", "CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO customers VALUES (1, 'x')");
-  expect_refused(tmp.path(), "alpha", "fp-a", "not a scalefuzz store");
 }
 
 TEST(StoreErrors, CorruptPagesAreRefused) {
