@@ -55,6 +55,9 @@ inline ReportData report_of(const std::filesystem::path& out, const std::string&
   return d;
 }
 
+// GCC before 14 warns of the members a designated initializer leaves to their defaults.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 inline ReportData make_report_data(const std::filesystem::path& out) {
   ReportData d;
   d.campaign = "ringdemo";
@@ -101,5 +104,6 @@ inline ReportData make_report_data(const std::filesystem::path& out) {
                         .title = "matching order differs between repetitions"});
   return d;
 }
+#pragma GCC diagnostic pop
 
 }  // namespace scalefuzz::harness::testing
