@@ -77,21 +77,61 @@ endfunction()
 # Its glue target scalefuzz::<name>_analysis defines the constant
 # `const analysis::DetectorInfo scalefuzz::detectors::<name>::kDetector`;
 # the analysis engine's registry (harness/analysis, generated) lists every
-# registered technique in the order of these calls and links its glue.
+# registered technique in the order of these calls and links its glue. A
+# technique with a campaign section (scalefuzz_detector_settings, called
+# before this) is registered with the campaign loader too: its settings
+# target defines `const settings::SettingsSection
+# scalefuzz::detectors::<name>::kSettingsSection`, listed by the loader's
+# table (harness/campaign, generated) in the same order.
 function(scalefuzz_register_detector name)
   if(NOT TARGET scalefuzz::${name}_analysis)
     message(FATAL_ERROR "scalefuzz_register_detector(${name}): no target scalefuzz::${name}_analysis")
   endif()
   set_property(GLOBAL APPEND PROPERTY SCALEFUZZ_REGISTERED_DETECTORS ${name})
+  if(TARGET scalefuzz::${name}_settings)
+    set_property(GLOBAL APPEND PROPERTY SCALEFUZZ_SETTINGS_SECTIONS ${name})
+  endif()
 endfunction()
 
-# scalefuzz_detector_settings(<name>): scalefuzz::<name>_settings, the header
-# of a technique's settings type (settings/scalefuzz/detectors/<name>/), which
-# the campaign reader fills from the technique's section.
+# scalefuzz_detector_settings(<name> SOURCES <files>...): scalefuzz::<name>_settings,
+# a technique's campaign section: its settings type
+# (settings/scalefuzz/detectors/<name>/settings.hpp) and the reader that
+# fills it (settings/read_settings.cpp, on the settings API of detectors/api),
+# registered by scalefuzz_register_detector(<name>).
 function(scalefuzz_detector_settings name)
-  add_library(scalefuzz_${name}_settings INTERFACE)
-  add_library(scalefuzz::${name}_settings ALIAS scalefuzz_${name}_settings)
-  target_include_directories(scalefuzz_${name}_settings INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}/settings)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES")
+  if(arg_UNPARSED_ARGUMENTS OR NOT arg_SOURCES)
+    message(FATAL_ERROR "scalefuzz_detector_settings(${name}): needs SOURCES; unknown: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  scalefuzz_library(${name}_settings SOURCES ${arg_SOURCES} INCLUDE settings PUBLIC scalefuzz::settings_api)
+endfunction()
+
+# scalefuzz_registration_table(<property> <template> <output> TYPE <type> CONSTANT <constant>
+#                              SUFFIX <suffix> LINKS_VAR <var>)
+# A generated table of registered techniques (the analysis registry, the
+# campaign loader's settings sections): configures <template> into <output>
+# with @SCALEFUZZ_TABLE_DECLARATIONS@ declaring, for every name in the
+# global <property> (registration order),
+# `extern const <type> scalefuzz::detectors::<name>::<constant>`, and
+# @SCALEFUZZ_TABLE_ENTRIES@ listing them, one line each; sets <var> to the
+# targets defining them, scalefuzz::<name><suffix>, to link.
+function(scalefuzz_registration_table property template output)
+  cmake_parse_arguments(PARSE_ARGV 3 arg "" "TYPE;CONSTANT;SUFFIX;LINKS_VAR" "")
+  if(arg_UNPARSED_ARGUMENTS OR NOT arg_TYPE OR NOT arg_CONSTANT OR NOT arg_SUFFIX OR NOT arg_LINKS_VAR)
+    message(FATAL_ERROR "scalefuzz_registration_table(${property}): needs TYPE, CONSTANT, SUFFIX, LINKS_VAR")
+  endif()
+  get_property(names GLOBAL PROPERTY ${property})
+  set(SCALEFUZZ_TABLE_DECLARATIONS "")
+  set(SCALEFUZZ_TABLE_ENTRIES "")
+  set(links "")
+  foreach(name IN LISTS names)
+    string(APPEND SCALEFUZZ_TABLE_DECLARATIONS
+           "namespace scalefuzz::detectors::${name} {\nextern const ${arg_TYPE} ${arg_CONSTANT};\n}\n")
+    string(APPEND SCALEFUZZ_TABLE_ENTRIES "      detectors::${name}::${arg_CONSTANT},\n")
+    list(APPEND links scalefuzz::${name}${arg_SUFFIX})
+  endforeach()
+  configure_file(${template} ${output} @ONLY)
+  set(${arg_LINKS_VAR} ${links} PARENT_SCOPE)
 endfunction()
 
 # scalefuzz_corpus_program(CORPUS NAME SOURCE [MACRO]): one program of a

@@ -10,7 +10,9 @@ string literal ("races") or includes a technique's header
 The techniques are read from the registrations
 (scalefuzz_register_detector(<name>) in detectors/**/CMakeLists.txt); the
 registry generated from them (harness/analysis/src/registered_detectors.cpp.in)
-names them through CMake, not in the source.
+and the campaign loader's table of their settings sections
+(harness/campaign/src/settings_sections.cpp.in) name them through CMake, not
+in the source.
 """
 import pathlib
 import re
@@ -27,12 +29,6 @@ LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 # is work left of issue 28 item 1; remove an entry when its file is cleaned
 # (a listed file that names no technique any more is printed as stale).
 EXCEPTIONS = {
-    # Settings still read by the harness (KccaSpec/DmtrackerSpec, read_<name>.cpp).
-    'harness/campaign/include/scalefuzz/harness/campaign.hpp': 'includes kcca/dmtracker settings',
-    'harness/campaign/src/load_campaign.cpp': 'kcca:, dmtracker: in the key list and dispatch',
-    'harness/campaign/src/read_kcca.cpp': 'the kcca: reader',
-    'harness/campaign/src/read_dmtracker.cpp': 'the dmtracker: reader',
-    'harness/analysis/src/run_info.cpp': 'technique_settings by name',
     # Techniques' roles named by the harness instead of declared in DetectorInfo.
     'harness/bugs/include/scalefuzz/harness/bugs.hpp': 'kLocalizingDetectors {mpipd, pdg}',
     'harness/bugs/src/bugs.cpp': 'races as root cause',

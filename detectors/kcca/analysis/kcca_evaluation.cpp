@@ -37,8 +37,9 @@ std::string grid_value(double v) {
 
 }  // namespace
 
-void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const Settings& spec,
+void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const analysis::TechniqueSettings& settings,
                               const EvaluationOptions& evaluation, std::ostream& out, std::ostream& err) {
+  const Settings spec = analysis::settings_of<Settings>(settings, "kcca");
   const KccaOptions options = kcca_options(spec);
   const VolumeFeature volume = kcca_volume(spec);
 

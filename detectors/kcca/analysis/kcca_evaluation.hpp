@@ -19,11 +19,11 @@ struct EvaluationOptions {
   bool sensitivity = false;
 };
 
-// Writes the evaluation of `runs` (a campaign's stored runs, kcca: section
-// `spec`) to `out`; unreadable traces are noted on `err` and skipped.
+// Writes the evaluation of `runs` (a campaign's stored runs, its technique
+// sections `settings`: the kcca: section's) to `out`; unreadable traces are noted on `err` and skipped.
 // Throws std::invalid_argument when there is nothing to train on or the
 // model cannot be trained.
-void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const Settings& spec,
+void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const analysis::TechniqueSettings& settings,
                               const EvaluationOptions& options, std::ostream& out, std::ostream& err);
 
 // The registry's campaign check (DetectorInfo::campaign_problem): "" when

@@ -76,7 +76,7 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
   AnalysisContext context;
   context.runs = &infos;
   context.out_dir = options.out_dir;
-  context.settings = technique_settings(options.kcca, options.dmtracker);
+  context.settings = options.settings;
   context.log = options.log;
   context.symbols = &symbols;
   context.site_names = &names;

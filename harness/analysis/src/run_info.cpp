@@ -32,8 +32,4 @@ std::vector<RunInfo> run_infos(const std::vector<harness::RunRecord>& runs) {
   return out;
 }
 
-TechniqueSettings technique_settings(const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker) {
-  return {{"kcca", kcca}, {"dmtracker", dmtracker}};
-}
-
 }  // namespace scalefuzz::analysis

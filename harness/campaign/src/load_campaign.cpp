@@ -10,6 +10,7 @@
 
 #include "error_list.hpp"
 #include "scalefuzz/common/enum_names.hpp"
+#include "scalefuzz/harness/run_store.hpp"
 #include "input_limits.hpp"
 #include "noise_schema.hpp"
 #include "sections.hpp"
@@ -25,12 +26,23 @@ using namespace detail;
 
 namespace {
 
+// The harness's keys and, after `stall`, the techniques' sections' keys.
 const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> keys = {
-      "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
-      "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "launcher", "stall",
-      "kcca", "dmtracker", "explore", "mpi"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> keys = {
+        "campaign", "app",      "scales",    "parameters", "noise",        "repetitions", "timeout",
+        "seed",     "detectors", "scheduler", "oversubscribe", "mpiexec", "launcher", "stall"};
+    for (const auto& section : settings_sections()) keys.push_back(section.key);
+    keys.insert(keys.end(), {"explore", "mpi"});
+    return keys;
+  }();
   return keys;
+}
+
+const settings::SettingsSection* settings_section(const std::string& key) {
+  for (const auto& section : settings_sections())
+    if (key == section.key) return &section;
+  return nullptr;
 }
 
 YAML::Node parse_yaml(const YamlReader& reader, const std::string& text) {
@@ -159,7 +171,8 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
   AppSection app;
   std::vector<TemplateSite> mpiexec_sites;
   bool launcher_named = false;
-  DmtrackerSection dmtracker;
+  const settings::SectionContext section_context{campaign.campaign_dir, RunStore::kDbFileName};
+  std::vector<settings::SectionCheck> section_checks;  // run once the scales are known
   std::vector<MatrixFactor> matrix;  // the keys that multiply the number of runs
   for (const std::string required : {"campaign", "app", "scales"})
     if (std::none_of(entries.begin(), entries.end(), [&](const MapEntry& e) { return e.key == required; }))
@@ -220,11 +233,10 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
       launcher_named = campaign.launcher != nullptr;
     } else if (key == "mpi") {
       campaign.mpi = read_mpi(reader, value);
-    } else if (key == "kcca") {
-      campaign.kcca = read_kcca(reader, value, campaign.campaign_dir);
-    } else if (key == "dmtracker") {
-      dmtracker = read_dmtracker(reader, value, campaign.campaign_dir);
-      campaign.dmtracker = dmtracker.spec;
+    } else if (const auto* section = settings_section(key)) {
+      settings::SectionRead read = section->read(reader, value, section_context);
+      campaign.settings[key] = std::move(read.settings);
+      for (auto& check : read.checks) section_checks.push_back(std::move(check));
     } else if (key == "explore") {
       campaign.explore.enabled = true;
       for (const auto& knob : reader.map(value, "explore", {"depth", "budget"})) {
@@ -247,17 +259,14 @@ Campaign parse_campaign(const std::string& yaml_text, const std::filesystem::pat
 
   check_run_count(reader, matrix);
 
-  // Every rank named for the chain-distribution comparison exists at every scale.
+  // The techniques' sections against the scales (e.g. every rank a
+  // technique compares exists at every scale).
   if (!failed_sections.count("scales")) {
     int smallest = 0;
     for (const auto* set : {&campaign.scales.train, &campaign.scales.test})
       for (int n : *set) smallest = smallest == 0 ? n : std::min(smallest, n);
-    for (std::size_t i = 0; i < dmtracker.rank_nodes.size(); ++i) errors.attempt([&] {
-      if (smallest > 0 && dmtracker.spec.ranks[i] >= smallest)
-        reader.fail(dmtracker.rank_nodes[i], "rank " + std::to_string(dmtracker.spec.ranks[i]) +
-                                                 " in dmtracker.ranks does not exist at the smallest scale " +
-                                                 std::to_string(smallest));
-    });
+    if (smallest > 0)
+      for (const auto& check : section_checks) errors.attempt([&] { check(reader, {smallest}); });
   }
 
   // Placeholders can only be checked once every parameter is known.

@@ -1,5 +1,6 @@
-// Readers for the sections of a campaign file; each fills its part of the
-// Campaign or throws CampaignError through the YamlReader.
+// Readers for the harness's sections of a campaign file; each fills its part
+// of the Campaign or throws CampaignError through the YamlReader. The
+// techniques' sections are read by the techniques (settings_sections()).
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scalefuzz/detectors/api/settings_section.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "yaml_reader.hpp"
 
@@ -29,17 +31,9 @@ AppSection read_app(const YamlReader& reader, const YAML::Node& node);
 ScaleSet read_scales(const YamlReader& reader, const YAML::Node& node);
 std::vector<Parameter> read_parameters(const YamlReader& reader, const YAML::Node& node);
 SchedulerSpec read_scheduler(const YamlReader& reader, const YAML::Node& node);
-// `campaign_dir` resolves a relative model path.
-KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::filesystem::path& campaign_dir);
-
-// The `dmtracker:` section; `rank_nodes` keep where each rank was written,
-// for the check against the scales once those are known.
-struct DmtrackerSection {
-  DmtrackerSpec spec;
-  std::vector<YAML::Node> rank_nodes;
-};
-DmtrackerSection read_dmtracker(const YamlReader& reader, const YAML::Node& node,
-                                const std::filesystem::path& campaign_dir);
+// The techniques' campaign sections (their readers: detectors/<name>/settings/),
+// in registration order; generated (settings_sections.cpp.in).
+const std::vector<settings::SettingsSection>& settings_sections();
 
 // Placeholder names every template may use besides the parameters.
 const std::vector<std::string>& builtin_placeholders();

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scalefuzz/detectors/dmtracker/settings.hpp"
+#include "scalefuzz/detectors/kcca/settings.hpp"
 #include "test_support.hpp"
 
 namespace scalefuzz::harness {
@@ -17,6 +19,15 @@ using testing::data_dir;
 using testing::expect_load_errors;
 using testing::parse;
 using testing::parse_error;
+
+// The techniques' sections as the loader keeps them: read by their own
+// readers, held by name, read back as the detectors read them.
+detectors::kcca::Settings kcca_of(const Campaign& c) {
+  return settings::settings_of<detectors::kcca::Settings>(c.settings, "kcca");
+}
+detectors::dmtracker::Settings dmtracker_of(const Campaign& c) {
+  return settings::settings_of<detectors::dmtracker::Settings>(c.settings, "dmtracker");
+}
 
 constexpr const char* kMinimal = R"(campaign: tiny
 app:
@@ -308,15 +319,15 @@ TEST(LoadCampaign, DuplicateParameterValuesAndNoiseProfiles) {
 TEST(LoadCampaign, DmtrackerSection) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [4, 8]\n";
   const Campaign defaults = parse(head);
-  EXPECT_TRUE(defaults.dmtracker.ranks.empty());
-  EXPECT_TRUE(defaults.dmtracker.reference.empty());
+  EXPECT_TRUE(dmtracker_of(defaults).ranks.empty());
+  EXPECT_TRUE(dmtracker_of(defaults).reference.empty());
   // A reference is a campaign output directory: one holding the run store.
   const auto out = std::filesystem::temp_directory_path() / ("sf-dmtracker-ref-" + std::to_string(::getpid()));
   std::filesystem::create_directories(out);
   { std::ofstream(out / "scalefuzz.db") << ""; }
   const Campaign c = parse(head + "dmtracker: { ranks: [1, 2, 3], reference: \"" + out.string() + "\" }\n");
-  EXPECT_EQ(c.dmtracker.ranks, (std::vector<int>{1, 2, 3}));
-  EXPECT_EQ(c.dmtracker.reference, out.lexically_normal());
+  EXPECT_EQ(dmtracker_of(c).ranks, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(dmtracker_of(c).reference, out.lexically_normal());
   std::filesystem::remove_all(out);
   EXPECT_THAT(parse_error(head + "dmtracker: { reference: " + out.string() + " }\n"),
               HasSubstr("inline.yaml:4:25: dmtracker.reference is not a campaign output directory (no scalefuzz.db)"));
@@ -368,28 +379,28 @@ TEST(LoadCampaign, GuardReceivesSwitchOnlyInModesWithoutASendThread) {
 TEST(LoadCampaign, KccaSection) {
   const std::string head = "campaign: t\napp: { command: [x] }\nscales: [2]\n";
   const Campaign defaults = parse(head);
-  EXPECT_TRUE(defaults.kcca.model.empty());
-  EXPECT_EQ(defaults.kcca.components, 2);
-  EXPECT_EQ(defaults.kcca.volume, "total");
-  EXPECT_FALSE(defaults.kcca.chain_features);
-  EXPECT_TRUE(parse(head + "kcca: { chain_features: true }\n").kcca.chain_features);
+  EXPECT_TRUE(kcca_of(defaults).model.empty());
+  EXPECT_EQ(kcca_of(defaults).components, 2);
+  EXPECT_EQ(kcca_of(defaults).volume, "total");
+  EXPECT_FALSE(kcca_of(defaults).chain_features);
+  EXPECT_TRUE(kcca_of(parse(head + "kcca: { chain_features: true }\n")).chain_features);
   EXPECT_THAT(parse_error(head + "kcca: { chain_features: 3 }\n"), HasSubstr("inline.yaml:4:25: expected true or false for kcca.chain_features"));
-  EXPECT_EQ(defaults.kcca.library_sites, "entry");
-  EXPECT_EQ(parse(head + "kcca: { library_sites: stack }\n").kcca.library_sites, "stack");
+  EXPECT_EQ(kcca_of(defaults).library_sites, "entry");
+  EXPECT_EQ(kcca_of(parse(head + "kcca: { library_sites: stack }\n")).library_sites, "stack");
   EXPECT_THAT(parse_error(head + "kcca: { library_sites: frames }\n"),
               HasSubstr("inline.yaml:4:24: kcca.library_sites must be entry or stack, got 'frames'"));
   const auto some_file = *std::filesystem::directory_iterator(data_dir() / "good");  // any existing file
   const Campaign c = parse(head + "kcca: { model: \"" + some_file.path().string() +
                            "\", components: 3, gamma: 0.01, control_width: 64, observation_width: 128, volume: sent }\n");
-  EXPECT_EQ(c.kcca.model, some_file.path().lexically_normal());
-  EXPECT_EQ(c.kcca.components, 3);
-  EXPECT_DOUBLE_EQ(c.kcca.gamma, 0.01);
-  EXPECT_DOUBLE_EQ(c.kcca.control_width, 64);
-  EXPECT_DOUBLE_EQ(c.kcca.observation_width, 128);
-  EXPECT_EQ(c.kcca.volume, "sent");
+  EXPECT_EQ(kcca_of(c).model, some_file.path().lexically_normal());
+  EXPECT_EQ(kcca_of(c).components, 3);
+  EXPECT_DOUBLE_EQ(kcca_of(c).gamma, 0.01);
+  EXPECT_DOUBLE_EQ(kcca_of(c).control_width, 64);
+  EXPECT_DOUBLE_EQ(kcca_of(c).observation_width, 128);
+  EXPECT_EQ(kcca_of(c).volume, "sent");
   // A relative model path is resolved against the campaign's directory; it
   // need not exist yet (the first night trains it and saves it there).
-  EXPECT_EQ(parse(head + "kcca: { model: night1/kcca-model.json }\n").kcca.model,
+  EXPECT_EQ(kcca_of(parse(head + "kcca: { model: night1/kcca-model.json }\n")).model,
             std::filesystem::path("/campaigns/night1/kcca-model.json"));
   EXPECT_THAT(parse_error(head + "kcca: { components: 0 }\n"),
               HasSubstr("inline.yaml:4:21: kcca.components must be between 1 and 64"));

@@ -94,12 +94,10 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
 }
 
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker,
-                                              std::ostream* log, std::function<void(const std::string&)> phase) {
+                                              const settings::TechniqueSettings& settings, std::ostream* log, std::function<void(const std::string&)> phase) {
   analysis::AnalysisOptions options;
   options.detectors = detectors;
-  options.kcca = kcca;
-  options.dmtracker = dmtracker;
+  options.settings = settings;
   options.out_dir = store.out_dir();
   options.log = log;
   options.phase = std::move(phase);

@@ -108,7 +108,7 @@ void check_detectors(const harness::Campaign& campaign) {
   for (const auto& name : campaign.detectors) {
     const auto* info = analysis::find_detector(name);
     if (!info || !info->campaign_problem) continue;
-    if (auto problem = info->campaign_problem(analysis::technique_settings(campaign.kcca, campaign.dmtracker)); !problem.empty())
+    if (auto problem = info->campaign_problem(campaign.settings); !problem.empty())
       throw UsageError(campaign.file.string() + ": " + problem);
   }
 }

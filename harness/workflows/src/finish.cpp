@@ -99,15 +99,15 @@ struct AnalysisInterruptGuard {
 }  // namespace
 
 int analyze_and_report(harness::RunStore& store, const std::set<std::string>& detectors,
-                       const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker,
+                       const settings::TechniqueSettings& settings,
                        harness::ConsoleProgress* progress) {
   const AnalysisInterruptGuard interrupt_guard;
   if (!progress) {
-    engine::analyze_store(store, detectors, kcca, dmtracker);
+    engine::analyze_store(store, detectors, settings);
     return write_reports(store);
   }
   progress->set_phase("analysing");
-  engine::analyze_store(store, detectors, kcca, dmtracker, &progress->notes(),
+  engine::analyze_store(store, detectors, settings, &progress->notes(),
                         [progress](const std::string& phase) { progress->set_phase(phase); });
   return write_reports(store, progress);
 }

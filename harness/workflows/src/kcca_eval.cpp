@@ -19,7 +19,8 @@ int evaluate_kcca(const KccaEvalOptions& evaluation) {
   options.folds = evaluation.folds;
   options.sensitivity = evaluation.sensitivity;
   try {
-    detectors::kcca::evaluate_stored_campaign(analysis::run_infos(store.runs()), campaign ? campaign->kcca : harness::KccaSpec{}, options,
+    detectors::kcca::evaluate_stored_campaign(analysis::run_infos(store.runs()),
+                                              campaign ? campaign->settings : settings::TechniqueSettings{}, options,
                                               std::cout, std::cerr);
   } catch (const std::invalid_argument& e) {
     throw UsageError(dir.string() + ": " + e.what());

@@ -124,7 +124,7 @@ int run_campaign(const LocalRunOptions& options) {
   }
   if (campaign.explore.enabled) engine::explore_campaign(*store, campaign, launch, this_program(), std::cerr);
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  const int found = analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker, &progress);
+  const int found = analyze_and_report(*store, detector_set(campaign), campaign.settings, &progress);
   return options.baseline ? compare_outputs(*options.baseline, out, options.baseline_options) : found;
 }
 

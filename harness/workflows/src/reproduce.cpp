@@ -77,7 +77,7 @@ int report_manifestation(harness::RunStore& store, const harness::Campaign& camp
                          const Manifestation& hit, int max_runs, const fs::path& out,
                          const harness::LaunchOptions& launch) {
   store.set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
+  analyze_and_report(store, detector_set(campaign), campaign.settings);
   // One directory per replayed run: replays of different tries never overwrite each other.
   const fs::path replay_dir = fs::absolute(out / "replay" / hit.run.run_id);
   std::cout << "reproduced " << to_string(target) << " in try " << hit.attempt << " of " << max_runs << ": run "
@@ -129,7 +129,7 @@ std::optional<int> explore_first(harness::RunStore& store, const harness::Campai
     if (!e.took_alternative || !detectors::races::changes_outcome(e) || !kind || !manifests(target, *kind, true))
       continue;
     store.set_meta("finished_at", harness::utc_timestamp_now());
-    analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
+    analyze_and_report(store, detector_set(campaign), campaign.settings);
     std::cout << "reproduced " << to_string(target) << " by forcing, in " << record.runs << " forced runs: run "
               << e.run_id << " (" << e.outcome << (e.outcome_detail.empty() ? "" : ": " + terminal_safe(e.outcome_detail))
               << "): rank " << e.receive.recv_rank << "'s wildcard receive took rank " << e.forced.send_rank
@@ -246,7 +246,7 @@ int reproduce(const ReproduceOptions& options) {
     return report_manifestation(*store, campaign, *target, *quiet_hit, max_runs, out, launch);
   }
   store->set_meta("finished_at", harness::utc_timestamp_now());
-  analyze_and_report(*store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
+  analyze_and_report(*store, detector_set(campaign), campaign.settings);
   std::cout << "not reproduced: no " << to_string(*target) << " in " << max_runs << " runs of "
             << analysis::campaign_point(point) << " (results in " << out.string() << ")\n";
   return kExitOk;

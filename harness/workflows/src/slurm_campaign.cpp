@@ -559,7 +559,7 @@ int collect(const CollectOptions& options) {
   std::cout << "collected " << collected << " runs (" << unchanged << " already collected, " << waiting
             << " not ended or not submitted)\n";
   if (waiting == 0 && (collected > 0 || !store.meta("finished_at"))) store.set_meta("finished_at", harness::utc_timestamp_now());
-  int code = analyze_and_report(store, detector_set(campaign), campaign.kcca, campaign.dmtracker);
+  int code = analyze_and_report(store, detector_set(campaign), campaign.settings);
   if (rerunnable > 0) {
     std::cout << rerunnable << " runs were cancelled or lost to the infrastructure; resubmit them with: scalefuzz submit --resume "
               << out.string() << "\n";

@@ -24,16 +24,15 @@ namespace {
 // The detectors and their settings of the campaign stored in `store`.
 struct StoredAnalysis {
   std::set<std::string> detectors;
-  harness::KccaSpec kcca;
-  harness::DmtrackerSpec dmtracker;
+  settings::TechniqueSettings settings;
 };
 StoredAnalysis stored_analysis(const harness::RunStore& store) {
   auto campaign = load_stored_campaign(store, default_build_dir());
   if (!campaign) {
     const auto all = analysis::detector_names();
-    return {{all.begin(), all.end()}, {}, {}};
+    return {{all.begin(), all.end()}, {}};
   }
-  return {detector_set(*campaign), campaign->kcca, campaign->dmtracker};
+  return {detector_set(*campaign), campaign->settings};
 }
 
 // A single run directory (ranks/ + outcome.json) outside any store.
@@ -76,7 +75,7 @@ int analyze_results(const fs::path& dir) {
   }
   harness::RunStore store = open_result_store(dir, harness::StoreAccess::ReadWrite);
   const StoredAnalysis stored = stored_analysis(store);
-  return analyze_and_report(store, stored.detectors, stored.kcca, stored.dmtracker);
+  return analyze_and_report(store, stored.detectors, stored.settings);
 }
 
 int report_results(const fs::path& dir) {

@@ -20,8 +20,7 @@ namespace scalefuzz::analysis {
 struct AnalysisOptions {
   std::set<std::string> detectors;  // registered names (registry.hpp)
   std::filesystem::path out_dir;    // campaign output (models are stored here)
-  harness::KccaSpec kcca;           // the campaign's kcca: section
-  harness::DmtrackerSpec dmtracker; // the campaign's dmtracker: section
+  TechniqueSettings settings;       // the campaign's technique sections (Campaign::settings)
   std::ostream* log = nullptr;      // progress notes; nullptr = quiet
   // Told what the engine does now ("mpipd on <run id>", "kcca: campaign-wide
   // analysis"), for a status line; empty = nobody listens.

@@ -1,5 +1,5 @@
 // The harness's side of the plug-in contract (detectors/api): a stored run
-// as a detector sees it, and the campaign's technique sections by name.
+// as a detector sees it.
 #pragma once
 
 #include <string>
@@ -17,9 +17,5 @@ std::string campaign_point(const harness::RunSpec& spec);
 // What a detector sees of a stored run (RunInfo).
 RunInfo run_info(const harness::RunRecord& run);
 std::vector<RunInfo> run_infos(const std::vector<harness::RunRecord>& runs);
-
-// The technique sections of a campaign, by technique name, for
-// AnalysisContext::settings and DetectorInfo::campaign_problem.
-TechniqueSettings technique_settings(const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker);
 
 }  // namespace scalefuzz::analysis

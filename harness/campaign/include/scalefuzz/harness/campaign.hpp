@@ -11,8 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "scalefuzz/detectors/dmtracker/settings.hpp"
-#include "scalefuzz/detectors/kcca/settings.hpp"
+#include "scalefuzz/detectors/api/settings.hpp"
 #include "scalefuzz/harness/mpi_launcher.hpp"
 #include "scalefuzz/harness/run_spec.hpp"
 
@@ -20,11 +19,9 @@ namespace scalefuzz::harness {
 
 // Any problem with a campaign file. what() is "FILE:LINE:COLUMN: message"
 // (1-based) or "FILE: message" when no position applies (unreadable file).
-// The CLI maps it to exit code 2.
-class CampaignError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// The CLI maps it to exit code 2. The settings API's error
+// (detectors/api settings.hpp): a technique's section reader fails with it too.
+using CampaignError = settings::SettingsError;
 
 struct LoadOptions {
   // Substituted for {build}; made absolute. A campaign that uses {build}
@@ -100,11 +97,6 @@ struct StallSpec {
 // in [1, calls].
 StallPoint stall_point(std::uint64_t run_seed, int nprocs, int calls);
 
-// The techniques' own settings types (detectors/<name>/settings/), read here
-// from their campaign sections.
-using KccaSpec = detectors::kcca::Settings;            // kcca: (detector "kcca")
-using DmtrackerSpec = detectors::dmtracker::Settings;  // dmtracker: (detector "dmtracker")
-
 // Schedule exploration (`explore:`; docs/campaign-file.md, harness/engine
 // explore_runs.hpp): after a point's runs, its wildcard receives are forced
 // to their alternative senders from a base run's decision log.
@@ -150,8 +142,11 @@ struct Campaign {
   // the launcher (the CLI refuses a mismatch before the first run).
   std::optional<MpiImplementation> mpi;
   StallSpec stall;
-  KccaSpec kcca;
-  DmtrackerSpec dmtracker;
+  // Each technique's campaign section (its key, e.g. `kcca:`), read by the
+  // technique's reader (detectors/<name>/settings/) into its own type, by
+  // technique name; a section not in the file is absent (settings_of gives
+  // the technique's defaults).
+  settings::TechniqueSettings settings;
   ExploreSpec explore;
 };
 

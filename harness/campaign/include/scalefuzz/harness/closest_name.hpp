@@ -2,14 +2,13 @@
 // filter keys, command-line commands and options).
 #pragma once
 
-#include <string>
-#include <string_view>
-#include <vector>
+#include "scalefuzz/detectors/api/closest_name.hpp"
 
 namespace scalefuzz::harness {
 
 // The known name closest to `word` by edit distance if it is plausibly a
-// typo (at most a third of the letters changed), else "".
-std::string closest_name(std::string_view word, const std::vector<std::string>& known);
+// typo (at most a third of the letters changed), else "": the settings
+// API's, whose unknown-key errors the campaign's share.
+using settings::closest_name;
 
 }  // namespace scalefuzz::harness

@@ -59,8 +59,8 @@ bool execute_runs(harness::RunStore& store, const std::vector<harness::RunSpec>&
 // The analysis notes go to `log`; `phase` (if set) is told which detector
 // looks at which run (analysis::AnalysisOptions::phase), for a status line.
 std::vector<detectors::Finding> analyze_store(harness::RunStore& store, const std::set<std::string>& detectors,
-                                              const harness::KccaSpec& kcca = {},
-                                              const harness::DmtrackerSpec& dmtracker = {}, std::ostream* log = &std::cerr,
+                                              const settings::TechniqueSettings& settings = {},
+                                              std::ostream* log = &std::cerr,
                                               std::function<void(const std::string&)> phase = {});
 
 }  // namespace scalefuzz::engine

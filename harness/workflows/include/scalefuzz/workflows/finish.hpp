@@ -20,10 +20,10 @@ namespace scalefuzz::workflows {
 int write_reports(const harness::RunStore& store, harness::ConsoleProgress* progress = nullptr);
 
 // The detectors over the store's finished runs (findings saved in the
-// store), then write_reports. With `progress`, the analysis notes print
+// store), with the campaign's technique sections, then write_reports. With `progress`, the analysis notes print
 // above its status line and its phase names the detector at work.
 int analyze_and_report(harness::RunStore& store, const std::set<std::string>& detectors,
-                       const harness::KccaSpec& kcca, const harness::DmtrackerSpec& dmtracker,
+                       const settings::TechniqueSettings& settings,
                        harness::ConsoleProgress* progress = nullptr);
 
 }  // namespace scalefuzz::workflows

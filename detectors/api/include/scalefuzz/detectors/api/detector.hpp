@@ -7,7 +7,6 @@
 // detectors/api/README.md says how to add one.
 #pragma once
 
-#include <any>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -22,6 +21,7 @@
 
 #include "scalefuzz/common/outcome_kind.hpp"
 #include "scalefuzz/detectors/api/html_kit.hpp"
+#include "scalefuzz/detectors/api/settings.hpp"
 #include "scalefuzz/detectors/finding.hpp"
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
@@ -92,17 +92,10 @@ class RunView {
   mutable bool symbolized_ = false;
 };
 
-// Each technique's settings (its campaign section, a typed value of the
-// technique's own type) by technique name; settings_of reads one back.
-using TechniqueSettings = std::map<std::string, std::any>;
-
-// The settings of technique `name`, or a default T when the campaign gave
-// none. A value of another type is a programming error (std::bad_any_cast).
-template <class T>
-T settings_of(const TechniqueSettings& settings, const std::string& name) {
-  const auto it = settings.find(name);
-  return it == settings.end() ? T{} : std::any_cast<const T&>(it->second);
-}
+// Each technique's settings by technique name, and settings_of<T> to read
+// one back (settings.hpp: the settings API, which the campaign model holds too).
+using settings::settings_of;
+using settings::TechniqueSettings;
 
 // Shared by every detector of one analysis.
 struct AnalysisContext {

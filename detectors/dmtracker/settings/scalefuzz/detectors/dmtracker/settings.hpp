@@ -5,6 +5,10 @@
 #include <filesystem>
 #include <vector>
 
+namespace scalefuzz::settings {
+struct SettingsSection;  // settings_section.hpp
+}
+
 namespace scalefuzz::detectors::dmtracker {
 
 struct Settings {
@@ -16,5 +20,9 @@ struct Settings {
   // baselines come from them. Absolute; empty = from the analysed run itself.
   std::filesystem::path reference;
 };
+
+// The `dmtracker:` section's reader (read_settings.cpp), registered with the
+// campaign loader by scalefuzz_register_detector(dmtracker).
+extern const settings::SettingsSection kSettingsSection;
 
 }  // namespace scalefuzz::detectors::dmtracker

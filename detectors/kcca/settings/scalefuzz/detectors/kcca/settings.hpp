@@ -5,6 +5,10 @@
 #include <filesystem>
 #include <string>
 
+namespace scalefuzz::settings {
+struct SettingsSection;  // settings_section.hpp
+}
+
 namespace scalefuzz::detectors::kcca {
 
 struct Settings {
@@ -25,5 +29,9 @@ struct Settings {
   // application's call into the library, "stack" by its whole stack (Vrisha).
   std::string library_sites = "entry";
 };
+
+// The `kcca:` section's reader (read_settings.cpp), registered with the
+// campaign loader by scalefuzz_register_detector(kcca).
+extern const settings::SettingsSection kSettingsSection;
 
 }  // namespace scalefuzz::detectors::kcca

@@ -1,19 +1,24 @@
-// The `kcca:` section: Vrisha's model options and a stored model to reuse.
+// The `kcca:` section of a campaign file (docs/campaign-file.md): Vrisha's
+// model options and a stored model to reuse, read into Settings.
 #include <system_error>
 
-#include "sections.hpp"
+#include "scalefuzz/detectors/api/settings_section.hpp"
+#include "scalefuzz/detectors/kcca/settings.hpp"
 
-namespace scalefuzz::harness::detail {
+namespace scalefuzz::detectors::kcca {
 
-KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::filesystem::path& campaign_dir) {
-  KccaSpec spec;
+namespace {
+
+settings::SectionRead read_settings(const settings::YamlReader& reader, const YAML::Node& node,
+                                    const settings::SectionContext& context) {
+  Settings spec;
   const auto entries = reader.map(node, "kcca",
                                   {"model", "components", "gamma", "control_width", "observation_width", "volume",
                                    "chain_features", "library_sites"});
   for (const auto& e : entries) {
     if (e.key == "model") {
       std::filesystem::path p = reader.non_empty_string(e.value, "kcca.model");
-      if (p.is_relative()) p = campaign_dir / p;
+      if (p.is_relative()) p = context.campaign_dir / p;
       p = p.lexically_normal();
       // Missing is fine: the first night trains the model and saves it there.
       std::error_code ec;
@@ -40,7 +45,11 @@ KccaSpec read_kcca(const YamlReader& reader, const YAML::Node& node, const std::
         reader.fail(e.value, "kcca.volume must be total, sent or sent-and-received, got '" + spec.volume + "'");
     }
   }
-  return spec;
+  return {spec, {}};
 }
 
-}  // namespace scalefuzz::harness::detail
+}  // namespace
+
+const settings::SettingsSection kSettingsSection{"kcca", read_settings};
+
+}  // namespace scalefuzz::detectors::kcca

@@ -1,4 +1,4 @@
-#include "values.hpp"
+#include "scalefuzz/detectors/api/scalar_values.hpp"
 
 #include <array>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-namespace scalefuzz::harness::detail {
+namespace scalefuzz::settings {
 
 namespace {
 
@@ -81,4 +81,4 @@ std::optional<double> parse_bandwidth(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace scalefuzz::harness::detail
+}  // namespace scalefuzz::settings

@@ -1,4 +1,4 @@
-#include "yaml_reader.hpp"
+#include "scalefuzz/detectors/api/yaml_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -6,27 +6,12 @@
 #include <limits>
 #include <unordered_map>
 
-#include "scalefuzz/harness/campaign.hpp"
-#include "values.hpp"
+#include "scalefuzz/detectors/api/scalar_values.hpp"
+#include "scalefuzz/detectors/api/settings.hpp"
 
-namespace scalefuzz::harness::detail {
+namespace scalefuzz::settings {
 
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
@@ -64,26 +49,6 @@ std::string describe(const YAML::Node& node) {
   return "?";
 }
 
-}  // namespace scalefuzz::harness::detail
-
-namespace scalefuzz::harness {
-
-std::string closest_name(std::string_view word, const std::vector<std::string>& known) {
-  std::string best;
-  std::size_t best_distance = std::string_view::npos;
-  for (const auto& name : known) {
-    std::size_t d = detail::edit_distance(word, name);
-    if (d < best_distance) best_distance = d, best = name;
-  }
-  // A typo, not a different word: at most a third of the letters changed.
-  std::size_t allowed = std::max<std::size_t>(1, std::max(word.size(), best.size()) / 3);
-  return best_distance <= allowed ? best : std::string();
-}
-
-}  // namespace scalefuzz::harness
-
-namespace scalefuzz::harness::detail {
-
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (const auto& item : items) {
@@ -94,8 +59,8 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 }
 
 void YamlReader::fail(const YAML::Mark& mark, const std::string& message) const {
-  if (mark.is_null() || mark.line < 0) throw CampaignError(origin_ + ": " + message);
-  throw CampaignError(origin_ + ":" + std::to_string(mark.line + 1) + ":" +
+  if (mark.is_null() || mark.line < 0) throw SettingsError(origin_ + ": " + message);
+  throw SettingsError(origin_ + ":" + std::to_string(mark.line + 1) + ":" +
                       std::to_string(mark.column + 1) + ": " + message);
 }
 
@@ -193,4 +158,4 @@ std::int64_t YamlReader::duration_ns(const YAML::Node& node, const std::string& 
   return duration.ns;
 }
 
-}  // namespace scalefuzz::harness::detail
+}  // namespace scalefuzz::settings
