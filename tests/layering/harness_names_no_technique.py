@@ -33,15 +33,6 @@ EXCEPTIONS = {
     'harness/campaign/src/read_kcca.cpp': 'the kcca: reader',
     'harness/campaign/src/read_dmtracker.cpp': 'the dmtracker: reader',
     'harness/analysis/src/run_info.cpp': 'technique_settings by name',
-    # Techniques' roles named by the harness instead of declared in DetectorInfo.
-    'harness/bugs/include/scalefuzz/harness/bugs.hpp': 'kLocalizingDetectors {mpipd, pdg}',
-    'harness/bugs/src/bugs.cpp': 'races as root cause',
-    'harness/engine/src/replay.cpp': 'replay runs mpipd, pdg, races',
-    'harness/workflows/src/stored_results.cpp': 'replay analysis mpipd, pdg, races',
-    'harness/workflows/src/reproduce.cpp': 'a race is races/unintended-match',
-    'harness/analysis/src/stall_evaluation.cpp': 'pdg lp-task',
-    'harness/analysis/include/scalefuzz/analysis/stall_evaluation.hpp': 'includes the pdg library',
-    'harness/analysis/src/engine.cpp': 'mpipd/pdg explanation',
     # Left for later: engine -> races (exploration's potential matches, the
     # NINJA dependency) and the kcca-eval workflow.
     'harness/engine/src/ninja_dependency.cpp': 'includes the races library (engine -> races)',
