@@ -29,15 +29,6 @@ LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 # is work left of issue 28 item 1; remove an entry when its file is cleaned
 # (a listed file that names no technique any more is printed as stale).
 EXCEPTIONS = {
-    # Techniques' roles named by the harness instead of declared in DetectorInfo.
-    'harness/bugs/include/scalefuzz/harness/bugs.hpp': 'kLocalizingDetectors {mpipd, pdg}',
-    'harness/bugs/src/bugs.cpp': 'races as root cause',
-    'harness/engine/src/replay.cpp': 'replay runs mpipd, pdg, races',
-    'harness/workflows/src/stored_results.cpp': 'replay analysis mpipd, pdg, races',
-    'harness/workflows/src/reproduce.cpp': 'a race is races/unintended-match',
-    'harness/analysis/src/stall_evaluation.cpp': 'pdg lp-task',
-    'harness/analysis/include/scalefuzz/analysis/stall_evaluation.hpp': 'includes the pdg library',
-    'harness/analysis/src/engine.cpp': 'mpipd/pdg explanation',
     # Left for later: engine -> races (exploration's potential matches, the
     # NINJA dependency) and the kcca-eval workflow.
     'harness/engine/src/ninja_dependency.cpp': 'includes the races library (engine -> races)',

@@ -59,9 +59,21 @@ constexpr analysis::KindLabel kKindLabels[] = {{"deadlock", "deadlock"},
                                                {"buffer-overflow", "buffer overflow"},
                                                {nullptr, nullptr}};
 
+namespace {
+
+// The failure situation in words (backtracked from the failure events), for
+// `scalefuzz analyze RUN_DIR`.
+std::string explain_stop(const Finding& f) {
+  if (!f.details.contains("explanation")) return "";
+  return "    " + f.details["explanation"].get<std::string>() + "\n";
+}
+
+}  // namespace
+
 // Its findings show in the PDG's "hangs" section (detectors/pdg/report/).
 const analysis::DetectorInfo kDetector{
     "mpipd", "hangs and crashes: failure situation and faulty processes (MPI-PreDebugger)", "hangs",
-    {analysis::Needs::Runs::Failed, true}, make_mpipd_detector, nullptr, nullptr, kKindLabels};
+    {analysis::Needs::Runs::Failed, true}, make_mpipd_detector, nullptr, nullptr, kKindLabels,
+    {.localizes_stops = true, .analyses_replays = true, .explain_stop = explain_stop}};
 
 }  // namespace scalefuzz::detectors::mpipd

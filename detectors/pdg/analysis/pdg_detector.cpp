@@ -1,5 +1,6 @@
 #include "pdg_detector.hpp"
 #include "hangs_section.hpp"
+#include "stall_judge.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -85,8 +86,19 @@ std::unique_ptr<analysis::Detector> make_pdg_detector(const analysis::AnalysisCo
 constexpr analysis::KindLabel kKindLabels[] = {
     {"lp-task", "least-progressed task"}, {"aborted-task", "task that called MPI_Abort"}, {nullptr, nullptr}};
 
+namespace {
+
+// The tasks the point-to-point step set aside, for `scalefuzz analyze RUN_DIR`.
+std::string explain_stop(const Finding& f) {
+  if (!f.details.contains("eliminated_tasks") || f.details["eliminated_tasks"].get<std::string>().empty()) return "";
+  return "    eliminated by the point-to-point step: " + f.details["eliminated_tasks"].get<std::string>() + "\n";
+}
+
+}  // namespace
+
 const analysis::DetectorInfo kDetector{
     "pdg", "hangs and crashes: least-progressed tasks of the progress-dependence graph (AutomaDeD)", "hangs",
-    {analysis::Needs::Runs::Failed, true}, make_pdg_detector, nullptr, &kReportSection, kKindLabels};
+    {analysis::Needs::Runs::Failed, true}, make_pdg_detector, nullptr, &kReportSection, kKindLabels,
+    {.localizes_stops = true, .analyses_replays = true, .explain_stop = explain_stop}, judge_stalls};
 
 }  // namespace scalefuzz::detectors::pdg

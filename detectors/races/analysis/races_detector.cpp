@@ -165,8 +165,15 @@ std::unique_ptr<analysis::Detector> make_races_detector(const analysis::Analysis
 
 constexpr analysis::KindLabel kKindLabels[] = {{"unintended-match", "message race"}, {nullptr, nullptr}};
 
+// An unintended match is a race that struck: the hang or crash of its run
+// blocked in the receive quiet runs deliver its message to is its
+// consequence; a potential race at its receive is it seen before it struck.
+constexpr const char* kStruck[] = {"unintended-match", nullptr};
+constexpr const char* kPotential[] = {"potential-race", nullptr};
+
 const analysis::DetectorInfo kDetector{
     "races", "message races: receives matched by a send never seen in the quiet runs (NINJA)",
-    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection, kKindLabels};
+    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection, kKindLabels,
+    {.root_cause_kinds = kStruck, .race_kinds = kStruck, .potential_race_kinds = kPotential, .analyses_replays = true}};
 
 }  // namespace scalefuzz::detectors::races

@@ -135,13 +135,10 @@ std::vector<Finding> analyze_runs(const std::vector<RunRecord>& runs, const Anal
 }
 
 std::string describe_localization(const Finding& f) {
-  if (f.detector != "mpipd" && f.detector != "pdg") return "";
+  const DetectorInfo* d = find_detector(f.detector);
+  if (d == nullptr || !d->roles.localizes_stops) return "";
   std::string out;
-  if (f.detector == "mpipd" && f.details.contains("explanation"))
-    out += "    " + f.details["explanation"].get<std::string>() + "\n";
-  if (f.detector == "pdg" && f.details.contains("eliminated_tasks") &&
-      !f.details["eliminated_tasks"].get<std::string>().empty())
-    out += "    eliminated by the point-to-point step: " + f.details["eliminated_tasks"].get<std::string>() + "\n";
+  if (d->roles.explain_stop != nullptr) out += d->roles.explain_stop(f);
   if (f.details.contains("code") && f.details["code"].contains("source"))
     for (const auto& l : f.details["code"]["source"])
       out += std::string(l["current"].get<bool>() ? "  > " : "    ") + std::to_string(l["line"].get<int>()) + " | " +

@@ -1,8 +1,28 @@
 // Look-ups in the one table of detectors (registry(), generated from the
-// techniques' registrations: registered_detectors.cpp.in).
+// techniques' registrations: registered_detectors.cpp.in), and the roles
+// the techniques declare there.
 #include "scalefuzz/analysis/registry.hpp"
 
 namespace scalefuzz::analysis {
+
+namespace {
+
+// A nullptr-ended kind list (DetectorInfo::roles) holds `kind`.
+bool lists(const char* const* kinds, const std::string& kind) {
+  for (auto k = kinds; k != nullptr && *k != nullptr; ++k)
+    if (kind == *k) return true;
+  return false;
+}
+
+// {detector, kind} of every kind a nullptr-ended list of a registration names, registry order.
+std::vector<harness::bugs::FindingKind> kinds_of(const char* const* Roles::*list) {
+  std::vector<harness::bugs::FindingKind> out;
+  for (const auto& d : registry())
+    for (auto k = d.roles.*list; k != nullptr && *k != nullptr; ++k) out.push_back({d.name, *k});
+  return out;
+}
+
+}  // namespace
 
 std::vector<std::string> detector_names() {
   std::vector<std::string> names;
@@ -14,6 +34,46 @@ const DetectorInfo* find_detector(const std::string& name) {
   for (const auto& d : registry())
     if (name == d.name) return &d;
   return nullptr;
+}
+
+std::vector<std::string> localizing_detectors() {
+  std::vector<std::string> names;
+  for (const auto& d : registry())
+    if (d.roles.localizes_stops) names.emplace_back(d.name);
+  return names;
+}
+
+std::set<std::string> replay_detectors() {
+  std::set<std::string> names;
+  for (const auto& d : registry())
+    if (d.roles.analyses_replays) names.emplace(d.name);
+  return names;
+}
+
+std::set<std::string> race_detectors() {
+  std::set<std::string> names;
+  for (const auto& d : registry())
+    if (d.roles.race_kinds != nullptr && *d.roles.race_kinds != nullptr) names.emplace(d.name);
+  return names;
+}
+
+bool is_race(const detectors::Finding& finding) {
+  const DetectorInfo* d = find_detector(finding.detector);
+  return d != nullptr && lists(d->roles.race_kinds, finding.kind);
+}
+
+bool is_root_cause(const std::string& detector, const std::string& kind) {
+  const DetectorInfo* d = find_detector(detector);
+  return d != nullptr && lists(d->roles.root_cause_kinds, kind);
+}
+
+harness::bugs::Roles bug_roles() {
+  harness::bugs::Roles roles;
+  roles.localizing = localizing_detectors();
+  roles.root_causes = kinds_of(&Roles::root_cause_kinds);
+  roles.races = kinds_of(&Roles::race_kinds);
+  roles.potential_races = kinds_of(&Roles::potential_race_kinds);
+  return roles;
 }
 
 }  // namespace scalefuzz::analysis

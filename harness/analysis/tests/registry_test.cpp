@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/testing/errors.hpp"
@@ -33,6 +34,60 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
   }
   EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg", "usage", "rma"}));
   EXPECT_EQ(analysis::find_detector("usage-checks"), nullptr);
+}
+
+detectors::Finding finding(const std::string& detector, const std::string& kind) {
+  detectors::Finding f;
+  f.detector = detector;
+  f.kind = kind;
+  return f;
+}
+
+// The harness names no technique (issue 28): bug grouping, replay, `analyze
+// RUN_DIR`, `reproduce --until race` and the stall evaluation ask these
+// queries, so a role a technique stops declaring fails here.
+TEST(DetectorRegistry, TechniquesDeclareTheirRoles) {
+  EXPECT_EQ(analysis::localizing_detectors(), (std::vector<std::string>{"mpipd", "pdg"}));
+  EXPECT_EQ(analysis::replay_detectors(), (std::set<std::string>{"mpipd", "pdg", "races"}));
+  EXPECT_EQ(analysis::race_detectors(), (std::set<std::string>{"races"}));
+
+  EXPECT_TRUE(analysis::is_race(finding("races", "unintended-match")));
+  EXPECT_FALSE(analysis::is_race(finding("races", "potential-race")));
+  EXPECT_FALSE(analysis::is_race(finding("usage", "unintended-match")));
+  EXPECT_FALSE(analysis::is_race(finding("outcome", "hang")));
+  EXPECT_TRUE(analysis::is_root_cause("races", "unintended-match"));
+  EXPECT_FALSE(analysis::is_root_cause("races", "nondeterministic-matching"));
+  EXPECT_FALSE(analysis::is_root_cause("pdg", "lp-task"));
+
+  using harness::bugs::FindingKind;
+  const harness::bugs::Roles roles = analysis::bug_roles();
+  EXPECT_EQ(roles.localizing, (std::vector<std::string>{"mpipd", "pdg"}));
+  EXPECT_EQ(roles.root_causes, (std::vector<FindingKind>{{"races", "unintended-match"}}));
+  EXPECT_EQ(roles.races, (std::vector<FindingKind>{{"races", "unintended-match"}}));
+  EXPECT_EQ(roles.potential_races, (std::vector<FindingKind>{{"races", "potential-race"}}));
+
+  std::vector<std::string> judges;
+  for (const auto& d : analysis::registry())
+    if (d.judge_stalls != nullptr) judges.emplace_back(d.name);
+  EXPECT_EQ(judges, (std::vector<std::string>{"pdg"}));
+}
+
+// `scalefuzz analyze RUN_DIR`'s lines under a localizing finding: the
+// technique's explanation (DetectorInfo::roles.explain_stop), then the source.
+TEST(DetectorRegistry, LocalizingTechniquesExplainWhereARunStopped) {
+  auto mpipd = finding("mpipd", "deadlock");
+  mpipd.details = {{"explanation", "rank 0 waits for rank 1"},
+                   {"code", {{"source", {{{"line", 41}, {"text", "a();"}, {"current", false}},
+                                         {{"line", 42}, {"text", "MPI_Recv();"}, {"current", true}}}}}}};
+  EXPECT_EQ(analysis::describe_localization(mpipd), "    rank 0 waits for rank 1\n    41 | a();\n  > 42 | MPI_Recv();\n");
+  auto pdg = finding("pdg", "lp-task");
+  pdg.details = {{"eliminated_tasks", "2-3"}};
+  EXPECT_EQ(analysis::describe_localization(pdg), "    eliminated by the point-to-point step: 2-3\n");
+  pdg.details = {{"eliminated_tasks", ""}};
+  EXPECT_EQ(analysis::describe_localization(pdg), "");
+  auto race = finding("races", "unintended-match");
+  race.details = mpipd.details;
+  EXPECT_EQ(analysis::describe_localization(race), "");  // not a localizing technique
 }
 
 std::string load_error(const std::string& detectors_line) {

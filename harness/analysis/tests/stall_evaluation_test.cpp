@@ -54,20 +54,30 @@ TEST_F(StallEvaluationTest, AccuracyAndPrecisionFollowThePaperDefinitions) {
   plain.spec.stall.reset();
   e.add(plain, {lp({0})});  // no injection planned: ignored
 
-  const auto score = e.score();
-  EXPECT_EQ(score.injected, 6u);
-  EXPECT_EQ(score.fired, 5u);
-  EXPECT_EQ(score.coverage.injections, 4u);
-  EXPECT_EQ(score.coverage.accurate, 2u);
-  EXPECT_EQ(score.coverage.precise, 2u);  // "exact", and "none-found": no non-faulty task named
-  EXPECT_DOUBLE_EQ(score.coverage.accuracy, 0.5);
-  EXPECT_DOUBLE_EQ(score.coverage.precision, 0.5);
+  const auto& stalls = e.stalls();
+  EXPECT_EQ(stalls.injected, 6u);
+  EXPECT_EQ(stalls.fired, 5u);
+  EXPECT_EQ(stalls.fired_without_hang, 1u);
+  ASSERT_EQ(stalls.hung.size(), 4u);
+  EXPECT_EQ(stalls.hung[1].run_id, "two-groups");
+  EXPECT_EQ(stalls.hung[1].rank, 5);
+  EXPECT_EQ(stalls.hung[1].call, 12);
+  EXPECT_EQ(stalls.hung[1].findings.size(), 2u);
 
+  // Judged by the technique that declares DetectorInfo::judge_stalls (the PDG).
   std::ostringstream log;
   const auto findings = e.finish(&log);
   ASSERT_EQ(findings.size(), 4u);  // the summary + a warning per imprecise or missed run
+  EXPECT_EQ(findings[0].detector, "pdg");
   EXPECT_EQ(findings[0].kind, "stall-evaluation");
+  EXPECT_EQ(findings[0].details["injected"], 6);
+  EXPECT_EQ(findings[0].details["fired"], 5);
+  EXPECT_EQ(findings[0].details["fired_without_hang"], 1);
+  EXPECT_EQ(findings[0].details["evaluated"], 4);
   EXPECT_EQ(findings[0].details["accurate"], 2);
+  EXPECT_EQ(findings[0].details["precise"], 2);  // "exact", and "none-found": no non-faulty task named
+  EXPECT_DOUBLE_EQ(findings[0].details["accuracy"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(findings[0].details["precision"].get<double>(), 0.5);
   EXPECT_EQ(findings[0].details["runs"].size(), 4u);
   EXPECT_EQ(findings[1].kind, "stall-imprecise");
   EXPECT_EQ(findings[1].run_id, "two-groups");

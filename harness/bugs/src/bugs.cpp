@@ -74,8 +74,9 @@ std::string file_of(const std::string& location) {
 //  - A hang: its localizers land on whichever frame of the blocked stacks
 //    they pick (NINJA case 3: "routine_b case3.c:78" one night, its caller
 //    "iteration case3.c:91" the next); the hang is one bug per source file.
-//  - A message race: the receive that matched wrongly; the sending routine
-//    is whichever of the competing senders this run's message came from.
+//  - A finding naming two routines (details.send_routine: a message race):
+//    the first, the receive that matched wrongly; the sending routine is
+//    whichever of the competing senders this run's message came from.
 std::vector<std::string> identifying_locations(const BugKey& key) {
   if (key.detector == "outcome" && key.kind == "hang") {
     std::vector<std::string> files;
@@ -83,7 +84,7 @@ std::vector<std::string> identifying_locations(const BugKey& key) {
       if (auto f = file_of(l); std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
     return {files.empty() ? std::string() : files.front()};
   }
-  if (key.detector == "races" && key.locations.size() > 1) return {key.locations.front()};
+  if (key.locations.size() > 1) return {key.locations.front()};
   return key.locations;
 }
 
@@ -96,19 +97,19 @@ std::string canonical_text(const BugKey& key) {
   return s;
 }
 
-bool is_localizer(const std::string& detector) {
-  for (auto d : kLocalizingDetectors)
-    if (detector == d) return true;
-  return false;
+std::size_t localizer_order(const Roles& roles, const std::string& detector) {
+  return static_cast<std::size_t>(std::find(roles.localizing.begin(), roles.localizing.end(), detector) -
+                                  roles.localizing.begin());
 }
 
-std::size_t localizer_order(const std::string& detector) {
-  std::size_t i = 0;
-  for (auto d : kLocalizingDetectors) {
-    if (detector == d) return i;
-    ++i;
-  }
-  return i;
+bool is_one_of(const std::vector<FindingKind>& kinds, const Finding& f) {
+  return std::find(kinds.begin(), kinds.end(), FindingKind{f.detector, f.kind}) != kinds.end();
+}
+
+// A detector some of whose findings can cause a failed run.
+bool names_causes(const Roles& roles, const std::string& detector) {
+  return std::any_of(roles.root_causes.begin(), roles.root_causes.end(),
+                     [&](const FindingKind& k) { return k.detector == detector; });
 }
 
 const char* severity_text(Severity s) { return detectors::to_string(s); }
@@ -116,8 +117,8 @@ const char* severity_text(Severity s) { return detectors::to_string(s); }
 // Among bugs of one severity, causes before symptoms: a message race before
 // the hang it causes, a localized failure before other detectors' findings,
 // a failed run nothing localized last.
-int reading_order(const Bug& bug) {
-  if (bug.key.detector == "races") return 0;
+int reading_order(const Roles& roles, const Bug& bug) {
+  if (names_causes(roles, bug.key.detector)) return 0;
   if (bug.key.detector != "outcome") return 2;
   return bug.related.empty() && bug.key.locations.empty() ? 3 : 1;
 }
@@ -206,8 +207,15 @@ std::vector<int> Bug::ranks() const {
   return {all.begin(), all.end()};
 }
 
+bool Roles::localizes(const std::string& detector) const {
+  return std::find(localizing.begin(), localizing.end(), detector) != localizing.end();
+}
+bool Roles::is_root_cause(const Finding& f) const { return is_one_of(root_causes, f); }
+bool Roles::is_race(const Finding& f) const { return is_one_of(races, f); }
+bool Roles::is_potential_race(const Finding& f) const { return is_one_of(potential_races, f); }
+
 std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std::vector<RunInfo>& runs,
-                                const std::string& campaign_seen_at) {
+                                const Roles& roles, const std::string& campaign_seen_at) {
   std::map<std::string, const RunInfo*> run_by_id;
   for (const auto& r : runs) run_by_id.emplace(r.run_id, &r);
 
@@ -220,7 +228,7 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
   std::vector<bool> absorbed(findings.size(), false);
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const auto& f = findings[i];
-    if (!is_localizer(f.detector) || f.run_id.empty()) continue;
+    if (!roles.localizes(f.detector) || f.run_id.empty()) continue;
     const auto it = outcome_of_run.find(f.run_id);
     if (it == outcome_of_run.end()) continue;
     localizers[it->second].push_back(i);
@@ -228,18 +236,19 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
   }
   for (auto& [outcome, list] : localizers)
     std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
-      return localizer_order(findings[a].detector) < localizer_order(findings[b].detector);
+      return localizer_order(roles, findings[a].detector) < localizer_order(roles, findings[b].detector);
     });
 
-  // A failed run whose blocked receive is where a message race of the same
-  // run took the message from (the race's details.quiet_runs_deliver_it_to
-  // names the receive quiet runs deliver it to, and the outcome or one of
-  // its localizers is there): the failure is that race's consequence, shown
-  // with the race's bug, not as a bug of its own (issue 32: one bug, not three).
+  // A failed run whose blocked receive is where a root cause of the same
+  // run (a message race) took the message from (its
+  // details.quiet_runs_deliver_it_to names the receive quiet runs deliver it
+  // to, and the outcome or one of its localizers is there): the failure is
+  // that race's consequence, shown with the race's bug, not as a bug of its
+  // own (issue 32: one bug, not three).
   std::map<std::size_t, std::size_t> caused_by;  // outcome finding -> race finding
   std::map<std::string, std::vector<std::size_t>> races_of_run;
   for (std::size_t j = 0; j < findings.size(); ++j)
-    if (findings[j].detector == "races" && !findings[j].run_id.empty()) races_of_run[findings[j].run_id].push_back(j);
+    if (roles.is_root_cause(findings[j]) && !findings[j].run_id.empty()) races_of_run[findings[j].run_id].push_back(j);
   for (const auto& [run, outcome] : outcome_of_run) {
     const auto run_races = races_of_run.find(run);
     if (run_races == races_of_run.end()) continue;
@@ -264,13 +273,13 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
   // unintended match is that race seen before it struck: evidence of its bug.
   std::map<std::pair<std::string, std::string>, std::size_t> struck;  // (point, receive) -> unintended match
   for (std::size_t j = 0; j < findings.size(); ++j)
-    if (findings[j].detector == "races" && findings[j].kind == "unintended-match")
+    if (roles.is_race(findings[j]))
       struck.emplace(std::make_pair(findings[j].details.value("campaign_point", ""),
                                     normalize_location(findings[j].location)),
                      j);
   std::map<std::size_t, std::size_t> seen_before;  // potential race -> unintended match
   for (std::size_t j = 0; j < findings.size(); ++j)
-    if (findings[j].detector == "races" && findings[j].kind == "potential-race")
+    if (roles.is_potential_race(findings[j]))
       if (const auto it = struck.find({findings[j].details.value("campaign_point", ""),
                                        normalize_location(findings[j].location)});
           it != struck.end() && !findings[j].location.empty()) {
@@ -340,10 +349,10 @@ std::vector<Bug> group_findings(const std::vector<Finding>& findings, const std:
       bug.related.insert(bug.related.end(), loc->second.begin(), loc->second.end());
     if (rank_of(findings[outcome].severity) > rank_of(bug.severity)) bug.severity = findings[outcome].severity;
   }
-  std::stable_sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {
+  std::stable_sort(bugs.begin(), bugs.end(), [&](const Bug& a, const Bug& b) {
     if (a.serious() != b.serious()) return a.serious();
     if (rank_of(a.severity) != rank_of(b.severity)) return rank_of(a.severity) > rank_of(b.severity);
-    return reading_order(a) < reading_order(b);
+    return reading_order(roles, a) < reading_order(roles, b);
   });
   return bugs;
 }

@@ -8,6 +8,13 @@ namespace {
 using detectors::Finding;
 using detectors::Severity;
 
+// The roles the registrations declare (analysis::bug_roles(); the registry
+// test checks that they still do).
+const Roles kRoles{{"mpipd", "pdg"},
+                   {{"races", "unintended-match"}},
+                   {{"races", "unintended-match"}},
+                   {{"races", "potential-race"}}};
+
 Finding finding(std::string detector, std::string kind, std::string run_id, std::string location,
                 Severity severity = Severity::Error, std::string title = "something") {
   Finding f;
@@ -113,7 +120,7 @@ TEST(GroupFindings, ThreeHangsOfOneDeadlockAreOneBugWithThreeOccurrences) {
     findings.push_back(finding("mpipd", "deadlock", r.run_id, "send_then_receive (/b" + r.run_id + "/deadlock_cycle.c:42)"));
     findings.push_back(finding("pdg", "lp-task", r.run_id, "send_then_receive (/b/deadlock_cycle.c:42)"));
   }
-  const auto bugs = group_findings(findings, three_runs());
+  const auto bugs = group_findings(findings, three_runs(), kRoles);
   ASSERT_EQ(bugs.size(), 1u);
   const Bug& bug = bugs[0];
   EXPECT_EQ(bug.signature, "outcome/hang at send_then_receive deadlock_cycle.c:42");
@@ -145,7 +152,7 @@ TEST(GroupFindings, AHangBlockedWhereARaceTookItsMessageIsThatRacesBug) {
                                    potential,
                                    finding("outcome", "hang", "r2", ""),
                                    finding("mpipd", "deadlock", "r2", "other (/b/elsewhere.c:7)")};
-  const auto bugs = group_findings(findings, {});
+  const auto bugs = group_findings(findings, {}, kRoles);
   ASSERT_EQ(bugs.size(), 2u);
   EXPECT_EQ(bugs[0].key.detector, "races");
   EXPECT_EQ(bugs[0].occurrences.size(), 1u);
@@ -154,16 +161,29 @@ TEST(GroupFindings, AHangBlockedWhereARaceTookItsMessageIsThatRacesBug) {
   EXPECT_EQ(bugs[1].runs(), (std::vector<std::string>{"r2"}));
   // Without the race's intended receive the hang is a bug of its own, as before.
   findings[3].details.erase("quiet_runs_deliver_it_to");
-  EXPECT_EQ(group_findings(findings, {}).size(), 3u);
+  EXPECT_EQ(group_findings(findings, {}, kRoles).size(), 3u);
 }
 
 TEST(GroupFindings, OutcomeTakesTheMpipdLocationBeforePdg) {
   std::vector<Finding> findings = {finding("outcome", "crashed", "r", ""),
                                    finding("pdg", "lp-task", "r", "wait_all (a.c:5)"),
                                    finding("mpipd", "calculation-fault", "r", "compute (a.c:9)")};
-  const auto bugs = group_findings(findings, {});
+  const auto bugs = group_findings(findings, {}, kRoles);
   ASSERT_EQ(bugs.size(), 1u);
   EXPECT_EQ(bugs[0].key.locations, (std::vector<std::string>{"compute a.c:9"}));
+}
+
+// harness/bugs names no technique: which detectors localize is what the roles say.
+TEST(GroupFindings, TheRolesDecideWhichDetectorsLocalize) {
+  const std::vector<Finding> findings = {finding("outcome", "crashed", "r", ""),
+                                         finding("x", "stop", "r", "wait_all (/a/a.c:5)")};
+  EXPECT_EQ(group_findings(findings, {}, kRoles).size(), 2u);
+  Roles roles;
+  roles.localizing = {"x"};
+  const auto bugs = group_findings(findings, {}, roles);
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].key.locations, (std::vector<std::string>{"wait_all a.c:5"}));
+  EXPECT_EQ(bugs[0].related, (std::vector<std::size_t>{1}));
 }
 
 TEST(GroupFindings, DifferentPlacesAreDifferentBugsAndSeriousOnesComeFirst) {
@@ -172,7 +192,7 @@ TEST(GroupFindings, DifferentPlacesAreDifferentBugsAndSeriousOnesComeFirst) {
       finding("kcca", "scale-anomaly", "np16-r0", "sf_allgather (/x/allgather_overflow.c:106)"),
       finding("kcca", "scale-anomaly", "np24-r0", "sf_allgather (/y/allgather_overflow.c:106)"),
       finding("races", "unintended-match", "np4-r1", "recv (/x/r.c:3)", Severity::Warning)};
-  const auto bugs = group_findings(findings, {}, "2026-11-23T02:00:00Z");
+  const auto bugs = group_findings(findings, {}, kRoles, "2026-11-23T02:00:00Z");
   ASSERT_EQ(bugs.size(), 3u);
   EXPECT_EQ(bugs[0].key.kind, "scale-anomaly");
   EXPECT_EQ(bugs[0].occurrences.size(), 2u);
@@ -193,7 +213,7 @@ TEST(GroupFindings, ARaceComesBeforeTheHangItCausesAndMpipdWithPdgAreOneBug) {
                                    finding("usage", "pending-request", "np4-app-r0", "leak (/a/case3.c:12)"),
                                    finding("outcome", "crashed", "np8-app-r0", ""),
                                    race};
-  const auto bugs = group_findings(findings, {});
+  const auto bugs = group_findings(findings, {}, kRoles);
   ASSERT_EQ(bugs.size(), 4u);
   EXPECT_EQ(bugs[0].key.detector, "races");
   EXPECT_EQ(bugs[1].signature, "outcome/hang at wait_all case3.c:90");
@@ -210,21 +230,21 @@ TEST(GroupFindings, AHangIsOneBugWhicheverFrameTheLocalizersLandOn) {
                                  finding("mpipd", "deadlock", "np4-app-r0", "routine_b (/n1/case3_separated_hang.c:78)")};
   std::vector<Finding> night2 = {finding("outcome", "hang", "np4-app-r2", ""),
                                  finding("pdg", "lp-task", "np4-app-r2", "iteration (/n2/case3_separated_hang.c:91)")};
-  const auto a = group_findings(night1, {});
-  const auto b = group_findings(night2, {});
+  const auto a = group_findings(night1, {}, kRoles);
+  const auto b = group_findings(night2, {}, kRoles);
   ASSERT_EQ(a.size(), 1u);
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(a[0].fingerprint, b[0].fingerprint) << a[0].signature << " vs " << b[0].signature;
   EXPECT_EQ(a[0].signature, "outcome/hang at routine_b case3_separated_hang.c:78") << "the signature shows the frame";
   // In one campaign both runs are occurrences of one bug.
   night1.insert(night1.end(), night2.begin(), night2.end());
-  const auto both = group_findings(night1, {});
+  const auto both = group_findings(night1, {}, kRoles);
   ASSERT_EQ(both.size(), 1u);
   EXPECT_EQ(both[0].runs().size(), 2u);
   // A hang in another program is another bug.
   const auto other = group_findings({finding("outcome", "hang", "x", ""),
                                      finding("mpipd", "deadlock", "x", "routine_b (/n1/case1_random_dest.c:78)")},
-                                    {});
+                                    {}, kRoles);
   EXPECT_NE(other[0].fingerprint, a[0].fingerprint);
 }
 
@@ -234,7 +254,7 @@ TEST(GroupFindings, ARaceIsOneBugWhicheverSenderItsMessageCameFrom) {
   auto from_a = finding("races", "unintended-match", "r2", "routine_a (/b/case3_separated_hang.c:55)");
   from_a.details["send_routine"] = "routine_a (/b/case3_separated_hang.c:51)";
   EXPECT_EQ(fingerprint(finding_key(from_b)), fingerprint(finding_key(from_a)));
-  EXPECT_EQ(group_findings({from_b, from_a}, {}).size(), 1u);
+  EXPECT_EQ(group_findings({from_b, from_a}, {}, kRoles).size(), 1u);
   auto elsewhere = finding("races", "unintended-match", "r3", "routine_c (/b/case3_separated_hang.c:99)");
   EXPECT_NE(fingerprint(finding_key(elsewhere)), fingerprint(finding_key(from_a)));
 }
@@ -242,7 +262,7 @@ TEST(GroupFindings, ARaceIsOneBugWhicheverSenderItsMessageCameFrom) {
 TEST(GroupFindings, SeverityIsTheWorstOccurrence) {
   std::vector<Finding> findings = {finding("pdg", "lp-task", "a", "f (x.c:1)", Severity::Info),
                                    finding("pdg", "lp-task", "b", "f (x.c:1)", Severity::Error)};
-  const auto bugs = group_findings(findings, {});
+  const auto bugs = group_findings(findings, {}, kRoles);
   ASSERT_EQ(bugs.size(), 1u);
   EXPECT_EQ(bugs[0].severity, Severity::Error);
   EXPECT_EQ(bugs[0].title, "something");
@@ -250,7 +270,7 @@ TEST(GroupFindings, SeverityIsTheWorstOccurrence) {
 
 TEST(BugJson, SummaryRoundTrips) {
   std::vector<Finding> findings = {finding("outcome", "hang", "np2-warmup3-none-r0", "")};
-  const auto bugs = group_findings(findings, three_runs());
+  const auto bugs = group_findings(findings, three_runs(), kRoles);
   const auto j = bug_to_json(bugs.at(0));
   EXPECT_TRUE(j["occurrences"][0]["seed"].is_string());
   const auto s = bug_summary_from_json(j);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/harness/application_mpi.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
@@ -60,13 +61,14 @@ std::vector<std::string> fingerprints_of(const fs::path& dir, const harness::Run
   record.spec = spec;
   record.outcome = outcome;
   analysis::AnalysisOptions options;
-  options.detectors = {"mpipd", "pdg", "races"};
+  options.detectors = analysis::replay_detectors();
   std::ostringstream quiet;
   options.log = &quiet;
-  // Bugs, not findings: MPI-PD's and PDG's localizations join the bug of
+  // Bugs, not findings: the localizing detectors' findings join the bug of
   // the run's outcome (harness/bugs).
   std::set<std::string> out;
-  for (const auto& bug : harness::bugs::group_findings(analysis::analyze_runs({record}, options), {}))
+  for (const auto& bug :
+       harness::bugs::group_findings(analysis::analyze_runs({record}, options), {}, analysis::bug_roles()))
     out.insert(bug.fingerprint);
   return {out.begin(), out.end()};
 }

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <set>
 
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/harness/report.hpp"
 #include "scalefuzz/harness/terminal_text.hpp"
@@ -53,7 +54,7 @@ std::vector<bugs::Bug> report_bugs(const ReportData& data) {
   runs.reserve(data.runs.size());
   for (const auto& r : data.runs)
     runs.push_back({r.spec.run_id, r.spec.nprocs, r.spec.noise.label(), std::to_string(r.spec.seed), r.finished_at});
-  return bugs::group_findings(data.findings, runs, data.finished_at);
+  return bugs::group_findings(data.findings, runs, analysis::bug_roles(), data.finished_at);
 }
 
 std::string shell_quote(const std::string& word) {

@@ -16,6 +16,7 @@
 #include "scalefuzz/workflows/run_command.hpp"
 #include "scalefuzz/workflows/stop_signals.hpp"
 #include "scalefuzz/analysis/engine.hpp"
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/analysis/run_info.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
 #include "scalefuzz/engine/explore_runs.hpp"
@@ -58,7 +59,7 @@ harness::RunSpec attempt_run(const harness::Campaign& campaign, const harness::R
 
 bool has_race_finding(const std::vector<detectors::Finding>& findings, const std::string& run_id) {
   for (const auto& f : findings)
-    if (f.detector == "races" && f.kind == "unintended-match" && f.run_id == run_id) return true;
+    if (f.run_id == run_id && analysis::is_race(f)) return true;
   return false;
 }
 
@@ -171,7 +172,7 @@ int reproduce(const ReproduceOptions& options) {
 
   std::cerr << "reproduce: " << analysis::campaign_point(point) << " of " << campaign.name << ", until " << to_string(*target)
             << ", at most " << max_runs << " runs, into " << out.string() << "\n";
-  const std::set<std::string> races_only{"races"};
+  const std::set<std::string> races_only = analysis::race_detectors();
   std::optional<fs::path> last_system_run;  // analysis for the next application-centric attempt
   std::optional<Manifestation> quiet_hit;   // the first attempt without noise that manifested
   for (int attempt = 0; attempt < max_runs; ++attempt) {

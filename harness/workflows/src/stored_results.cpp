@@ -49,7 +49,7 @@ int analyze_single_run(const fs::path& dir) {
   record.outcome = outcome ? *outcome : harness::Outcome{};
   if (!outcome) record.outcome->kind = harness::OutcomeKind::Hang;  // no outcome: assume it never ended
   analysis::AnalysisOptions options;
-  options.detectors = {"mpipd", "pdg", "races"};
+  options.detectors = analysis::replay_detectors();
   options.log = &std::cerr;
   auto findings = analysis::analyze_runs({record}, options);
   std::size_t serious = 0;

@@ -33,8 +33,10 @@ struct AnalysisOptions {
 std::vector<detectors::Finding> analyze_runs(const std::vector<harness::RunRecord>& runs,
                                              const AnalysisOptions& options);
 
-// Extra lines for a terminal: MPI-PD's explanation, the code location of a
-// localization finding and its source lines ("" for other findings).
+// Extra lines for a terminal about a finding of a localizing detector
+// (DetectorInfo::roles): its explanation (explain_stop, e.g. MPI-PD's
+// failure situation) and the source lines of its code location ("" for
+// other findings).
 std::string describe_localization(const detectors::Finding& finding);
 
 }  // namespace scalefuzz::analysis

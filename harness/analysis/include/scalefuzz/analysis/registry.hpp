@@ -3,10 +3,13 @@
 // techniques' scalefuzz_register_detector calls (registered_detectors.cpp.in).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
 #include "scalefuzz/detectors/api/detector.hpp"
+#include "scalefuzz/detectors/finding.hpp"
+#include "scalefuzz/harness/bugs.hpp"
 
 namespace scalefuzz::analysis {
 
@@ -15,5 +18,19 @@ const std::vector<DetectorInfo>& registry();
 std::vector<std::string> detector_names();
 // nullptr when `name` is not registered.
 const DetectorInfo* find_detector(const std::string& name);
+
+// --- the techniques' roles (DetectorInfo::roles), so that the harness names none ---
+// Detectors whose findings localize a failed run, registry order (MPI-PD, PDG).
+std::vector<std::string> localizing_detectors();
+// Detectors a single run is analysed with (`scalefuzz analyze RUN_DIR`, a replay's bugs).
+std::set<std::string> replay_detectors();
+// Detectors that declare race kinds: what `scalefuzz reproduce --until race` analyses with.
+std::set<std::string> race_detectors();
+// The finding says a race struck in its run (races' unintended match).
+bool is_race(const detectors::Finding& finding);
+// The finding's kind can be the root cause of a failed run of its run.
+bool is_root_cause(const std::string& detector, const std::string& kind);
+// The roles as harness/bugs groups findings by them.
+harness::bugs::Roles bug_roles();
 
 }  // namespace scalefuzz::analysis

@@ -1,17 +1,16 @@
-// Stall fault injection, scored (AutomaDeD §5.2): for every run whose
-// injected stall fired (OUT/runs/<id>/stall, written by injectors/stall), is
-// the stalled rank among the PDG's least-progressed tasks (accuracy), and
-// are no other ranks among them (precision)? Always on: a campaign that
-// injects stalls is judged by this score, whichever detectors it lists.
+// Stall fault injection, counted (AutomaDeD §5.2): every run that planned a
+// stall (RunSpec::stall), whether it fired (OUT/runs/<id>/stall, written by
+// injectors/stall) and hung, with its findings. Always on: a campaign that
+// injects stalls is judged, whichever detectors it lists, by the techniques
+// that declare DetectorInfo::judge_stalls (the PDG: are the stalled ranks
+// its least-progressed tasks?).
 #pragma once
 
 #include <iosfwd>
-#include <optional>
-#include <string>
 #include <vector>
 
+#include "scalefuzz/detectors/api/detector.hpp"
 #include "scalefuzz/detectors/finding.hpp"
-#include "scalefuzz/detectors/pdg.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/run_store.hpp"
 
@@ -21,32 +20,17 @@ namespace scalefuzz::analysis {
 // was caused on purpose and its findings are informational.
 bool expected_stall_hang(const harness::RunRecord& run);
 
-// How many stalls were planned and fired; accuracy and precision (the pdg
-// library's coverage(), §5.2.2) over those whose run hung.
-struct StallScore {
-  std::size_t injected = 0, fired = 0;
-  detectors::pdg::Coverage coverage;
-};
-
 class StallEvaluation {
  public:
   // One finished run and the findings analysis produced for it.
   void add(const harness::RunRecord& run, const std::vector<detectors::Finding>& run_findings);
-  // An Info "stall-evaluation" finding with the score and the runs, plus a
-  // Warning per run whose LP tasks do not single out the stalled rank.
+  // The registered stall judges' findings (registry order) over the
+  // injections; none when no run planned a stall.
   std::vector<detectors::Finding> finish(std::ostream* log) const;
-  StallScore score() const;
+  const InjectedStalls& stalls() const { return stalls_; }
 
  private:
-  struct Case {
-    std::string run_id;
-    int nprocs = 0;
-    long call = 0;
-    detectors::pdg::InjectionOutcome outcome;
-  };
-  std::size_t injected_ = 0, fired_ = 0;
-  std::vector<Case> cases_;
-  std::size_t not_hung_ = 0;  // fired, yet the run did not end in a hang
+  InjectedStalls stalls_;
 };
 
 }  // namespace scalefuzz::analysis

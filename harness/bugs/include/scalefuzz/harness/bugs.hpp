@@ -27,7 +27,8 @@ namespace scalefuzz::harness::bugs {
 //   frame keeps its module-relative offset, else its bugs would all merge)
 std::string normalize_location(std::string_view location);
 
-// What identifies a bug. `locations` are normalized; `context` is what tells
+// What identifies a bug. `locations` are normalized (the first is where it
+// is; a second is the other routine a finding names, details.send_routine); `context` is what tells
 // campaign-wide findings without a location apart (a campaign point).
 struct BugKey {
   std::string detector, kind;
@@ -40,8 +41,9 @@ struct BugKey {
 // canonical text holds what identifies the bug: the detector, the kind and
 // the locations, except that a hang is identified by the source file of its
 // location alone (its localizers land on whichever frame of the blocked
-// stacks they pick) and a message race by its receive alone (the sending
-// routine is whichever competing message the run's receive took).
+// stacks they pick) and a finding naming two routines by its first alone (a
+// message race: the sending routine is whichever competing message the
+// run's receive took).
 std::string fingerprint(const BugKey& key);
 // "outcome/hang at send_then_receive deadlock_cycle.c:42": the key, readable.
 std::string signature(const BugKey& key);
@@ -77,8 +79,8 @@ struct Bug {
   detectors::Severity severity = detectors::Severity::Info;  // the most severe occurrence
   std::string title;                    // of the first occurrence
   std::vector<Occurrence> occurrences;  // one per finding, in findings order
-  // Findings of the same runs that localize this bug (mpipd, pdg for a
-  // failed run), and for a message race the failed runs it caused (their
+  // Findings of the same runs that localize this bug (Roles::localizing,
+  // for a failed run), and for a root cause the failed runs it caused (their
   // outcome findings and localizers: a hang blocked in the receive that
   // quiet runs deliver the taken message to): evidence shown with it, not
   // bugs of their own.
@@ -91,20 +93,45 @@ struct Bug {
   bool serious() const { return severity != detectors::Severity::Info; }
 };
 
-// Detectors whose findings localize a failed run; they join the bug of the
-// run's outcome finding, whose location becomes the first of theirs (in
-// this order of detectors) that has one.
-inline constexpr std::string_view kLocalizingDetectors[] = {"mpipd", "pdg"};
+// A detector's kind of finding.
+struct FindingKind {
+  std::string detector, kind;
+  bool operator==(const FindingKind&) const = default;
+};
+
+// What the techniques' findings are to the grouping, as their registrations
+// declare them (DetectorInfo::roles; analysis::bug_roles() reads them from
+// the registry): harness/bugs names no technique.
+struct Roles {
+  // Detectors whose findings localize a failed run, in order of preference:
+  // they join the bug of the run's outcome finding, which takes the
+  // location of the first of theirs (in this order) that has one.
+  std::vector<std::string> localizing;
+  // Findings that can be the root cause of a failed run of the same run: a
+  // failed run blocked in a receive their details.quiet_runs_deliver_it_to
+  // names is shown with their bug. Their detectors' bugs read first.
+  std::vector<FindingKind> root_causes;
+  // A race that struck, and a race that could strike: a potential race at
+  // the receive of a struck one of its campaign point is evidence of its bug.
+  std::vector<FindingKind> races, potential_races;
+
+  bool localizes(const std::string& detector) const;
+  bool is_root_cause(const detectors::Finding& finding) const;
+  bool is_race(const detectors::Finding& finding) const;
+  bool is_potential_race(const detectors::Finding& finding) const;
+};
 
 // Groups findings into bugs, ordered: serious before informational, then by
-// severity, then causes before symptoms (message races, then failed runs
-// MPI-PD/PDG localized, then other detectors' findings, then failed runs
-// nothing localized), then by first occurrence. `runs` supplies what
-// occurrences record; a finding of a run not in `runs` still becomes an
-// occurrence, with only its run id. `campaign_seen_at` dates campaign-wide
-// findings. Every reporter lists bugs in this order.
+// severity, then causes before symptoms (detectors with root-cause findings,
+// e.g. message races; then failed runs the localizing detectors localized,
+// then other detectors' findings, then failed runs nothing localized), then
+// by first occurrence. `runs` supplies what occurrences record; a finding
+// of a run not in `runs` still becomes an occurrence, with only its run id.
+// `roles` say which detectors localize and which findings cause others.
+// `campaign_seen_at` dates campaign-wide findings. Every reporter lists
+// bugs in this order.
 std::vector<Bug> group_findings(const std::vector<detectors::Finding>& findings, const std::vector<RunInfo>& runs,
-                                const std::string& campaign_seen_at = "");
+                                const Roles& roles, const std::string& campaign_seen_at = "");
 
 // findings.json's representation (docs/findings.schema.json, "bugs").
 nlohmann::json bug_to_json(const Bug& bug);

@@ -7,6 +7,8 @@
 // detectors/api/README.md says how to add one.
 #pragma once
 
+#include <any>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -157,6 +159,54 @@ struct KindLabel {
   const char* label;
 };
 
+// What the harness does with a technique's findings besides listing them:
+// each technique declares its roles here, and the harness asks the registry
+// (harness/analysis registry.hpp) instead of naming techniques (issue 28).
+// Kind lists are ended by nullptr; nullptr: none.
+struct Roles {
+  // Its findings localize a failed run (where it stopped, who is to blame):
+  // harness/bugs joins them to the bug of the run's outcome finding (which
+  // takes the first localizer's location, in registry order, when it has
+  // none), and
+  // `scalefuzz analyze RUN_DIR` prints their explanation (explain_stop).
+  bool localizes_stops = false;
+  // Its finding kinds that can be the root cause of a failed run of the
+  // same run (details.quiet_runs_deliver_it_to names the receive the run
+  // blocked in): the failure is shown with that finding's bug, and its
+  // bugs read before failures among bugs of one severity.
+  const char* const* root_cause_kinds = nullptr;
+  // Its finding kinds that say a race manifested in the run: what
+  // `scalefuzz reproduce --until race` waits for (with only the detectors
+  // declaring some), and a bug a potential race at the same campaign point
+  // and receive joins.
+  const char* const* race_kinds = nullptr;
+  // Its finding kinds that say a race could happen (not seen to strike).
+  const char* const* potential_race_kinds = nullptr;
+  // Analyses a single run on its own: `scalefuzz analyze RUN_DIR` and the
+  // bugs a replay is compared by.
+  bool analyses_replays = false;
+  // Lines ("    ...\n") explaining a localizing finding beyond its title,
+  // printed by `scalefuzz analyze RUN_DIR` before the source lines; nullptr: none.
+  std::string (*explain_stop)(const detectors::Finding& finding) = nullptr;
+};
+
+// A run of the campaign that injected a stall (the harness's RunSpec::stall:
+// one rank stops at its K-th MPI call, injectors/stall), fired and hung.
+struct HungStall {
+  std::string run_id;
+  int nprocs = 0;
+  int rank = -1;   // the stalled rank
+  long call = 0;   // at its K-th MPI call
+  std::vector<detectors::Finding> findings;  // every detector's findings of the run
+};
+// The campaign's stall injections, counted by the harness whatever the
+// detectors: planned and finished, fired (the rank reached its call),
+// fired in a run that did not hang, and the runs that hung.
+struct InjectedStalls {
+  std::size_t injected = 0, fired = 0, fired_without_hang = 0;
+  std::vector<HungStall> hung;
+};
+
 // A technique's registration: everything the engine, the campaign schema and
 // the report need to know about a detector. Its glue defines one as the
 // constant scalefuzz::detectors::<name>::kDetector (constant-initialized:
@@ -179,6 +229,14 @@ struct DetectorInfo {
   // Its finding kinds as the bug headline names them, ended by {nullptr,
   // nullptr}; nullptr: every kind reads as itself.
   const KindLabel* kind_labels = nullptr;
+
+  // --- roles (issue 28 item 1: the harness names no technique) ---
+  Roles roles = {};
+  // Scores how well its findings localized the campaign's injected stalls
+  // (AutomaDeD §5.2: the PDG's LP tasks): its findings, called once per
+  // analysis of a campaign that injected any, whether or not the campaign
+  // lists the technique; nullptr: it does not judge stalls.
+  std::vector<detectors::Finding> (*judge_stalls)(const InjectedStalls& stalls, std::ostream* log) = nullptr;
 };
 
 // A finding of `detector` saying it failed on `run_id` (the analysis goes on).
