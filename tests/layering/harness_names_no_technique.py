@@ -42,12 +42,6 @@ EXCEPTIONS = {
     'harness/analysis/src/stall_evaluation.cpp': 'pdg lp-task',
     'harness/analysis/include/scalefuzz/analysis/stall_evaluation.hpp': 'includes the pdg library',
     'harness/analysis/src/engine.cpp': 'mpipd/pdg explanation',
-    # Left for later: engine -> races (exploration's potential matches, the
-    # NINJA dependency) and the kcca-eval workflow.
-    'harness/engine/src/ninja_dependency.cpp': 'includes the races library (engine -> races)',
-    'harness/engine/include/scalefuzz/engine/explore.hpp': 'includes the races library (engine -> races)',
-    'harness/engine/include/scalefuzz/engine/explore_runs.hpp': 'includes races exploration (engine -> races)',
-    'harness/workflows/src/kcca_eval.cpp': 'the kcca-eval workflow',
 }
 
 

@@ -16,4 +16,16 @@ const DetectorInfo* find_detector(const std::string& name) {
   return nullptr;
 }
 
+const exploration::ScheduleAnalysis* schedule_analysis() {
+  for (const auto& d : registry())
+    if (d.schedule_analysis) return d.schedule_analysis;
+  return nullptr;
+}
+
+const ModelEvaluation* find_evaluation(const std::string& command) {
+  for (const auto& d : registry())
+    if (d.evaluation && command == d.evaluation->command) return d.evaluation;
+  return nullptr;
+}
+
 }  // namespace scalefuzz::analysis

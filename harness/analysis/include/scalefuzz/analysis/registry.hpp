@@ -15,5 +15,12 @@ const std::vector<DetectorInfo>& registry();
 std::vector<std::string> detector_names();
 // nullptr when `name` is not registered.
 const DetectorInfo* find_detector(const std::string& name);
+// The schedule analysis of the first registered technique that has one
+// (DetectorInfo::schedule_analysis): what the engine's exploration asks of
+// a trace. nullptr when no technique analyses schedules.
+const exploration::ScheduleAnalysis* schedule_analysis();
+// The model evaluation whose CLI command is `command` (DetectorInfo::
+// evaluation), or nullptr.
+const ModelEvaluation* find_evaluation(const std::string& command);
 
 }  // namespace scalefuzz::analysis
