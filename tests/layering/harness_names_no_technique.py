@@ -25,17 +25,11 @@ REGISTRATION = re.compile(r'scalefuzz_register_detector\(\s*([A-Za-z0-9_]+)\s*\)
 SOURCES = ('.c', '.cc', '.cpp', '.h', '.hpp', '.inc', '.in')
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
-# Files that still name a technique on this branch, each with why. Every entry
-# is work left of issue 28 item 1; remove an entry when its file is cleaned
-# (a listed file that names no technique any more is printed as stale).
-EXCEPTIONS = {
-    # Left for later: engine -> races (exploration's potential matches, the
-    # NINJA dependency) and the kcca-eval workflow.
-    'harness/engine/src/ninja_dependency.cpp': 'includes the races library (engine -> races)',
-    'harness/engine/include/scalefuzz/engine/explore.hpp': 'includes the races library (engine -> races)',
-    'harness/engine/include/scalefuzz/engine/explore_runs.hpp': 'includes races exploration (engine -> races)',
-    'harness/workflows/src/kcca_eval.cpp': 'the kcca-eval workflow',
-}
+# Files allowed to name a technique, each with why. None since issue 28: the
+# harness reaches roles, settings, schedule analysis and model evaluation
+# through the registry. A listed file that names no technique any more is
+# printed as stale.
+EXCEPTIONS = {}
 
 
 def techniques(root):

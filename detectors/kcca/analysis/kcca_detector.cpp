@@ -457,9 +457,20 @@ std::unique_ptr<analysis::Detector> make_kcca_detector(const analysis::AnalysisC
 
 constexpr analysis::KindLabel kKindLabels[] = {{"scale-anomaly", "scale anomaly"}, {nullptr, nullptr}};
 
+namespace {
+// `scalefuzz kcca-eval DIR` (kcca_evaluation.hpp), found through the registry.
+constexpr analysis::ModelEvaluation kEvaluation{"kcca-eval", evaluate_model};
+}  // namespace
+
 const analysis::DetectorInfo kDetector{
-    "kcca", "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
-    "scale-models", {analysis::Needs::Runs::All, true}, make_kcca_detector, kcca_model_problem,
-    &kReportSection, kKindLabels};
+    .name = "kcca",
+    .summary = "scale bugs: ranks of test runs off the KCCA scale trend learned at the train scales (Vrisha)",
+    .report_section = "scale-models",
+    .needs = {analysis::Needs::Runs::All, true},
+    .make = make_kcca_detector,
+    .campaign_problem = kcca_model_problem,
+    .section = &kReportSection,
+    .kind_labels = kKindLabels,
+    .evaluation = &kEvaluation};
 
 }  // namespace scalefuzz::detectors::kcca

@@ -171,9 +171,39 @@ constexpr analysis::KindLabel kKindLabels[] = {{"unintended-match", "message rac
 constexpr const char* kStruck[] = {"unintended-match", nullptr};
 constexpr const char* kPotential[] = {"potential-race", nullptr};
 
+namespace {
+
+// What each potential race of the run took (NINJA's unsafe envelopes).
+std::vector<ObservedMatch> potential_race_receives(const trace::RunTrace& run, const trace::Matching& matching) {
+  std::vector<ObservedMatch> out;
+  for (const auto& race : potential_races(run, matching)) out.push_back(race.actual);
+  return out;
+}
+
+// One exploration's verdicts per receive site, then its point's coverage.
+std::vector<Finding> exploration_verdicts(const ExplorationRecord& record, const MatchCoverage& coverage,
+                                          const SiteNamer& name_site) {
+  auto findings = exploration_findings(record.explored, name_site);
+  findings.push_back(coverage_finding(record.point, coverage, name_site));
+  return findings;
+}
+
+// The engine's exploration reaches the potential-match analysis and the
+// verdicts through this (DetectorInfo::schedule_analysis), not this library.
+constexpr exploration::ScheduleAnalysis kScheduleAnalysis{potential_matches, potential_completions,
+                                                          potential_race_receives, exploration_verdicts};
+
+}  // namespace
+
 const analysis::DetectorInfo kDetector{
-    "races", "message races: receives matched by a send never seen in the quiet runs (NINJA)",
-    "races", {analysis::Needs::Runs::All, true}, make_races_detector, nullptr, &kReportSection, kKindLabels,
-    {.root_cause_kinds = kStruck, .race_kinds = kStruck, .potential_race_kinds = kPotential, .analyses_replays = true}};
+    .name = "races",
+    .summary = "message races: receives matched by a send never seen in the quiet runs (NINJA)",
+    .report_section = "races",
+    .needs = {analysis::Needs::Runs::All, true},
+    .make = make_races_detector,
+    .section = &kReportSection,
+    .kind_labels = kKindLabels,
+    .roles = {.root_cause_kinds = kStruck, .race_kinds = kStruck, .potential_race_kinds = kPotential, .analyses_replays = true},
+    .schedule_analysis = &kScheduleAnalysis};
 
 }  // namespace scalefuzz::detectors::races

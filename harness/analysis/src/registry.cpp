@@ -76,4 +76,16 @@ harness::bugs::Roles bug_roles() {
   return roles;
 }
 
+const exploration::ScheduleAnalysis* schedule_analysis() {
+  for (const auto& d : registry())
+    if (d.schedule_analysis) return d.schedule_analysis;
+  return nullptr;
+}
+
+const ModelEvaluation* find_evaluation(const std::string& command) {
+  for (const auto& d : registry())
+    if (d.evaluation && command == d.evaluation->command) return d.evaluation;
+  return nullptr;
+}
+
 }  // namespace scalefuzz::analysis

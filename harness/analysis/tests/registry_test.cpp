@@ -8,6 +8,7 @@
 
 #include "scalefuzz/analysis/engine.hpp"
 #include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/detectors/api/exploration.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/testing/errors.hpp"
 
@@ -88,6 +89,26 @@ TEST(DetectorRegistry, LocalizingTechniquesExplainWhereARunStopped) {
   auto race = finding("races", "unintended-match");
   race.details = mpipd.details;
   EXPECT_EQ(analysis::describe_localization(race), "");  // not a localizing technique
+}
+
+// Issue 28: the engine's exploration and `scalefuzz kcca-eval` reach the
+// technique through these hooks, not its library.
+TEST(DetectorRegistry, FindsTheScheduleAnalysisAndTheModelEvaluation) {
+  const auto* races = analysis::find_detector("races");
+  ASSERT_NE(races, nullptr);
+  ASSERT_NE(races->schedule_analysis, nullptr);
+  EXPECT_EQ(analysis::schedule_analysis(), races->schedule_analysis);
+  const auto& schedules = *analysis::schedule_analysis();
+  EXPECT_NE(schedules.wildcard_alternatives, nullptr);
+  EXPECT_NE(schedules.completion_alternatives, nullptr);
+  EXPECT_NE(schedules.potential_races, nullptr);
+  EXPECT_NE(schedules.findings, nullptr);
+  const auto* kcca = analysis::find_detector("kcca");
+  ASSERT_NE(kcca, nullptr);
+  ASSERT_NE(kcca->evaluation, nullptr);
+  EXPECT_EQ(analysis::find_evaluation("kcca-eval"), kcca->evaluation);
+  EXPECT_NE(kcca->evaluation->evaluate, nullptr);
+  EXPECT_EQ(analysis::find_evaluation("kcca"), nullptr);
 }
 
 std::string load_error(const std::string& detectors_line) {

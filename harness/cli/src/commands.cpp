@@ -269,7 +269,8 @@ EntryPoint declare_explore(CLI::App& app) {
 }
 
 EntryPoint declare_kcca_eval(CLI::App& app) {
-  auto o = std::make_shared<wf::KccaEvalOptions>();
+  auto o = std::make_shared<wf::ModelEvaluationRequest>();
+  o->command = "kcca-eval";  // the technique whose evaluation this is, in the registry
   const auto* dir = app.add_option("DIR", o->dir, "a campaign output directory with train runs");
   app.add_option("--folds", o->folds, "folds of the cross-validation (default 5)")
       ->type_name("K")
@@ -277,7 +278,7 @@ EntryPoint declare_kcca_eval(CLI::App& app) {
   add_switch(app, "--sensitivity", o->sensitivity,
              "also the false-positive rate as N_comps (1-10), gamma (2^-20..2^0) and each\n"
              "kernel width factor (x 2^-20..2^20) vary, one at a time (the paper's Table 1)");
-  return calling(wf::evaluate_kcca, o, dir, "exactly one campaign output DIR");
+  return calling(wf::evaluate_model, o, dir, "exactly one campaign output DIR");
 }
 
 EntryPoint declare_trace(CLI::App& app) {

@@ -6,7 +6,6 @@
 
 namespace scalefuzz::engine {
 
-namespace races = detectors::races;
 
 namespace {
 
@@ -26,8 +25,8 @@ std::vector<std::uint64_t> causal_cut(const std::vector<std::uint32_t>& a, const
 
 }  // namespace
 
-ForcedSchedule forced_schedule(const ExploreBase& base, const races::WildcardAlternatives& receive,
-                               const races::AlternativeSend& alternative) {
+ForcedSchedule forced_schedule(const ExploreBase& base, const exploration::WildcardAlternatives& receive,
+                               const exploration::AlternativeSend& alternative) {
   ForcedSchedule s;
   s.base_run_dir = base.run_dir;
   s.replay_events = causal_cut(receive.post_past, alternative.past, receive.actual.recv_rank, receive.post_event);
@@ -40,9 +39,9 @@ ForcedSchedule forced_schedule(const ExploreBase& base, const races::WildcardAlt
   return s;
 }
 
-ForcedSchedule forced_schedule(const ExploreBase& base, const races::CompletionAlternatives& call,
+ForcedSchedule forced_schedule(const ExploreBase& base, const exploration::CompletionAlternatives& call,
                                std::size_t alternative) {
-  const races::AlternativeSend& alt = call.alternatives.at(alternative);
+  const exploration::AlternativeSend& alt = call.alternatives.at(alternative);
   ForcedSchedule s;
   s.base_run_dir = base.run_dir;
   s.replay_events = causal_cut(call.past, alt.past, call.actual.recv_rank, call.call_event);
@@ -62,7 +61,7 @@ struct Candidate {
   std::size_t base = 0;  // index into the level's bases
   std::size_t wildcard = 0;  // into its wildcards, or its completions
   std::size_t alternative = 0;
-  races::MatchTuple tuple;
+  exploration::MatchTuple tuple;
   bool done = false;
   bool completion = false;
   bool other_instance = false;  // the alternative message went to another receive site or round
@@ -77,17 +76,17 @@ struct Candidate {
 // match tuple no run had produced (coverage feedback, as a greybox fuzzer
 // gives more runs to inputs that found new coverage): a loop whose further
 // instances repeat known tuples is explored in a few runs per key.
-using CandidateKey = std::tuple<std::size_t, races::MatchTuple, bool>;
+using CandidateKey = std::tuple<std::size_t, exploration::MatchTuple, bool>;
 CandidateKey key_of(const Candidate& c) { return {c.base, c.tuple, c.other_instance}; }
 
 // Whether `base` offers, at or after its frontier, an alternative whose
 // tuple no run has produced nor forced.
-bool offers_unknown_tuple(const ExploreBase& base, const races::MatchCoverage& coverage) {
+bool offers_unknown_tuple(const ExploreBase& base, const exploration::MatchCoverage& coverage) {
   for (const auto& w : base.wildcards) {
     const auto rank = static_cast<std::size_t>(w.actual.recv_rank);
     if (rank < base.frontier.size() && w.post_event < base.frontier[rank]) continue;
     for (const auto& a : w.alternatives) {
-      const races::MatchTuple t = races::tuple_of(w.actual, a);
+      const exploration::MatchTuple t = exploration::tuple_of(w.actual, a);
       if (!coverage.seen(t) && !coverage.tried(t)) return true;
     }
   }
@@ -97,13 +96,13 @@ bool offers_unknown_tuple(const ExploreBase& base, const races::MatchCoverage& c
 }  // namespace
 
 ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& bases, ScheduleRunner& runner,
-                      const ExploreLimits& limits, races::MatchCoverage& coverage) {
+                      const ExploreLimits& limits, exploration::MatchCoverage& coverage) {
   ExploreResult result;
   std::vector<ExploreBase> level = bases;
   std::size_t cap = limits.budget;  // lowered by the shrink reserve at the first changed outcome
   bool stop = false;                // limits.stop_at_first_change and the outcome changed
   // Per failing base: the stdout of its control replays (none: not usable).
-  constexpr int kControls = 2;  // see races::output_change
+  constexpr int kControls = 2;  // see exploration::output_change
   std::map<std::string, std::vector<std::vector<std::string>>> controls;
   for (const auto& b : bases) {
     coverage.add_seen(b.run_id, b.matches);
@@ -123,7 +122,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
         const auto rank = static_cast<std::size_t>(at.actual.recv_rank);
         if (rank < level[b].frontier.size() && event < level[b].frontier[rank]) return;
         for (std::size_t a = 0; a < at.alternatives.size(); ++a)
-          candidates.push_back({b, index, a, races::tuple_of(at.actual, at.alternatives[a]), false, completion,
+          candidates.push_back({b, index, a, exploration::tuple_of(at.actual, at.alternatives[a]), false, completion,
                                 at.alternatives[a].other_instance});
       };
       for (std::size_t w = 0; w < level[b].wildcards.size(); ++w)
@@ -170,9 +169,9 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       }
       c->done = true;
       const ExploreBase& base = level[c->base];
-      const races::ObservedMatch& actual =
+      const exploration::ObservedMatch& actual =
           c->completion ? base.completions[c->wildcard].actual : base.wildcards[c->wildcard].actual;
-      const races::AlternativeSend& a = c->completion ? base.completions[c->wildcard].alternatives[c->alternative]
+      const exploration::AlternativeSend& a = c->completion ? base.completions[c->wildcard].alternatives[c->alternative]
                                                       : base.wildcards[c->wildcard].alternatives[c->alternative];
       const ForcedSchedule schedule =
           c->completion ? forced_schedule(base, base.completions[c->wildcard], c->alternative)
@@ -195,7 +194,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
           if (lines.size() < static_cast<std::size_t>(kControls)) lines.clear();
           control = controls.emplace(base.run_id, std::move(lines)).first;
         }
-        failure_change = races::output_change(base.output, control->second, run.as_base.output);
+        failure_change = exploration::output_change(base.output, control->second, run.as_base.output);
       }
       const bool changed = run.took_forced && (run.outcome != base.outcome || !failure_change.empty());
       if (changed && cap == limits.budget)
@@ -204,7 +203,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       coverage.mark_tried(c->tuple);
       bool new_tuple = false;
       for (const auto& m : run.as_base.matches)
-        if (m.wildcard && !coverage.seen(races::tuple_of(m))) {
+        if (m.wildcard && !coverage.seen(exploration::tuple_of(m))) {
           result.new_matches.push_back({run.run_id, m});
           coverage.add_seen(run.run_id, {m});
           new_tuple = true;
@@ -212,7 +211,7 @@ ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& 
       productive[key_of(*c)] = run.took_forced && new_tuple;
       for (auto& p : coverage.add_potential(run.run_id, run.as_base.wildcards))
         result.new_potential.push_back(std::move(p));
-      races::ExploredAlternative e;
+      exploration::ExploredAlternative e;
       e.point = point;
       e.base_run_id = base.run_id;
       e.run_id = run.run_id;

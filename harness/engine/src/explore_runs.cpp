@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "scalefuzz/analysis/registry.hpp"
 #include "scalefuzz/analysis/run_info.hpp"
 #include "scalefuzz/detectors/api/site_names.hpp"
 #include "scalefuzz/engine/campaign_engine.hpp"
@@ -15,10 +16,15 @@
 namespace scalefuzz::engine {
 
 namespace fs = std::filesystem;
-namespace races = detectors::races;
 using trace::Decision;
 using trace::DecisionKind;
 using trace::DecisionLog;
+
+const exploration::ScheduleAnalysis& schedule_analysis() {
+  const exploration::ScheduleAnalysis* registered = analysis::schedule_analysis();
+  if (!registered) throw std::runtime_error("no registered technique analyses schedules (wildcard receives' alternatives)");
+  return *registered;
+}
 
 std::vector<std::vector<std::uint64_t>> call_numbers(const trace::RunTrace& run) {
   std::vector<std::vector<std::uint64_t>> out(run.ranks.size());
@@ -151,8 +157,9 @@ ExploreBase read_explore_base(const fs::path& run_dir, const std::string& run_id
   b.outcome = outcome ? harness::to_string(outcome->kind) : "hang";  // no outcome: it never ended
   const trace::RunTrace run = trace::read_run(run_dir);
   const trace::Matching matching = trace::match_messages(run);
-  b.wildcards = races::potential_matches(run, matching);
-  b.completions = races::potential_completions(run, matching);
+  const exploration::ScheduleAnalysis& schedules = schedule_analysis();
+  b.wildcards = schedules.wildcard_alternatives(run, matching);
+  b.completions = schedules.completion_alternatives(run, matching);
   for (const auto& w : b.wildcards) b.matches.push_back(w.actual);
   std::ifstream out(harness::RunDir(run_dir).stdout_file());
   constexpr std::size_t kMaxOutputLines = 10000;  // enough to tell failures apart, bounded memory per base
@@ -195,7 +202,7 @@ std::optional<ForcedRun> MpiScheduleRunner::replay_base(const ExploreBase& base,
 ForcedRun MpiScheduleRunner::run_logs(const fs::path& base_run_dir, const std::vector<DecisionLog>& logs,
                                       const std::string& name, const ForcedCheck& check) {
   const Base& b = base(base_run_dir);
-  const fs::path dir = races::forced_run_dir(out_dir_, name);
+  const fs::path dir = exploration::forced_run_dir(out_dir_, name);
   std::error_code ec;
   fs::remove_all(dir, ec);  // a forced run of an earlier exploration into the same OUT
   const fs::path schedule_dir = dir / "schedule";
@@ -337,15 +344,15 @@ std::vector<DecisionLog> schedule_of(const fs::path& forced_dir) {
 
 }  // namespace
 
-races::ExplorationRecord explore_point(const std::string& point, const std::vector<fs::path>& base_dirs,
-                                       const ExploreRunOptions& options, races::MatchCoverage& coverage) {
+exploration::ExplorationRecord explore_point(const std::string& point, const std::vector<fs::path>& base_dirs,
+                                       const ExploreRunOptions& options, exploration::MatchCoverage& coverage) {
   MpiScheduleRunner runner(options.launch, options.out_dir, options.scalefuzz_program);
   std::vector<ExploreBase> bases;
   for (const auto& dir : base_dirs) bases.push_back(read_explore_base(dir, runner.base(dir).spec.run_id));
   ExploreLimits limits = options.limits;
   limits.shrink_reserve = std::min(options.shrink_budget, limits.budget / 2);
   ExploreResult result = explore(point, bases, runner, limits, coverage);
-  races::ExplorationRecord record;
+  exploration::ExplorationRecord record;
   record.point = point;
   record.runs = result.runs;
   record.budget_exhausted = result.budget_exhausted;
@@ -355,10 +362,10 @@ races::ExplorationRecord explore_point(const std::string& point, const std::vect
   auto left = [&] { return std::min(options.limits.budget > record.runs ? options.limits.budget - record.runs : 0,
                                     options.shrink_budget); };
   for (auto& e : result.explored) {
-    if (!e.took_alternative || !races::changes_outcome(e) || e.outcome == "ok") continue;
+    if (!e.took_alternative || !exploration::changes_outcome(e) || e.outcome == "ok") continue;
     if (!shrunk.insert({e.receive.recv_rank, e.receive.recv_site_hash}).second) continue;
     if (left() == 0) break;
-    const fs::path dir = races::forced_run_dir(options.out_dir, e.run_id);
+    const fs::path dir = exploration::forced_run_dir(options.out_dir, e.run_id);
     const Shrunk s = shrink(runner, dir, schedule_of(dir), e.run_id, e.outcome, e.receive.recv_rank,
                             e.forced.send_rank, e.receive.send_rank, options.scalefuzz_program, left(), record.runs);
     e.minimal_schedule = s.schedule;
@@ -385,9 +392,9 @@ races::ExplorationRecord explore_point(const std::string& point, const std::vect
   record.tried.assign(coverage.tried_tuples().begin(), coverage.tried_tuples().end());
   record.forced_matches = std::move(result.new_matches);
   record.forced_potential = std::move(result.new_potential);
-  const fs::path file = races::exploration_record_file(options.out_dir, point);
+  const fs::path file = exploration::exploration_record_file(options.out_dir, point);
   fs::create_directories(file.parent_path());
-  harness::write_file_atomic(file, races::to_json(record).dump(2) + "\n");
+  harness::write_file_atomic(file, exploration::to_json(record).dump(2) + "\n");
   return record;
 }
 
@@ -422,7 +429,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
   options.scalefuzz_program = scalefuzz_program;
   options.launch = launch;
   for (const auto& point : order) {
-    if (fs::exists(races::exploration_record_file(options.out_dir, point))) continue;  // resumed
+    if (fs::exists(exploration::exploration_record_file(options.out_dir, point))) continue;  // resumed
     auto& runs = by_point[point];
     // The quiet runs first (the base), then the noise runs in store order.
     std::stable_partition(runs.begin(), runs.end(),
@@ -441,7 +448,7 @@ void explore_campaign(const harness::RunStore& store, const harness::Campaign& c
       if (b.wildcards.empty() && b.completions.empty() && bases.empty()) break;  // nothing nondeterministic here
       if (chooser.offer(b, run.spec.noise.mode == noise::Mode::None)) bases.push_back(run.dir);
     }
-    races::MatchCoverage& coverage = chooser.coverage();
+    exploration::MatchCoverage& coverage = chooser.coverage();
     if (bases.empty()) continue;
     log << "explore: " << point << " from " << bases.size() << " base run" << (bases.size() == 1 ? "" : "s")
         << ", depth " << options.limits.depth << ", at most " << options.limits.budget << " forced runs\n";

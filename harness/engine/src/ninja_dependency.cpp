@@ -5,7 +5,8 @@
 #include <set>
 #include <sstream>
 
-#include "scalefuzz/detectors/races.hpp"
+#include "scalefuzz/analysis/registry.hpp"
+#include "scalefuzz/detectors/api/exploration.hpp"
 #include "scalefuzz/harness/atomic_file.hpp"
 #include "scalefuzz/trace/model.hpp"
 
@@ -81,11 +82,13 @@ void write_potential_unsafe(const fs::path& system_run) {
   const fs::path file = harness::RunDir(system_run).ninja_dir() / "potential.unsafe";
   std::error_code ec;
   if (fs::exists(file, ec)) return;
+  const exploration::ScheduleAnalysis* schedules = analysis::schedule_analysis();
+  if (!schedules) return;  // no technique finds potential races: no unsafe messages known
   std::set<std::pair<std::int32_t, std::uint32_t>> ids;
   try {
     const trace::RunTrace run = trace::read_run(system_run);
-    for (const auto& p : detectors::races::potential_races(run, trace::match_messages(run)))
-      ids.insert({p.actual.tag, p.actual.comm});
+    for (const auto& taken : schedules->potential_races(run, trace::match_messages(run)))
+      ids.insert({taken.tag, taken.comm});
   } catch (const std::exception&) {
     return;
   }

@@ -136,7 +136,7 @@ TEST(ExploreRuns, ForcedCompletionReturnsTheLaterCallsRequestFirstAndRunsFree) {
 
 namespace {
 
-namespace sr = scalefuzz::detectors::races;
+namespace sr = scalefuzz::exploration;
 
 // A run of rank 0's receive site 0xA0 whose wildcard receives took `senders` in turn.
 se::ExploreBase run_of(const std::string& id, const std::string& outcome, std::vector<int> senders) {

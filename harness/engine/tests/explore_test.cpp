@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "scalefuzz/detectors/exploration.hpp"  // the races detector judges what the plan forced
 #include "scalefuzz/engine/explore.hpp"
 
 namespace se = scalefuzz::engine;

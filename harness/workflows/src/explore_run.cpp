@@ -21,7 +21,6 @@
 namespace scalefuzz::workflows {
 
 namespace fs = std::filesystem;
-namespace races = detectors::races;
 
 int explore_recorded_run(const ExploreOptions& explore) {
   const fs::path run_dir = fs::absolute(explore.run_dir);
@@ -59,8 +58,8 @@ int explore_recorded_run(const ExploreOptions& explore) {
   harness::become_subreaper();
 
   const std::string point = analysis::campaign_point(spec);
-  races::MatchCoverage coverage;
-  races::ExplorationRecord record;
+  exploration::MatchCoverage coverage;
+  exploration::ExplorationRecord record;
   try {
     record = engine::explore_point(point, {run_dir}, options, coverage);
   } catch (const std::runtime_error& e) {
@@ -69,11 +68,11 @@ int explore_recorded_run(const ExploreOptions& explore) {
   trace::Symbolizer symbols;
   analysis::SiteNames names(symbols);
   auto namer = [&](const std::string& run_id, int rank, std::uint32_t site) {
-    const fs::path where = run_id == spec.run_id ? run_dir : races::forced_run_dir(options.out_dir, run_id);
+    const fs::path where = run_id == spec.run_id ? run_dir : exploration::forced_run_dir(options.out_dir, run_id);
     return names.name(where, rank, site);
   };
-  auto findings = races::exploration_findings(record.explored, namer);
-  findings.push_back(races::coverage_finding(point, coverage, namer));
+  // The verdicts are the technique's that analysed the schedules.
+  const auto findings = engine::schedule_analysis().findings(record, coverage, namer);
   nlohmann::json out = nlohmann::json::array();
   std::size_t errors = 0;
   for (const auto& f : findings) {
@@ -87,7 +86,7 @@ int explore_recorded_run(const ExploreOptions& explore) {
                 << "\n";
   }
   std::cout << record.runs << " forced runs" << (record.budget_exhausted ? " (budget exhausted)" : "") << "; record in "
-            << races::exploration_record_file(options.out_dir, point).string() << "\n";
+            << exploration::exploration_record_file(options.out_dir, point).string() << "\n";
   harness::write_file_atomic(options.out_dir / "findings.json", harness::dump_json(out) + "\n");
   return errors ? kExitFindings : kExitOk;
 }

@@ -123,11 +123,11 @@ std::optional<int> explore_first(harness::RunStore& store, const harness::Campai
   options.out_dir = store.out_dir();
   options.scalefuzz_program = this_program();
   options.launch = launch;
-  detectors::races::MatchCoverage coverage;
+  exploration::MatchCoverage coverage;
   const auto record = engine::explore_point(analysis::campaign_point(run), {fs::absolute(run_dir)}, options, coverage);
   for (const auto& e : record.explored) {
     const auto kind = harness::outcome_from_string(e.outcome);
-    if (!e.took_alternative || !detectors::races::changes_outcome(e) || !kind || !manifests(target, *kind, true))
+    if (!e.took_alternative || !exploration::changes_outcome(e) || !kind || !manifests(target, *kind, true))
       continue;
     store.set_meta("finished_at", harness::utc_timestamp_now());
     analyze_and_report(store, detector_set(campaign), campaign.settings);

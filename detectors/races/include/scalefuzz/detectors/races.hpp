@@ -32,35 +32,20 @@
 #include <utility>
 #include <vector>
 
+#include "scalefuzz/detectors/api/exploration.hpp"
 #include "scalefuzz/detectors/finding.hpp"
 #include "scalefuzz/trace/model.hpp"
 
 namespace scalefuzz::detectors::races {
 
-// One matched message, with both sides' instance identities.
-struct ObservedMatch {
-  std::uint64_t recv_site_hash = 0;  // stable hash of the receive's call site
-  std::uint64_t send_site_hash = 0;  // stable hash of the send's call site
-  std::uint32_t recv_site_id = 0;    // rank-local site ids, for symbolization
-  std::uint32_t send_site_id = 0;
-  int recv_rank = -1;
-  int send_rank = -1;
-  std::int32_t tag = 0;
-  std::uint32_t comm = 0;
-  std::uint64_t recv_seq = 0;
-  std::uint64_t send_seq = 0;
-  std::uint64_t send_instance = 0;  // number of this send among (sender, site, comm, tag)'s sends, from 0
-  std::uint64_t send_to_instance = 0;  // ... among those of them to this send's destination, from 0
-  std::uint64_t recv_instance = 0;  // number of this receive among (receiver, site, comm)'s receives, from 0
-  std::uint64_t recv_round = 0;     // the receiver's round at the receive's post
-  // Its phase: rounds split further where a receive is posted while none of
-  // the rank's earlier receives is pending (post, wait for all, post again:
-  // a receiver that never sends between two exchanges). Used by lock-step only.
-  std::uint64_t recv_phase = 0;
-  std::uint64_t recv_done_ns = 0;   // when the receive completed (orders the run's divergences)
-  bool wildcard = false;            // posted with MPI_ANY_SOURCE
-  bool after_own_post = false;      // the send causally follows the receive's post (answers what the receiver did after posting)
-};
+// The schedule-exploration contract's types (detectors/api exploration.hpp):
+// this library computes them from a trace (potential_matches,
+// potential_completions, summarize_run) and names them as its own.
+using exploration::AlternativeSend;
+using exploration::CompletionAlternatives;
+using exploration::ObservedMatch;
+using exploration::SiteNamer;
+using exploration::WildcardAlternatives;
 
 // A wildcard receive that another sender's send could have matched: nothing
 // orders that send after the receive's completion (vector clocks), its
@@ -82,69 +67,9 @@ struct PotentialRace {
 // another send site).
 std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const trace::Matching& matching);
 
-// A send another rank made that a wildcard receive instance could have
-// taken instead of the one it took (potential_matches).
-struct AlternativeSend {
-  int send_rank = -1;
-  std::uint64_t send_site_hash = 0;
-  std::uint32_t send_site_id = 0;
-  std::uint64_t send_instance = 0;
-  std::int32_t tag = 0;
-  // Where this run delivered it (a receive of the same rank); a send never
-  // received in this run (a run cut short by a hang or a crash: often the
-  // one the wrong match left behind) has received == false.
-  bool received = true;
-  std::uint64_t recv_site_hash = 0;
-  std::uint64_t recv_round = 0;
-  // It went to another receive site or round, or came from another send
-  // site than the one taken (what potential_races reports); false: the
-  // same exchange in another order.
-  bool other_instance = false;
-  // Per rank r: how many of r's first events happen before this send
-  // (vector clock; the send itself included on its own rank).
-  std::vector<std::uint32_t> past;
-};
-
-// One wildcard (MPI_ANY_SOURCE) receive instance and every alternative
-// sender it could have matched: per other rank, the first send to the
-// receiver (received in this run or not) whose envelope fits, not consumed
-// by a receive posted earlier
-// (messages of one sender never overtake each other), and not causally
-// after the receive's completion (DAMPI's potential matches, Vo et al. SC'10).
-struct WildcardAlternatives {
-  ObservedMatch actual;          // what the receive took
-  std::size_t message = 0;       // its index in matching.messages
-  std::size_t post_event = 0;    // the receive's post: index in its rank's events
-  std::size_t done_event = 0;    // the record of its completion (== post_event for a blocking receive)
-  // Its number among its rank's receives posted with MPI_ANY_SOURCE, in
-  // post order, matched or not (the order of a decision log's receive entries).
-  std::uint64_t wildcard_ordinal = 0;
-  // Per rank r: how many of r's first events happen before the receive's post.
-  std::vector<std::uint32_t> post_past;
-  std::vector<AlternativeSend> alternatives;  // by sender rank, ascending
-};
-
 // Every matched wildcard receive instance of one run, with its alternatives
 // (possibly none), in matching.messages order.
 std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching);
-
-// A call that completes one request of several (MPI_Waitany, MPI_Testany):
-// which one it returned is a decision of the rank's log (an Index entry),
-// and another request of the same call, posted before it and whose message
-// nothing orders after the call's return, could have been returned first
-// (issue 30: completion order explored like wildcard matches).
-struct CompletionAlternatives {
-  ObservedMatch actual;          // the message of the request it returned
-  std::size_t message = 0;       // its index in matching.messages
-  std::size_t call_event = 0;    // the completion call's record (its decision's call)
-  std::string call;              // "MPI_Waitany" or "MPI_Testany"
-  std::size_t done_event = 0;    // the record of the returned request (a child of call_event)
-  std::vector<std::uint32_t> past;  // per rank: events before the returned message's send
-  std::vector<AlternativeSend> alternatives;
-  // Per alternative: the completion call that returned it later in this run
-  // (its decision holds the request's index in the array).
-  std::vector<std::size_t> alternative_calls;
-};
 
 // Every message returned by MPI_Waitany/MPI_Testany in one run, with the
 // requests of later calls from the same call site that could have come
@@ -340,8 +265,6 @@ class RaceJudge {
   std::unique_ptr<State> state_;
 };
 
-// Names a call site for a report: (run id, rank, rank-local site id) -> "func (file:line)".
-using SiteNamer = std::function<std::string(const std::string& run_id, int rank, std::uint32_t site_id)>;
 
 // Error findings for unintended matches (Warning when the run died),
 // Warning findings for potential races, Info for nondeterministic points.

@@ -18,6 +18,13 @@ const std::vector<DetectorInfo>& registry();
 std::vector<std::string> detector_names();
 // nullptr when `name` is not registered.
 const DetectorInfo* find_detector(const std::string& name);
+// The schedule analysis of the first registered technique that has one
+// (DetectorInfo::schedule_analysis): what the engine's exploration asks of
+// a trace. nullptr when no technique analyses schedules.
+const exploration::ScheduleAnalysis* schedule_analysis();
+// The model evaluation whose CLI command is `command` (DetectorInfo::
+// evaluation), or nullptr.
+const ModelEvaluation* find_evaluation(const std::string& command);
 
 // --- the techniques' roles (DetectorInfo::roles), so that the harness names none ---
 // Detectors whose findings localize a failed run, registry order (MPI-PD, PDG).

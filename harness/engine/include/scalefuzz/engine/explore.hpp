@@ -2,11 +2,12 @@
 // coverage feedback after Mallory CCS'23 / FlyMC EuroSys'19): from a base
 // run with a decision log, force each wildcard receive, one at a time (or
 // `depth` together), to an alternative sender it could have matched
-// (races::potential_matches), replaying the base run's decisions in the
+// (the registered technique's ScheduleAnalysis, detectors/api
+// exploration.hpp), replaying the base run's decisions in the
 // forced receive's causal past and running free afterwards. Alternatives
 // whose match tuple no run has produced go first; a forced run that took
 // its alternative is a base for the next depth. The forced runs' outcomes
-// judge the race (races::exploration_findings); a failing schedule is
+// judge the race (the technique reads the record back); a failing schedule is
 // shrunk by ddmin over its forced decisions (ddmin.hpp).
 //
 // The forcing itself is behind ScheduleRunner, so the plan is unit-tested
@@ -20,8 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "scalefuzz/detectors/exploration.hpp"
-#include "scalefuzz/detectors/races.hpp"
+#include "scalefuzz/detectors/api/exploration.hpp"
 
 namespace scalefuzz::engine {
 
@@ -44,10 +44,10 @@ struct ExploreBase {
   std::string run_id;
   std::filesystem::path run_dir;
   std::string outcome;  // harness::to_string(OutcomeKind)
-  std::vector<detectors::races::ObservedMatch> matches;
-  std::vector<detectors::races::WildcardAlternatives> wildcards;
+  std::vector<exploration::ObservedMatch> matches;
+  std::vector<exploration::WildcardAlternatives> wildcards;
   // Its MPI_Waitany/MPI_Testany returns and the requests that could have come first.
-  std::vector<detectors::races::CompletionAlternatives> completions;
+  std::vector<exploration::CompletionAlternatives> completions;
   int depth = 0;  // forced decisions in its own schedule
   // A forced run as a base: per rank, the first event whose wildcard
   // receives are still open to forcing (those before it were replayed from
@@ -81,12 +81,12 @@ struct ForcedSchedule {
 
 // The cut of a forced alternative: per rank the larger of the receive's and
 // the send's causal past; the receiving rank up to (not including) the receive.
-ForcedSchedule forced_schedule(const ExploreBase& base, const detectors::races::WildcardAlternatives& receive,
-                               const detectors::races::AlternativeSend& alternative);
+ForcedSchedule forced_schedule(const ExploreBase& base, const exploration::WildcardAlternatives& receive,
+                               const exploration::AlternativeSend& alternative);
 // The cut of a forced completion order: per rank the larger of the returned
 // message's and the alternative's causal past; the receiving rank up to (not
 // including) the completion call.
-ForcedSchedule forced_schedule(const ExploreBase& base, const detectors::races::CompletionAlternatives& call,
+ForcedSchedule forced_schedule(const ExploreBase& base, const exploration::CompletionAlternatives& call,
                                std::size_t alternative);
 
 // What a forced run did.
@@ -109,7 +109,7 @@ class ScheduleRunner {
   virtual ForcedRun run(const ForcedSchedule& schedule, const std::string& name) = 0;
   // A replay of `base` with its whole decision log, nothing forced: a
   // control (two per failing base) that tells which output lines of a failing base depend on timing
-  // rather than on matches (races::output_change). nullopt: no control
+  // rather than on matches (exploration::output_change). nullopt: no control
   // (nothing is run; forced runs that fail like the base are then compared
   // by outcome kind only).
   virtual std::optional<ForcedRun> replay_base(const ExploreBase& base, const std::string& name) {
@@ -120,7 +120,7 @@ class ScheduleRunner {
 };
 
 struct ExploreResult {
-  std::vector<detectors::races::ExploredAlternative> explored;
+  std::vector<exploration::ExploredAlternative> explored;
   std::size_t runs = 0;      // forced runs made
   bool budget_exhausted = false;
   // The depth of the last forced run: above limits.depth when the leftover
@@ -132,10 +132,10 @@ struct ExploreResult {
   std::size_t distinct_candidates = 0;
   // Wildcard matches of the forced runs whose tuple no run had produced
   // before (the run that first did), for the record's coverage.
-  std::vector<std::pair<std::string, detectors::races::ObservedMatch>> new_matches;
+  std::vector<std::pair<std::string, exploration::ObservedMatch>> new_matches;
   // Tuples the forced runs offered as alternatives that `coverage` did not
   // know yet (potential, for the record's coverage).
-  std::vector<detectors::races::PotentialTuple> new_potential;
+  std::vector<exploration::PotentialTuple> new_potential;
 };
 
 // Breadth-first over the bases' alternatives: depth 1 for every base first
@@ -154,6 +154,6 @@ struct ExploreResult {
 // output (two control replays per such base, from the budget): a changed
 // failure is a changed outcome.
 ExploreResult explore(const std::string& point, const std::vector<ExploreBase>& bases, ScheduleRunner& runner,
-                      const ExploreLimits& limits, detectors::races::MatchCoverage& coverage);
+                      const ExploreLimits& limits, exploration::MatchCoverage& coverage);
 
 }  // namespace scalefuzz::engine

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "scalefuzz/detectors/exploration.hpp"
+#include "scalefuzz/detectors/api/exploration.hpp"
 #include "scalefuzz/engine/explore.hpp"
 #include "scalefuzz/harness/campaign.hpp"
 #include "scalefuzz/harness/launcher.hpp"
@@ -21,6 +21,10 @@
 #include "scalefuzz/trace/model.hpp"
 
 namespace scalefuzz::engine {
+
+// The registered technique's schedule analysis (analysis::schedule_analysis);
+// throws std::runtime_error when no technique analyses schedules.
+const exploration::ScheduleAnalysis& schedule_analysis();
 
 // Per rank, per event: the number of the intercepted call that made it
 // (1-based; what decision-log entries carry): every record that is not a
@@ -89,10 +93,10 @@ struct ExploreRunOptions {
 // the main base), shrinks the first failing schedule of each receive site
 // by ddmin, writes the record to exploration_record_file(out, point) and
 // returns it.
-detectors::races::ExplorationRecord explore_point(const std::string& point,
+exploration::ExplorationRecord explore_point(const std::string& point,
                                                   const std::vector<std::filesystem::path>& base_dirs,
                                                   const ExploreRunOptions& options,
-                                                  detectors::races::MatchCoverage& coverage);
+                                                  exploration::MatchCoverage& coverage);
 
 // The campaign key `explore:` after `scalefuzz run`'s runs: per campaign
 // point with wildcard receives, its first finished run without noise that
@@ -113,10 +117,10 @@ class BaseChooser {
  public:
   bool offer(const ExploreBase& run, bool quiet);  // true: a base
   std::size_t bases() const { return bases_; }
-  detectors::races::MatchCoverage& coverage() { return coverage_; }
+  exploration::MatchCoverage& coverage() { return coverage_; }
 
  private:
-  detectors::races::MatchCoverage coverage_;
+  exploration::MatchCoverage coverage_;
   std::size_t bases_ = 0, noise_bases_ = 0;
   bool main_base_ok_ = false;
 };

@@ -38,7 +38,8 @@ std::string missing_analysis_message(const harness::RunSpec& app);
 bool system_run_did_not_finish_cleanly(const harness::RunSpec& app, const std::vector<harness::RunRecord>& runs);
 std::string skipped_message(const harness::RunSpec& app);
 
-// Potential races of the system run (races detector, vector clocks) as
+// Potential races of the system run (the registered technique's schedule
+// analysis: vector clocks, analysis::schedule_analysis()) as
 // application-centric noise's extra unsafe message ids: writes
 // `system_run/ninja/potential.unsafe` ("unsafe TAG COMM" lines) once; the
 // injector adds them to the analysis' unsafe ids. Best effort: an unreadable

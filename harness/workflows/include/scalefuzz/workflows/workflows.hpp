@@ -84,13 +84,15 @@ int submit_replay(const std::filesystem::path& run_dir, int times, bool with_noi
 int analyze_results(const std::filesystem::path& dir);
 int report_results(const std::filesystem::path& dir);
 
-// `scalefuzz kcca-eval` (kcca_eval.cpp).
-struct KccaEvalOptions {
+// `scalefuzz kcca-eval`: a technique's model evaluation command
+// (model_evaluation.cpp); `command` finds the technique in the registry.
+struct ModelEvaluationRequest {
+  std::string command;
   std::filesystem::path dir;
   int folds = 5;
   bool sensitivity = false;
 };
-int evaluate_kcca(const KccaEvalOptions& options);
+int evaluate_model(const ModelEvaluationRequest& request);
 
 // `scalefuzz trace` (trace_print.cpp).
 struct TraceOptions {

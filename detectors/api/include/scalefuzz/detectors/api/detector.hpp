@@ -28,6 +28,10 @@
 #include "scalefuzz/trace/model.hpp"
 #include "scalefuzz/trace/symbolize.hpp"
 
+namespace scalefuzz::exploration {
+struct ScheduleAnalysis;  // exploration.hpp
+}  // namespace scalefuzz::exploration
+
 namespace scalefuzz::analysis {
 
 class SiteNames;
@@ -207,6 +211,22 @@ struct InjectedStalls {
   std::vector<HungStall> hung;
 };
 
+// A technique's own command on a stored campaign: its model's quality,
+// printed (`scalefuzz kcca-eval DIR`). The CLI declares the command and its
+// options; the workflow finds the technique by `command` in the registry.
+struct ModelEvaluationOptions {
+  int folds = 5;             // k of the k-fold cross-validation
+  bool sensitivity = false;  // also how the model's parameters change it
+};
+struct ModelEvaluation {
+  const char* command;  // the CLI command that runs it
+  // Writes the evaluation of `runs` (a stored campaign's, with its
+  // techniques' `settings`) to `out`; unreadable runs are noted on `err`.
+  // Throws std::invalid_argument when there is nothing to evaluate.
+  void (*evaluate)(const std::vector<RunInfo>& runs, const TechniqueSettings& settings,
+                   const ModelEvaluationOptions& options, std::ostream& out, std::ostream& err);
+};
+
 // A technique's registration: everything the engine, the campaign schema and
 // the report need to know about a detector. Its glue defines one as the
 // constant scalefuzz::detectors::<name>::kDetector (constant-initialized:
@@ -237,6 +257,18 @@ struct DetectorInfo {
   // analysis of a campaign that injected any, whether or not the campaign
   // lists the technique; nullptr: it does not judge stalls.
   std::vector<detectors::Finding> (*judge_stalls)(const InjectedStalls& stalls, std::ostream* log) = nullptr;
+
+  // --- schedule exploration and model evaluation (issue 28: the engine and the
+  // workflows reach a technique's analyses through the registry) ---
+  // What the engine's exploration and NINJA's unsafe messages need from a
+  // trace (its wildcard receives' alternatives, potential races) and how
+  // an exploration is judged (exploration.hpp); nullptr: the technique
+  // analyses no schedules. The engine asks the first registered technique
+  // that has one (analysis::schedule_analysis()).
+  const exploration::ScheduleAnalysis* schedule_analysis = nullptr;
+  // Its model's evaluation on a stored campaign, a CLI command of its own
+  // (issue 28: the workflow names no technique); nullptr: none.
+  const ModelEvaluation* evaluation = nullptr;
 };
 
 // A finding of `detector` saying it failed on `run_id` (the analysis goes on).
