@@ -66,6 +66,7 @@ class RacesDetector : public analysis::Detector {
     judge_.add(summary);
     auto& coverage = coverage_[summary.point];
     coverage.add_seen(summary.run_id, summary.matches);
+    coverage.add_seen(summary.run_id, summary.probe_matches);  // a probe's tuple is its own (potential_matches)
     coverage.add_potential(summary.run_id, summary.wildcards);
     auto it = points_.find(summary.point);
     if (it == points_.end()) {  // not announced by context.runs

@@ -24,6 +24,12 @@ void merge(Clock& into, const Clock& from) {
   for (std::size_t i = 0; i < into.size() && i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
 }
 
+// MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE that found a message.
+bool is_wildcard_probe(const trace::Event& e) {
+  return static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Probe && e.peer == trace::kAnySource &&
+         e.status_source >= 0;
+}
+
 struct CollectiveArrivals {
   int members = 0;
   int arrived = 0;
@@ -106,9 +112,7 @@ Clocks vector_clocks(const trace::RunTrace& run, const trace::Matching& matching
     // post's past excludes the message it took.
     const long posted_here = keep_clocks && e.peer == trace::kAnySource ? post_of[r][i] : -1;
     if (posted_here >= 0) out.post[static_cast<std::size_t>(posted_here)] = vc[r];
-    if (keep_clocks && e.peer == trace::kAnySource && static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Probe &&
-        e.status_source >= 0)
-      out.probe[{r, i}] = vc[r];
+    if (keep_clocks && is_wildcard_probe(e)) out.probe[{r, i}] = vc[r];
     if (long m = done_of[r][i]; m >= 0) {
       if (!sent[static_cast<std::size_t>(m)] && !force) return false;
       if (sent[static_cast<std::size_t>(m)]) merge(vc[r], out.send[static_cast<std::size_t>(m)]);
@@ -161,14 +165,24 @@ AlternativeSend received_alternative(const ObservedMatch& o, const Clock& past) 
           .recv_round = o.recv_round, .other_instance = true, .past = past};
 }
 
-// Wildcard probes (MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE that found a
-// message): the message the rank received next from the reported source and
-// tag is what the probe took; the first not yet received message of each
-// other sender that fits and whose send does not follow the probe (vector
-// clocks) could have been reported instead. Appended to `out` as wildcard
-// receives whose post and completion are the probe's record.
-void probe_alternatives(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<ObservedMatch>& obs,
-                        const Clocks& clocks, std::vector<WildcardAlternatives>& out) {
+// A wildcard probe (MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE that found a
+// message) and what it took: the message the rank received next from the
+// reported source and tag. `later`: the messages the rank received after the
+// probe that fit its envelope, in post order (the taken one among them).
+struct ProbeTake {
+  std::size_t rank = 0;
+  std::size_t event = 0;
+  std::size_t message = 0;
+  ObservedMatch match;  // the taken message with the probe as its receive
+  std::vector<std::size_t> later;
+};
+
+// Every wildcard probe of the run that took a message, in (rank, event)
+// order; a probe whose message was never received (a run cut short) is left
+// out. Probes of a site are numbered in that order (recv_instance).
+std::vector<ProbeTake> probe_takes(const trace::RunTrace& run, const trace::Matching& matching,
+                                   const std::vector<ObservedMatch>& obs) {
+  std::vector<ProbeTake> out;
   // Per receiving rank, its received messages in post order.
   std::vector<std::vector<std::size_t>> received(run.ranks.size());
   for (std::size_t m = 0; m < matching.messages.size(); ++m)
@@ -177,42 +191,61 @@ void probe_alternatives(const trace::RunTrace& run, const trace::Matching& match
     std::sort(list.begin(), list.end(),
               [&](std::size_t a, std::size_t b) { return matching.messages[a].recv_post.index < matching.messages[b].recv_post.index; });
   std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> probes_at;  // (rank, probe site) -> probes so far
-  for (const auto& [at, probe_clock] : clocks.probe) {
-    const auto [r, i] = at;
-    const trace::Event& p = run.ranks[r].events[i];
-    auto fits = [&](std::size_t m) {
-      const trace::Event& sent = run.ranks[static_cast<std::size_t>(matching.messages[m].send.rank)].events[matching.messages[m].send.index];
-      return sent.comm == p.comm && (p.tag == trace::kAnyTag || sent.tag == p.tag);
-    };
-    // Only receives posted after the probe: what the probe saw was not yet received.
-    const auto& posted = received[r];
-    const auto after = std::upper_bound(posted.begin(), posted.end(), i, [&](std::size_t event, std::size_t m) {
-      return event < matching.messages[m].recv_post.index;
-    });
-    long taken = -1;
-    for (auto it = after; it != posted.end(); ++it)
-      if (fits(*it) && obs[*it].send_rank == p.status_source && obs[*it].tag == p.status_tag) {
-        taken = static_cast<long>(*it);
-        break;
+  for (std::size_t r = 0; r < run.ranks.size(); ++r)
+    for (std::size_t i = 0; i < run.ranks[r].events.size(); ++i) {
+      const trace::Event& p = run.ranks[r].events[i];
+      if (!is_wildcard_probe(p)) continue;
+      ProbeTake take;
+      take.rank = r;
+      take.event = i;
+      // Only receives posted after the probe: what the probe saw was not yet received.
+      const auto& posted = received[r];
+      const auto after = std::upper_bound(posted.begin(), posted.end(), i, [&](std::size_t event, std::size_t m) {
+        return event < matching.messages[m].recv_post.index;
+      });
+      long taken = -1;
+      for (auto it = after; it != posted.end(); ++it) {
+        const trace::Event& sent =
+            run.ranks[static_cast<std::size_t>(matching.messages[*it].send.rank)].events[matching.messages[*it].send.index];
+        if (sent.comm != p.comm || (p.tag != trace::kAnyTag && sent.tag != p.tag)) continue;
+        take.later.push_back(*it);
+        if (taken < 0 && obs[*it].send_rank == p.status_source && obs[*it].tag == p.status_tag) taken = static_cast<long>(*it);
       }
-    if (taken < 0) continue;  // never received (a run cut short)
+      if (taken < 0) continue;
+      take.message = static_cast<std::size_t>(taken);
+      take.match = obs[take.message];
+      take.match.recv_site_id = p.callsite;
+      take.match.recv_site_hash = site_hash(run, static_cast<int>(r), p.callsite);
+      take.match.wildcard = true;
+      take.match.recv_instance = probes_at[{r, take.match.recv_site_hash}]++;
+      out.push_back(std::move(take));
+    }
+  return out;
+}
+
+// Wildcard probes as wildcard receives whose post and completion are the
+// probe's record: the first not yet received message of each other sender
+// that fits and whose send does not follow the probe (vector clocks) could
+// have been reported instead. Appended to `out`.
+void probe_alternatives(const trace::RunTrace& run, const trace::Matching& matching, const std::vector<ObservedMatch>& obs,
+                        const Clocks& clocks, std::vector<WildcardAlternatives>& out) {
+  for (auto& take : probe_takes(run, matching, obs)) {
+    const auto clock = clocks.probe.find({take.rank, take.event});
+    if (clock == clocks.probe.end()) continue;
+    const trace::Event& p = run.ranks[take.rank].events[take.event];
     WildcardAlternatives w;
-    w.actual = obs[static_cast<std::size_t>(taken)];
-    w.actual.recv_site_id = p.callsite;
-    w.actual.recv_site_hash = site_hash(run, static_cast<int>(r), p.callsite);
-    w.actual.wildcard = true;
-    w.actual.recv_instance = probes_at[{r, w.actual.recv_site_hash}]++;  // probes of a site, in event order
-    w.message = static_cast<std::size_t>(taken);
-    w.post_event = i;
-    w.done_event = i;
-    w.post_past = probe_clock;
+    w.actual = take.match;
+    w.message = take.message;
+    w.post_event = take.event;
+    w.done_event = take.event;
+    w.post_past = clock->second;
     std::set<int> senders;
-    for (auto it = after; it != posted.end() && senders.size() + 1 < run.ranks.size(); ++it) {
-      const std::size_t m = *it;
+    for (const std::size_t m : take.later) {
+      if (senders.size() + 1 >= run.ranks.size()) break;
       const int s = obs[m].send_rank;
-      if (s == p.status_source || !fits(m) || !senders.insert(s).second) continue;  // the first fitting one per sender
+      if (s == p.status_source || !senders.insert(s).second) continue;  // the first fitting one per sender
       const auto& vc = clocks.send[m];
-      if (r < vc.size() && vc[r] > i) continue;  // sent after the probe returned (r's clock then is i + 1)
+      if (take.rank < vc.size() && vc[take.rank] > take.event) continue;  // sent after the probe returned (r's clock then is i + 1)
       w.alternatives.push_back(received_alternative(obs[m], vc));
     }
     std::sort(w.alternatives.begin(), w.alternatives.end(),
@@ -229,14 +262,23 @@ void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching
   for (std::size_t i = 0; i < obs.size() && i < clocks.after_post.size(); ++i) obs[i].after_own_post = clocks.after_post[i];
 }
 
+std::vector<ObservedMatch> probe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
+  std::vector<ObservedMatch> out;
+  const bool any_probe = std::any_of(run.ranks.begin(), run.ranks.end(), [](const trace::RankTrace& rank) {
+    return std::any_of(rank.events.begin(), rank.events.end(), is_wildcard_probe);
+  });
+  if (!any_probe) return out;
+  for (auto& take : probe_takes(run, matching, observe_matches(run, matching))) out.push_back(std::move(take.match));
+  return out;
+}
+
 std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching) {
   std::vector<WildcardAlternatives> out;
   const std::vector<ObservedMatch> obs = observe_matches(run, matching);
   bool any_wildcard = std::any_of(obs.begin(), obs.end(), [](const ObservedMatch& o) { return o.wildcard; });
   for (const auto& rank : run.ranks)
     for (const auto& e : rank.events)
-      any_wildcard = any_wildcard || (static_cast<trace::OpClass>(e.op_class) == trace::OpClass::Probe &&
-                                      e.peer == trace::kAnySource && e.status_source >= 0);
+      any_wildcard = any_wildcard || is_wildcard_probe(e);
   if (!any_wildcard) return out;
   const Clocks clocks = vector_clocks(run, matching, true);
   const auto instance = send_instances(run, matching);

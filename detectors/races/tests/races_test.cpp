@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "scalefuzz/detectors/races.hpp"
+#include "scalefuzz/detectors/exploration.hpp"
 
 namespace sr = scalefuzz::detectors::races;
 namespace st = scalefuzz::trace;
@@ -764,4 +765,58 @@ TEST(Races, JudgingRunsOneAtATimeGivesTheBatchReport) {
   judge.forget_baseline("np3");
   judge.judge(runs[0]);  // no baseline left to judge against
   EXPECT_EQ(judge.report().unintended.size(), batch.unintended.size());
+}
+
+TEST(Races, AWildcardProbeTookTheMessageItsRankReceivedNextFromTheReportedSource) {
+  // Rank 0 probes MPI_ANY_SOURCE (site 2), the probe reports rank 2's
+  // message, rank 0 receives it from rank 2 and then rank 1's (site 1).
+  // Ranks 1 and 2 send at site 0. The probe took rank 2's message; rank 1's
+  // could have been reported instead.
+  st::RunTrace run;
+  run.ranks.resize(3);
+  for (int r = 0; r < 3; ++r) {
+    run.ranks[r].rank = r;
+    run.ranks[r].sites.resize(3);
+    for (int k = 0; k < 3; ++k) run.ranks[r].sites[k].stable_hash = 0x60 + k;
+  }
+  auto push = [&](int r, st::Event e) {
+    auto& ev = run.ranks[r].events;
+    e.seq = ev.size() + 1;
+    ev.push_back(e);
+    return st::EventRef{r, ev.size() - 1};
+  };
+  const st::EventRef send1 = push(1, event(st::OpClass::Send, 0, 0, 0, 1));
+  const st::EventRef send2 = push(2, event(st::OpClass::Send, 0, 0, 0, 2));
+  st::Event probe = event(st::OpClass::Probe, 2, st::kAnySource, st::kAnyTag, 3);
+  probe.status_source = 2;
+  probe.status_tag = 0;
+  push(0, probe);
+  const st::EventRef from2 = push(0, event(st::OpClass::Recv, 1, 2, 0, 4));
+  const st::EventRef from1 = push(0, event(st::OpClass::Recv, 1, 1, 0, 5));
+  st::Matching matching;
+  matching.messages.push_back({send2, from2, from2, st::kCommWorld, 0, 8});
+  matching.messages.push_back({send1, from1, from1, st::kCommWorld, 0, 8});
+
+  const auto took = sr::probe_matches(run, matching);
+  ASSERT_EQ(took.size(), 1u);
+  EXPECT_EQ(took[0].recv_site_hash, 0x62u);  // the probe's site, not the receive's
+  EXPECT_EQ(took[0].send_rank, 2);
+  EXPECT_EQ(took[0].send_site_hash, 0x60u);
+  EXPECT_TRUE(took[0].wildcard);
+  // potential_matches' entry of the probe: the same match, rank 1 as its alternative.
+  const auto w = sr::potential_matches(run, matching);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(sr::tuple_of(w[0].actual), sr::tuple_of(took[0]));
+  ASSERT_EQ(w[0].alternatives.size(), 1u);
+  EXPECT_EQ(w[0].alternatives[0].send_rank, 1);
+  // Every run's summary carries it (noise runs too), for the match coverage.
+  const auto noisy = sr::summarize_run("n0", "np3", "random", false, run, matching);
+  ASSERT_EQ(noisy.probe_matches.size(), 1u);
+  EXPECT_EQ(sr::tuple_of(noisy.probe_matches[0]), sr::tuple_of(took[0]));
+  sr::MatchCoverage coverage;
+  coverage.add_seen("n0", noisy.probe_matches);
+  EXPECT_TRUE(coverage.seen(sr::tuple_of(took[0])));
+  // A probe that reported nothing found (status_source -1) took nothing.
+  run.ranks[0].events[0].status_source = -1;
+  EXPECT_TRUE(sr::probe_matches(run, matching).empty());
 }

@@ -71,6 +71,13 @@ std::vector<PotentialRace> potential_races(const trace::RunTrace& run, const tra
 // (possibly none), in matching.messages order.
 std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching);
 
+// What each wildcard probe of the run (MPI_Probe/MPI_Iprobe with
+// MPI_ANY_SOURCE that found a message) took, as a wildcard match whose
+// receive is the probe: the message the rank received next from the
+// reported source and tag. The same as potential_matches' probe entries'
+// `actual`, without the vector clocks; for the match coverage of every run.
+std::vector<ObservedMatch> probe_matches(const trace::RunTrace& run, const trace::Matching& matching);
+
 // Every message returned by MPI_Waitany/MPI_Testany in one run, with the
 // requests of later calls from the same call site that could have come
 // first (none: no alternative), in matching.messages order.
@@ -172,6 +179,7 @@ struct RunMatchSummary {
   bool outcome_ok = true;   // quiet + ok: part of the baseline
   std::string died;         // "" or why the run's matching cannot be trusted ("crashed: SIGSEGV", "MPI error ...")
   std::vector<ObservedMatch> matches;
+  std::vector<ObservedMatch> probe_matches;  // what its wildcard probes took (match coverage only)
   std::vector<PotentialRace> potential;  // filled for quiet runs
   std::vector<WildcardAlternatives> wildcards;  // potential_matches, filled for quiet runs
   std::vector<LockstepDivergence> divergences;  // lockstep_divergences(matches), judged without a baseline
