@@ -459,7 +459,7 @@ constexpr analysis::KindLabel kKindLabels[] = {{"scale-anomaly", "scale anomaly"
 
 namespace {
 // `scalefuzz kcca-eval DIR` (kcca_evaluation.hpp), found through the registry.
-constexpr analysis::ModelEvaluation kEvaluation{"kcca-eval", evaluate_model};
+constexpr analysis::ModelEvaluation kEvaluation{"kcca-eval", evaluate_stored_campaign};
 }  // namespace
 
 const analysis::DetectorInfo kDetector{

@@ -133,11 +133,6 @@ void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const 
   }
 }
 
-void evaluate_model(const std::vector<analysis::RunInfo>& runs, const analysis::TechniqueSettings& settings,
-                    const EvaluationOptions& options, std::ostream& out, std::ostream& err) {
-  evaluate_stored_campaign(runs, analysis::settings_of<Settings>(settings, "kcca"), options, out, err);
-}
-
 std::string kcca_model_problem(const analysis::TechniqueSettings& settings) {
   const Settings kcca = analysis::settings_of<Settings>(settings, "kcca");
   if (kcca.model.empty() || !std::filesystem::exists(kcca.model)) return "";

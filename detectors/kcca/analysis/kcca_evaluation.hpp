@@ -16,18 +16,13 @@ namespace scalefuzz::detectors::kcca {
 
 using EvaluationOptions = analysis::ModelEvaluationOptions;
 
-// Writes the evaluation of `runs` (a campaign's stored runs, its technique
+// The registry's model evaluation (DetectorInfo::evaluation, `scalefuzz
+// kcca-eval DIR`). Writes the evaluation of `runs` (a campaign's stored runs, its technique
 // sections `settings`: the kcca: section's) to `out`; unreadable traces are noted on `err` and skipped.
 // Throws std::invalid_argument when there is nothing to train on or the
 // model cannot be trained.
 void evaluate_stored_campaign(const std::vector<analysis::RunInfo>& runs, const analysis::TechniqueSettings& settings,
                               const EvaluationOptions& options, std::ostream& out, std::ostream& err);
-
-// evaluate_stored_campaign as the registry's model evaluation
-// (DetectorInfo::evaluation, `scalefuzz kcca-eval DIR`): the kcca: section
-// read from `settings`.
-void evaluate_model(const std::vector<analysis::RunInfo>& runs, const analysis::TechniqueSettings& settings,
-                    const EvaluationOptions& options, std::ostream& out, std::ostream& err);
 
 // The registry's campaign check (DetectorInfo::campaign_problem): "" when
 // kcca.model is absent (trained on first use) or loads; else why it does not.

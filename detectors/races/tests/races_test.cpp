@@ -516,6 +516,26 @@ st::Event event(st::OpClass cls, std::uint32_t site, std::int32_t peer, std::int
   return e;
 }
 
+// Ranks 0..2, each with call sites 0..2 (stable hashes 0x60..0x62).
+st::RunTrace three_ranks_three_sites() {
+  st::RunTrace run;
+  run.ranks.resize(3);
+  for (int r = 0; r < 3; ++r) {
+    run.ranks[r].rank = r;
+    run.ranks[r].sites.resize(3);
+    for (int k = 0; k < 3; ++k) run.ranks[r].sites[k].stable_hash = 0x60 + k;
+  }
+  return run;
+}
+
+// Appends `e` to rank r's events as its next call; where it is.
+st::EventRef push_event(st::RunTrace& run, int r, st::Event e) {
+  auto& ev = run.ranks[r].events;
+  e.seq = ev.size() + 1;
+  ev.push_back(e);
+  return st::EventRef{r, ev.size() - 1};
+}
+
 // The textbook exchange in miniature: each step rank 0 sends to ranks 1 and 2
 // and posts two wildcard receives; ranks 1 and 2 send to rank 0, then take
 // rank 0's message (site 0 sends, site 1 receives). A rank's step s+1 send
@@ -634,19 +654,8 @@ TEST(Races, ASendTheDeadRunNeverReceivedIsAnAlternative) {
   // message came first: the second receive hangs and rank 2's send stays
   // unreceived in the trace; it is the alternative that would have let the
   // run finish.
-  st::RunTrace run;
-  run.ranks.resize(3);
-  for (int r = 0; r < 3; ++r) {
-    run.ranks[r].rank = r;
-    run.ranks[r].sites.resize(3);
-    for (int k = 0; k < 3; ++k) run.ranks[r].sites[k].stable_hash = 0x60 + k;
-  }
-  auto push = [&](int r, st::Event e) {
-    auto& ev = run.ranks[r].events;
-    e.seq = ev.size() + 1;
-    ev.push_back(e);
-    return st::EventRef{r, ev.size() - 1};
-  };
+  st::RunTrace run = three_ranks_three_sites();
+  auto push = [&](int r, st::Event e) { return push_event(run, r, e); };
   st::EventRef send1 = push(1, event(st::OpClass::Send, 0, 0, 0, 1));
   st::EventRef send2 = push(2, event(st::OpClass::Send, 0, 0, 0, 2));
   st::EventRef any = push(0, event(st::OpClass::Recv, 1, st::kAnySource, 0, 3));
@@ -772,19 +781,8 @@ TEST(Races, AWildcardProbeTookTheMessageItsRankReceivedNextFromTheReportedSource
   // message, rank 0 receives it from rank 2 and then rank 1's (site 1).
   // Ranks 1 and 2 send at site 0. The probe took rank 2's message; rank 1's
   // could have been reported instead.
-  st::RunTrace run;
-  run.ranks.resize(3);
-  for (int r = 0; r < 3; ++r) {
-    run.ranks[r].rank = r;
-    run.ranks[r].sites.resize(3);
-    for (int k = 0; k < 3; ++k) run.ranks[r].sites[k].stable_hash = 0x60 + k;
-  }
-  auto push = [&](int r, st::Event e) {
-    auto& ev = run.ranks[r].events;
-    e.seq = ev.size() + 1;
-    ev.push_back(e);
-    return st::EventRef{r, ev.size() - 1};
-  };
+  st::RunTrace run = three_ranks_three_sites();
+  auto push = [&](int r, st::Event e) { return push_event(run, r, e); };
   const st::EventRef send1 = push(1, event(st::OpClass::Send, 0, 0, 0, 1));
   const st::EventRef send2 = push(2, event(st::OpClass::Send, 0, 0, 0, 2));
   st::Event probe = event(st::OpClass::Probe, 2, st::kAnySource, st::kAnyTag, 3);
