@@ -337,6 +337,26 @@ TEST(CliResume, SigkilledHarnessResumesToExactlyTheFullSet) {
   }
   ASSERT_FALSE(finished_before.empty());
 
+  // The reports stream (issue 28): the killed campaign's findings.json and
+  // junit.xml are complete and list its finished runs (all but possibly the
+  // last, killed between the store's record and the report's update).
+  const auto findings = nlohmann::json::parse(read_file(out / "findings.json"));
+  std::set<std::string> listed_finished;
+  ASSERT_EQ(findings.at("runs").size(), 8u);
+  for (const auto& run : findings.at("runs")) {
+    if (run.at("outcome") == "unfinished") continue;
+    listed_finished.insert(run.at("run_id").get<std::string>());
+    EXPECT_EQ(run.at("outcome"), "ok") << run.dump();
+    EXPECT_TRUE(finished_before.count(run.at("run_id").get<std::string>())) << run.dump();
+  }
+  EXPECT_GE(listed_finished.size() + 1, finished_before.size());
+  const std::string junit = read_file(out / "junit.xml");
+  EXPECT_THAT(junit, HasSubstr("</testsuites>"));
+  // One testcase per campaign point: it counts finished runs, so it is
+  // not skipped as "no run of this point finished".
+  EXPECT_THAT(junit, HasSubstr("<testcase "));
+  EXPECT_THAT(junit, Not(HasSubstr("campaign interrupted")));
+
   const auto r = run_scalefuzz(args);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
 

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "scalefuzz/analysis/engine.hpp"
@@ -26,14 +27,24 @@ TEST(DetectorRegistry, EveryEntryIsCompleteUniqueAndConstructible) {
     EXPECT_TRUE(names.insert(d.name).second) << d.name << " registered twice";
     EXPECT_NE(std::string(d.summary), "") << d.name;
     EXPECT_NE(std::string(d.report_section), "") << d.name;
-    if (d.section) EXPECT_STREQ(d.report_section, d.section->id) << d.name << ": its own section has another id";
+    if (d.section) {
+      EXPECT_STREQ(d.report_section, d.section->id) << d.name << ": its own section has another id";
+    }
     ASSERT_NE(d.make, nullptr) << d.name;
     auto detector = d.make(context);
     ASSERT_NE(detector, nullptr) << d.name;
     EXPECT_TRUE(detector->finish().empty()) << d.name << ": findings without any run";
     EXPECT_EQ(analysis::find_detector(d.name), &d);
   }
-  EXPECT_EQ(analysis::detector_names(), (std::vector<std::string>{"races", "kcca", "dmtracker", "mpipd", "pdg", "usage", "rma"}));
+  // The project's techniques, in detectors/CMakeLists.txt's folder order. A
+  // technique added later joins the table without an edit here (issue 28:
+  // one folder and one registration), so this checks order, not equality.
+  const std::vector<std::string> registered = analysis::detector_names();
+  auto after = registered.begin();
+  for (const char* name : {"races", "kcca", "dmtracker", "mpipd", "pdg", "usage", "rma"}) {
+    after = std::find(after, registered.end(), name);
+    ASSERT_NE(after, registered.end()) << name << " is not registered, or not after the one before it";
+  }
   EXPECT_EQ(analysis::find_detector("usage-checks"), nullptr);
 }
 
