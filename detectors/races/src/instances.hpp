@@ -33,4 +33,9 @@ std::vector<ObservedMatch> observe_matches(const trace::RunTrace& run, const tra
 // Sets ObservedMatch::after_own_post (vector clocks over the run; potential.cpp).
 void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching, std::vector<ObservedMatch>& obs);
 
+// probe_matches (races.hpp) from the run's observed matches, for a caller
+// that has them already (summarize_run).
+std::vector<ObservedMatch> probe_matches(const trace::RunTrace& run, const trace::Matching& matching,
+                                         const std::vector<ObservedMatch>& observed);
+
 }  // namespace scalefuzz::detectors::races

@@ -183,6 +183,11 @@ struct ProbeTake {
 std::vector<ProbeTake> probe_takes(const trace::RunTrace& run, const trace::Matching& matching,
                                    const std::vector<ObservedMatch>& obs) {
   std::vector<ProbeTake> out;
+  // Most runs have none: skip sorting their receives (every run is summarized).
+  const bool any_probe = std::any_of(run.ranks.begin(), run.ranks.end(), [](const trace::RankTrace& rank) {
+    return std::any_of(rank.events.begin(), rank.events.end(), is_wildcard_probe);
+  });
+  if (!any_probe) return out;
   // Per receiving rank, its received messages in post order.
   std::vector<std::vector<std::size_t>> received(run.ranks.size());
   for (std::size_t m = 0; m < matching.messages.size(); ++m)
@@ -262,14 +267,15 @@ void mark_after_post(const trace::RunTrace& run, const trace::Matching& matching
   for (std::size_t i = 0; i < obs.size() && i < clocks.after_post.size(); ++i) obs[i].after_own_post = clocks.after_post[i];
 }
 
-std::vector<ObservedMatch> probe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
+std::vector<ObservedMatch> probe_matches(const trace::RunTrace& run, const trace::Matching& matching,
+                                         const std::vector<ObservedMatch>& observed) {
   std::vector<ObservedMatch> out;
-  const bool any_probe = std::any_of(run.ranks.begin(), run.ranks.end(), [](const trace::RankTrace& rank) {
-    return std::any_of(rank.events.begin(), rank.events.end(), is_wildcard_probe);
-  });
-  if (!any_probe) return out;
-  for (auto& take : probe_takes(run, matching, observe_matches(run, matching))) out.push_back(std::move(take.match));
+  for (auto& take : probe_takes(run, matching, observed)) out.push_back(std::move(take.match));
   return out;
+}
+
+std::vector<ObservedMatch> probe_matches(const trace::RunTrace& run, const trace::Matching& matching) {
+  return probe_matches(run, matching, observe_matches(run, matching));
 }
 
 std::vector<WildcardAlternatives> potential_matches(const trace::RunTrace& run, const trace::Matching& matching) {

@@ -54,7 +54,7 @@ RunMatchSummary summarize_run(std::string run_id, std::string point, std::string
   out.matches = observe_matches(run, matching);
   mark_after_post(run, matching, out.matches);
   out.divergences = lockstep_divergences(out.matches);
-  out.probe_matches = probe_matches(run, matching);
+  out.probe_matches = probe_matches(run, matching, out.matches);
   if (quiet) {
     out.wildcards = potential_matches(run, matching);
     out.potential = potential_races(out.wildcards);
