@@ -7,13 +7,6 @@ namespace scalefuzz::analysis {
 
 namespace {
 
-// A nullptr-ended kind list (DetectorInfo::roles) holds `kind`.
-bool lists(const char* const* kinds, const std::string& kind) {
-  for (auto k = kinds; k != nullptr && *k != nullptr; ++k)
-    if (kind == *k) return true;
-  return false;
-}
-
 // {detector, kind} of every kind a nullptr-ended list of a registration names, registry order.
 std::vector<harness::bugs::FindingKind> kinds_of(const char* const* Roles::*list) {
   std::vector<harness::bugs::FindingKind> out;
@@ -52,19 +45,8 @@ std::set<std::string> replay_detectors() {
 
 std::set<std::string> race_detectors() {
   std::set<std::string> names;
-  for (const auto& d : registry())
-    if (d.roles.race_kinds != nullptr && *d.roles.race_kinds != nullptr) names.emplace(d.name);
+  for (const auto& k : kinds_of(&Roles::race_kinds)) names.insert(k.detector);
   return names;
-}
-
-bool is_race(const detectors::Finding& finding) {
-  const DetectorInfo* d = find_detector(finding.detector);
-  return d != nullptr && lists(d->roles.race_kinds, finding.kind);
-}
-
-bool is_root_cause(const std::string& detector, const std::string& kind) {
-  const DetectorInfo* d = find_detector(detector);
-  return d != nullptr && lists(d->roles.root_cause_kinds, kind);
 }
 
 harness::bugs::Roles bug_roles() {

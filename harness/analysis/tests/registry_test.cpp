@@ -63,16 +63,15 @@ TEST(DetectorRegistry, TechniquesDeclareTheirRoles) {
   EXPECT_EQ(analysis::replay_detectors(), (std::set<std::string>{"mpipd", "pdg", "races"}));
   EXPECT_EQ(analysis::race_detectors(), (std::set<std::string>{"races"}));
 
-  EXPECT_TRUE(analysis::is_race(finding("races", "unintended-match")));
-  EXPECT_FALSE(analysis::is_race(finding("races", "potential-race")));
-  EXPECT_FALSE(analysis::is_race(finding("usage", "unintended-match")));
-  EXPECT_FALSE(analysis::is_race(finding("outcome", "hang")));
-  EXPECT_TRUE(analysis::is_root_cause("races", "unintended-match"));
-  EXPECT_FALSE(analysis::is_root_cause("races", "nondeterministic-matching"));
-  EXPECT_FALSE(analysis::is_root_cause("pdg", "lp-task"));
-
   using harness::bugs::FindingKind;
   const harness::bugs::Roles roles = analysis::bug_roles();
+  EXPECT_TRUE(roles.is_race(finding("races", "unintended-match")));
+  EXPECT_FALSE(roles.is_race(finding("races", "potential-race")));
+  EXPECT_FALSE(roles.is_race(finding("usage", "unintended-match")));
+  EXPECT_FALSE(roles.is_race(finding("outcome", "hang")));
+  EXPECT_TRUE(roles.is_root_cause(finding("races", "unintended-match")));
+  EXPECT_FALSE(roles.is_root_cause(finding("races", "nondeterministic-matching")));
+  EXPECT_FALSE(roles.is_root_cause(finding("pdg", "lp-task")));
   EXPECT_EQ(roles.localizing, (std::vector<std::string>{"mpipd", "pdg"}));
   EXPECT_EQ(roles.root_causes, (std::vector<FindingKind>{{"races", "unintended-match"}}));
   EXPECT_EQ(roles.races, (std::vector<FindingKind>{{"races", "unintended-match"}}));

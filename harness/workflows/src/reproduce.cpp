@@ -58,8 +58,9 @@ harness::RunSpec attempt_run(const harness::Campaign& campaign, const harness::R
 }
 
 bool has_race_finding(const std::vector<detectors::Finding>& findings, const std::string& run_id) {
+  const harness::bugs::Roles roles = analysis::bug_roles();
   for (const auto& f : findings)
-    if (f.run_id == run_id && analysis::is_race(f)) return true;
+    if (f.run_id == run_id && roles.is_race(f)) return true;
   return false;
 }
 

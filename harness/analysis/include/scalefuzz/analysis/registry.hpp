@@ -33,11 +33,8 @@ std::vector<std::string> localizing_detectors();
 std::set<std::string> replay_detectors();
 // Detectors that declare race kinds: what `scalefuzz reproduce --until race` analyses with.
 std::set<std::string> race_detectors();
-// The finding says a race struck in its run (races' unintended match).
-bool is_race(const detectors::Finding& finding);
-// The finding's kind can be the root cause of a failed run of its run.
-bool is_root_cause(const std::string& detector, const std::string& kind);
-// The roles as harness/bugs groups findings by them.
+// The roles as harness/bugs groups findings by them; also what a finding is
+// (Roles::is_race: a race struck in its run, Roles::is_root_cause, ...).
 harness::bugs::Roles bug_roles();
 
 }  // namespace scalefuzz::analysis
